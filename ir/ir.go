@@ -1,0 +1,535 @@
+// Package ir is ptxopt's intermediate representation: a struct-of-arrays
+// form of PTX in which a function is a set of parallel slices indexed by
+// typed 32-bit IDs, operands are packed 32-bit words (operand.go), and
+// instruction order inside a block is a doubly linked list kept in arrays,
+// so passes insert, delete and move instructions in O(1) without
+// per-instruction heap objects.
+//
+// The register file is PTX's: virtual registers that may be written many
+// times. A pass that wants SSA builds it (package core) and brings the
+// function back before printing.
+package ir
+
+import "fmt"
+
+// Typed IDs. Each has a sentinel "none" value of all ones.
+type (
+	InstrID uint32
+	RegID   uint32
+	BlockID uint32
+	SymID   uint32
+	FuncID  uint32
+	StrID   uint32 // index into Module.Strings; 0 is the empty string
+)
+
+const (
+	NoInstr InstrID = ^InstrID(0)
+	NoReg   RegID   = ^RegID(0)
+	NoBlock BlockID = ^BlockID(0)
+	NoSym   SymID   = ^SymID(0)
+	NoFunc  FuncID  = ^FuncID(0)
+)
+
+// Strings interns the text a module refers to (names, mnemonics, raw
+// directive text). ID 0 is always the empty string.
+type Strings struct {
+	list []string
+	ids  map[string]StrID
+}
+
+// Intern returns the ID of s, adding it when new.
+func (t *Strings) Intern(s string) StrID {
+	if t.ids == nil {
+		t.ids = map[string]StrID{"": 0}
+		t.list = []string{""}
+	}
+	if id, ok := t.ids[s]; ok {
+		return id
+	}
+	id := StrID(len(t.list))
+	t.list = append(t.list, s)
+	t.ids[s] = id
+	return id
+}
+
+// InternBytes is Intern for a byte slice; it allocates only for new text.
+func (t *Strings) InternBytes(b []byte) StrID {
+	if t.ids == nil {
+		t.Intern("")
+	}
+	if id, ok := t.ids[string(b)]; ok {
+		return id
+	}
+	return t.Intern(string(b))
+}
+
+// Lookup returns the ID of s if it was interned.
+func (t *Strings) Lookup(s string) (StrID, bool) {
+	id, ok := t.ids[s]
+	return id, ok
+}
+
+// Get returns the text of id.
+func (t *Strings) Get(id StrID) string {
+	if int(id) >= len(t.list) {
+		return ""
+	}
+	return t.list[id]
+}
+
+// Len returns how many strings are interned.
+func (t *Strings) Len() int { return len(t.list) }
+
+// ItemKind says what a top-level module item is.
+type ItemKind uint8
+
+const (
+	ItemDirective ItemKind = iota // raw directive text: .version, .target, .file, .section, …
+	ItemVar                       // a module-scope variable: Symbol
+	ItemFunc                      // a function, declaration or definition: Func
+)
+
+// Item is one top-level entry, kept in source order so printing preserves it.
+type Item struct {
+	Kind ItemKind
+	Text StrID  // ItemDirective
+	Sym  SymID  // ItemVar
+	Func FuncID // ItemFunc
+}
+
+// Module is a whole PTX file.
+type Module struct {
+	Strings Strings
+
+	Version     string // ".version" value, e.g. "8.4"
+	Target      string // ".target" value as written, e.g. "sm_89" or "sm_90a, texmode_independent"
+	AddressSize int    // ".address_size", 0 when absent
+
+	Items    []Item
+	Syms     []Symbol
+	Funcs    []*Func
+	Specials []StrID // special register names (%tid.x, …), indexed by KSpecial operands
+}
+
+// Linkage bits on a symbol.
+type Linkage uint8
+
+const (
+	LinkVisible Linkage = 1 << iota
+	LinkExtern
+	LinkWeak
+	LinkCommon
+)
+
+// SymKind says what a symbol names.
+type SymKind uint8
+
+const (
+	SymVar           SymKind = iota // a variable in some state space (module or function scope)
+	SymParam                        // a function/kernel parameter
+	SymRetParam                     // a .func return parameter
+	SymFunc                         // a function (entry or .func)
+	SymLabel                        // a label in a function body
+	SymBranchTargets                // "L: .branchtargets a, b;" table for brx.idx
+	SymProto                        // "p: .callprototype …" for indirect calls
+)
+
+// Symbol describes a named entity. Symbols are few next to instructions,
+// so a plain slice of structs is fine here.
+type Symbol struct {
+	Name    StrID
+	Kind    SymKind
+	Space   Space
+	Type    Type
+	Vec     uint8  // 2 or 4 for .v2/.v4 variables, else 0
+	Align   uint32 // .align N, 0 when absent
+	Dims    StrID  // array suffix as written ("[16]", "[]", "[2][3]"), 0 for scalars
+	Linkage Linkage
+	Init    StrID  // initializer text after "=", or a prototype's text; 0 when absent
+	Attrs   StrID  // extra attributes as written (".ptr .global .align 16"), 0 when none
+	Owner   FuncID // function whose body or signature declares it; NoFunc at module scope
+	Func    FuncID // for SymFunc: the function it names
+	Block   BlockID
+	List    uint32 // for SymBranchTargets: index into the owner's Lists
+}
+
+// FuncKind distinguishes kernels from device functions.
+type FuncKind uint8
+
+const (
+	KindEntry FuncKind = iota // .entry
+	KindFunc                  // .func
+)
+
+// Imm is an immediate: the exact bit pattern and how it was written.
+type Imm struct {
+	Bits uint64
+	Kind ImmKind
+}
+
+// ImmKind records an immediate's form so printing stays faithful.
+type ImmKind uint8
+
+const (
+	ImmInt     ImmKind = iota // decimal integer (Bits is two's complement)
+	ImmUint                   // decimal with U suffix
+	ImmHex                    // 0x… integer
+	ImmF32                    // 0fXXXXXXXX: Bits holds the 32-bit pattern
+	ImmF64                    // 0dXXXXXXXXXXXXXXXX
+	ImmDecimal                // a decimal float literal such as 1.5: Bits holds the float64 pattern
+)
+
+// Addr is a memory operand: "[base]", "[base+off]", or a multi-element
+// form like "[tex, {x, y}]". Elems indexes Func.Lists.
+type Addr struct {
+	Elems  uint32 // index into Func.Lists
+	Off    int64
+	HasOff bool
+}
+
+// List is a run of operand words in Func.ListOps: a vector "{a, b}" or a
+// parenthesised call list "(a, b)".
+type List struct {
+	Start, Count uint32
+}
+
+// Func is one .entry or .func, declaration or definition.
+type Func struct {
+	Mod     *Module
+	ID      FuncID
+	Sym     SymID
+	Name    string
+	Kind    FuncKind
+	Linkage Linkage
+	HasBody bool
+
+	RetParams []SymID
+	Params    []SymID
+	// Directives between the signature and the body (.maxntid 256, 1, 1;
+	// .noreturn; .pragma "nounroll"), as written.
+	Directives []StrID
+	// Locals are variables declared in the body (.local, .shared, .param
+	// call arguments), flattened out of inner scopes.
+	Locals []SymID
+	// DeclLine is the source line of the function header (0 when built).
+	DeclLine int32
+
+	// Registers, indexed by RegID.
+	RegName []StrID
+	RegType []Type
+	RegVec  []uint8 // .v2/.v4 vector registers (rare), else 0
+
+	// Instructions, indexed by InstrID: parallel slices.
+	Op       []Opcode
+	Mnemonic []StrID // the full mnemonic as printed: "ld.global.nc.v4.f32"
+	Type     []Type  // the first type suffix: the operation type (cvt: the destination type)
+	Type2    []Type  // the second type suffix (cvt's source type, …), TNone if none
+	Space    []Space // state space of a memory instruction; SpaceGeneric when it names none
+	Guard    []Operand
+	OpStart  []uint32
+	OpCount  []uint8
+	Block    []BlockID
+	Prev     []InstrID
+	Next     []InstrID
+	Loc      []StrID  // ".loc" directive text in force (0 = none)
+	Line     []uint32 // source line, 0 when built
+	Dead     []bool   // removed, awaiting Compact
+
+	Operands []Operand
+	Imms     []Imm
+	Addrs    []Addr
+	Lists    []List
+	ListOps  []Operand
+
+	// Blocks, indexed by BlockID.
+	BlockFirst []InstrID
+	BlockLast  []InstrID
+	BlockLabel []SymID // the label that starts the block, NoSym if none
+	// Layout is the order blocks are printed in; fall-through follows it.
+	Layout []BlockID
+
+	// CFG in compressed rows, rebuilt by ComputeCFG: the successors of b
+	// are Succs[SuccStart[b]:SuccStart[b+1]], likewise predecessors.
+	SuccStart []uint32
+	Succs     []BlockID
+	PredStart []uint32
+	Preds     []BlockID
+	cfgValid  bool
+}
+
+// Str returns the text of a string ID of the function's module.
+func (f *Func) Str(id StrID) string { return f.Mod.Strings.Get(id) }
+
+// NumInstrs returns the number of instruction slots (dead ones included).
+func (f *Func) NumInstrs() int { return len(f.Op) }
+
+// NumRegs returns the number of registers.
+func (f *Func) NumRegs() int { return len(f.RegType) }
+
+// NumBlocks returns the number of blocks.
+func (f *Func) NumBlocks() int { return len(f.BlockFirst) }
+
+// Ops returns the operand words of instruction i (writable in place).
+func (f *Func) Ops(i InstrID) []Operand {
+	s := f.OpStart[i]
+	return f.Operands[s : s+uint32(f.OpCount[i])]
+}
+
+// ListElems returns the operand words of list l.
+func (f *Func) ListElems(l uint32) []Operand {
+	x := f.Lists[l]
+	return f.ListOps[x.Start : x.Start+x.Count]
+}
+
+// AddReg declares a new register.
+func (f *Func) AddReg(name StrID, t Type) RegID {
+	id := RegID(len(f.RegType))
+	if uint32(id) > MaxOperandIndex {
+		panic("ir: too many registers")
+	}
+	f.RegName = append(f.RegName, name)
+	f.RegType = append(f.RegType, t)
+	f.RegVec = append(f.RegVec, 0)
+	return id
+}
+
+// AddImm adds an immediate to the pool and returns its operand word.
+func (f *Func) AddImm(v Imm) Operand {
+	f.Imms = append(f.Imms, v)
+	return Pack(KImm, uint32(len(f.Imms)-1), 0, false)
+}
+
+// AddList stores elems as a list and returns its index.
+func (f *Func) AddList(elems []Operand) uint32 {
+	f.Lists = append(f.Lists, List{Start: uint32(len(f.ListOps)), Count: uint32(len(elems))})
+	f.ListOps = append(f.ListOps, elems...)
+	return uint32(len(f.Lists) - 1)
+}
+
+// AddAddr stores an address whose elements are elems and returns its
+// operand word.
+func (f *Func) AddAddr(elems []Operand, off int64, hasOff bool) Operand {
+	l := f.AddList(elems)
+	f.Addrs = append(f.Addrs, Addr{Elems: l, Off: off, HasOff: hasOff})
+	return Pack(KAddr, uint32(len(f.Addrs)-1), 0, false)
+}
+
+// AddBlock appends an empty block at the end of the layout.
+func (f *Func) AddBlock(label SymID) BlockID {
+	b := BlockID(len(f.BlockFirst))
+	f.BlockFirst = append(f.BlockFirst, NoInstr)
+	f.BlockLast = append(f.BlockLast, NoInstr)
+	f.BlockLabel = append(f.BlockLabel, label)
+	f.Layout = append(f.Layout, b)
+	f.cfgValid = false
+	return b
+}
+
+// NewInstr creates an instruction that belongs to no block yet. The
+// operand words are copied into the pool.
+func (f *Func) NewInstr(op Opcode, mnemonic StrID, ops []Operand) InstrID {
+	if len(ops) > 255 {
+		panic("ir: more than 255 operands")
+	}
+	id := InstrID(len(f.Op))
+	f.Op = append(f.Op, op)
+	f.Mnemonic = append(f.Mnemonic, mnemonic)
+	f.Type = append(f.Type, TNone)
+	f.Type2 = append(f.Type2, TNone)
+	f.Space = append(f.Space, SpaceNone)
+	f.Guard = append(f.Guard, NoOperand)
+	f.OpStart = append(f.OpStart, uint32(len(f.Operands)))
+	f.OpCount = append(f.OpCount, uint8(len(ops)))
+	f.Operands = append(f.Operands, ops...)
+	f.Block = append(f.Block, NoBlock)
+	f.Prev = append(f.Prev, NoInstr)
+	f.Next = append(f.Next, NoInstr)
+	f.Loc = append(f.Loc, 0)
+	f.Line = append(f.Line, 0)
+	f.Dead = append(f.Dead, false)
+	return id
+}
+
+// SetOps replaces the operands of i. When the count is unchanged the words
+// are overwritten in place; otherwise a new run is appended to the pool
+// (the old one is reclaimed by Compact).
+func (f *Func) SetOps(i InstrID, ops []Operand) {
+	if len(ops) > 255 {
+		panic("ir: more than 255 operands")
+	}
+	if int(f.OpCount[i]) == len(ops) {
+		copy(f.Ops(i), ops)
+		return
+	}
+	f.OpStart[i] = uint32(len(f.Operands))
+	f.OpCount[i] = uint8(len(ops))
+	f.Operands = append(f.Operands, ops...)
+}
+
+// Append places the unlinked instruction i at the end of block b.
+func (f *Func) Append(b BlockID, i InstrID) {
+	f.checkUnlinked(i)
+	last := f.BlockLast[b]
+	f.Block[i] = b
+	f.Prev[i] = last
+	f.Next[i] = NoInstr
+	if last == NoInstr {
+		f.BlockFirst[b] = i
+	} else {
+		f.Next[last] = i
+	}
+	f.BlockLast[b] = i
+	f.cfgValid = false
+}
+
+// InsertBefore places the unlinked instruction i just before at.
+func (f *Func) InsertBefore(at, i InstrID) {
+	f.checkUnlinked(i)
+	b := f.Block[at]
+	p := f.Prev[at]
+	f.Block[i], f.Prev[i], f.Next[i] = b, p, at
+	f.Prev[at] = i
+	if p == NoInstr {
+		f.BlockFirst[b] = i
+	} else {
+		f.Next[p] = i
+	}
+	f.cfgValid = false
+}
+
+// InsertAfter places the unlinked instruction i just after at.
+func (f *Func) InsertAfter(at, i InstrID) {
+	f.checkUnlinked(i)
+	b := f.Block[at]
+	n := f.Next[at]
+	f.Block[i], f.Prev[i], f.Next[i] = b, at, n
+	f.Next[at] = i
+	if n == NoInstr {
+		f.BlockLast[b] = i
+	} else {
+		f.Prev[n] = i
+	}
+	f.cfgValid = false
+}
+
+// Unlink takes i out of its block, keeping its data so it can be placed
+// elsewhere (hoisting, sinking).
+func (f *Func) Unlink(i InstrID) {
+	b := f.Block[i]
+	if b == NoBlock {
+		return
+	}
+	p, n := f.Prev[i], f.Next[i]
+	if p == NoInstr {
+		f.BlockFirst[b] = n
+	} else {
+		f.Next[p] = n
+	}
+	if n == NoInstr {
+		f.BlockLast[b] = p
+	} else {
+		f.Prev[n] = p
+	}
+	f.Block[i], f.Prev[i], f.Next[i] = NoBlock, NoInstr, NoInstr
+	f.cfgValid = false
+}
+
+// Remove deletes i: it is unlinked and marked dead; Compact reclaims it.
+func (f *Func) Remove(i InstrID) {
+	f.Unlink(i)
+	f.Dead[i] = true
+}
+
+func (f *Func) checkUnlinked(i InstrID) {
+	if f.Block[i] != NoBlock || f.Dead[i] {
+		panic(fmt.Sprintf("ir: instruction %d is already placed or dead", i))
+	}
+}
+
+// Instrs iterates over the instructions of block b in order. The loop body
+// may remove the current instruction.
+func (f *Func) Instrs(b BlockID) func(yield func(InstrID) bool) {
+	return func(yield func(InstrID) bool) {
+		for i := f.BlockFirst[b]; i != NoInstr; {
+			next := f.Next[i]
+			if !yield(i) {
+				return
+			}
+			i = next
+		}
+	}
+}
+
+// Compact renumbers the live instructions densely in layout order and
+// drops dead instructions, unused operand runs and unlinked leftovers.
+// Every InstrID held outside the function becomes invalid.
+func (f *Func) Compact() {
+	n := 0
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
+			n++
+		}
+	}
+	g := &Func{}
+	g.Op = make([]Opcode, 0, n)
+	g.Mnemonic = make([]StrID, 0, n)
+	g.Type = make([]Type, 0, n)
+	g.Type2 = make([]Type, 0, n)
+	g.Space = make([]Space, 0, n)
+	g.Guard = make([]Operand, 0, n)
+	g.OpStart = make([]uint32, 0, n)
+	g.OpCount = make([]uint8, 0, n)
+	g.Block = make([]BlockID, 0, n)
+	g.Prev = make([]InstrID, 0, n)
+	g.Next = make([]InstrID, 0, n)
+	g.Loc = make([]StrID, 0, n)
+	g.Line = make([]uint32, 0, n)
+	g.Dead = make([]bool, n)
+	g.Operands = make([]Operand, 0, len(f.Operands))
+	for _, b := range f.Layout {
+		first, last := NoInstr, NoInstr
+		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
+			id := InstrID(len(g.Op))
+			g.Op = append(g.Op, f.Op[i])
+			g.Mnemonic = append(g.Mnemonic, f.Mnemonic[i])
+			g.Type = append(g.Type, f.Type[i])
+			g.Type2 = append(g.Type2, f.Type2[i])
+			g.Space = append(g.Space, f.Space[i])
+			g.Guard = append(g.Guard, f.Guard[i])
+			g.OpStart = append(g.OpStart, uint32(len(g.Operands)))
+			g.OpCount = append(g.OpCount, f.OpCount[i])
+			g.Operands = append(g.Operands, f.Ops(i)...)
+			g.Block = append(g.Block, b)
+			g.Prev = append(g.Prev, last)
+			g.Next = append(g.Next, NoInstr)
+			g.Loc = append(g.Loc, f.Loc[i])
+			g.Line = append(g.Line, f.Line[i])
+			if last != NoInstr {
+				g.Next[last] = id
+			} else {
+				first = id
+			}
+			last = id
+		}
+		f.BlockFirst[b], f.BlockLast[b] = first, last
+	}
+	f.Op, f.Mnemonic, f.Type, f.Type2, f.Space = g.Op, g.Mnemonic, g.Type, g.Type2, g.Space
+	f.Guard, f.OpStart, f.OpCount, f.Operands = g.Guard, g.OpStart, g.OpCount, g.Operands
+	f.Block, f.Prev, f.Next, f.Loc, f.Line, f.Dead = g.Block, g.Prev, g.Next, g.Loc, g.Line, g.Dead
+}
+
+// InvalidateCFG marks the edge arrays stale; ComputeCFG rebuilds them.
+func (f *Func) InvalidateCFG() { f.cfgValid = false }
+
+// CFGValid reports whether the edge arrays match the instructions.
+func (f *Func) CFGValid() bool { return f.cfgValid }
+
+// SuccsOf returns the successors of b (ComputeCFG must have run).
+func (f *Func) SuccsOf(b BlockID) []BlockID {
+	return f.Succs[f.SuccStart[b]:f.SuccStart[b+1]]
+}
+
+// PredsOf returns the predecessors of b (ComputeCFG must have run).
+func (f *Func) PredsOf(b BlockID) []BlockID {
+	return f.Preds[f.PredStart[b]:f.PredStart[b+1]]
+}
