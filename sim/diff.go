@@ -1,0 +1,210 @@
+package sim
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// DiffOptions controls the differential check.
+type DiffOptions struct {
+	Seeds    int   // number of random inputs (default 16)
+	Seed     int64 // first seed
+	BufBytes int   // bytes behind each pointer parameter (default 128 KiB)
+	MaxSteps int64 // per run (default 20M)
+}
+
+// Mismatch describes the first observed difference.
+type Mismatch struct {
+	Kernel      string
+	Seed        int64
+	Addr        uint64 // first differing address (0 for status mismatches)
+	Before      byte
+	After       byte
+	BeforeError error
+	AfterError  error
+}
+
+func (m *Mismatch) Error() string {
+	if m.BeforeError != nil || m.AfterError != nil {
+		return fmt.Sprintf("sim: %s seed %d: completion differs: before=%v after=%v", m.Kernel, m.Seed, m.BeforeError, m.AfterError)
+	}
+	return fmt.Sprintf("sim: %s seed %d: memory differs at %#x: before %#02x after %#02x", m.Kernel, m.Seed, m.Addr, m.Before, m.After)
+}
+
+// DiffResult counts the outcomes of a differential check.
+type DiffResult struct {
+	Runs         int // seeds run
+	Matches      int // both completed with identical memory
+	NotExercised int // both trapped: inputs that say nothing
+	Mismatch     *Mismatch
+}
+
+// Input is one random launch for a kernel signature.
+type Input struct {
+	Launch Launch
+	Mem    *Memory
+}
+
+// MakeInput builds random inputs for f's signature from seed: a buffer
+// of bufBytes behind each 64-bit parameter (treated as a pointer), small
+// scalars for the others, and a small launch shape.
+func MakeInput(f *ir.Func, seed int64, bufBytes int) Input {
+	r := rand.New(rand.NewSource(seed))
+	mem := NewMemory()
+	l := Launch{Grid: Dim3{1 + r.Intn(3), 1, 1}, Block: Dim3{32 * (1 + r.Intn(4)), 1, 1}}
+	if r.Intn(4) == 0 {
+		l.Block.X = 1 + r.Intn(128)
+	}
+	for _, id := range f.Params {
+		s := &f.Mod.Syms[id]
+		size := max(s.Type.Bits()/8, 1)
+		b := make([]byte, size)
+		switch {
+		case size == 8 && !s.Type.IsFloat():
+			buf := make([]byte, bufBytes)
+			fillRandom(r, buf)
+			binary.LittleEndian.PutUint64(b, mem.AllocBytes(buf))
+		case s.Type == ir.TF32:
+			binary.LittleEndian.PutUint32(b, math.Float32bits(float32(r.Intn(64))-8))
+		case s.Type == ir.TF64:
+			binary.LittleEndian.PutUint64(b, math.Float64bits(float64(r.Intn(64))-8))
+		default:
+			v := uint64(r.Intn(18)) // small: thresholds in code are usually small
+			if r.Intn(4) == 0 {
+				v = uint64(r.Intn(1 << 12))
+			}
+			for k := range b {
+				b[k] = byte(v >> (8 * k))
+			}
+		}
+		l.Params = append(l.Params, b)
+	}
+	return Input{Launch: l, Mem: mem}
+}
+
+// fillRandom fills buf with 32-bit words: small integers, random bits and
+// ordinary floats, so that branches and float code both see variety.
+func fillRandom(r *rand.Rand, buf []byte) {
+	for i := 0; i+4 <= len(buf); i += 4 {
+		var v uint32
+		switch r.Intn(4) {
+		case 0:
+			v = uint32(r.Intn(256))
+		case 1:
+			v = r.Uint32()
+		case 2:
+			v = math.Float32bits(float32(r.NormFloat64() * 8))
+		default:
+			v = uint32(r.Intn(4096))
+		}
+		binary.LittleEndian.PutUint32(buf[i:], v)
+	}
+}
+
+func isTrap(err error) bool {
+	var t *Trap
+	return errors.As(err, &t)
+}
+
+// Diff runs before and after on the same random inputs and compares the
+// completion status and every byte of memory. An unsupported instruction
+// in either function is returned as the error.
+func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
+	var res DiffResult
+	if o.Seeds == 0 {
+		o.Seeds = 16
+	}
+	if o.BufBytes == 0 {
+		o.BufBytes = 128 << 10
+	}
+	if o.MaxSteps == 0 {
+		o.MaxSteps = 20_000_000
+	}
+	pb, err := Compile(before)
+	if err != nil {
+		return res, err
+	}
+	pa, err := Compile(after)
+	if err != nil {
+		return res, err
+	}
+	if len(before.Params) != len(after.Params) {
+		return res, fmt.Errorf("sim: %s: signatures differ", before.Name)
+	}
+	for k := 0; k < o.Seeds; k++ {
+		seed := o.Seed + int64(k)
+		in := MakeInput(before, seed, o.BufBytes)
+		in.Launch.MaxSteps = o.MaxSteps
+		mb, ma := in.Mem, in.Mem.Clone()
+		sb, eb := pb.Run(&in.Launch, mb)
+		// the transformed code gets a step budget relative to the original,
+		// so a mutant that loops (almost) forever fails fast
+		la := in.Launch
+		if eb == nil {
+			la.MaxSteps = min(o.MaxSteps, 10*sb.WarpInstrs+100_000)
+		}
+		_, ea := pa.Run(&la, ma)
+		res.Runs++
+		for _, e := range []error{eb, ea} {
+			if e != nil && !isTrap(e) {
+				return res, e
+			}
+		}
+		switch {
+		case eb != nil && ea != nil:
+			res.NotExercised++
+			continue
+		case eb != nil || ea != nil:
+			res.Mismatch = &Mismatch{Kernel: before.Name, Seed: seed, BeforeError: eb, AfterError: ea}
+			return res, nil
+		}
+		if mm := compareMem(mb, ma); mm != nil {
+			mm.Kernel, mm.Seed = before.Name, seed
+			res.Mismatch = mm
+			return res, nil
+		}
+		res.Matches++
+	}
+	return res, nil
+}
+
+func compareMem(a, b *Memory) *Mismatch {
+	if len(a.allocs) != len(b.allocs) {
+		return &Mismatch{Addr: 0}
+	}
+	for i, x := range a.allocs {
+		y := b.allocs[i]
+		if x.Base != y.Base || len(x.Data) != len(y.Data) {
+			return &Mismatch{Addr: x.Base}
+		}
+		for k := range x.Data {
+			if x.Data[k] != y.Data[k] {
+				return &Mismatch{Addr: x.Base + uint64(k), Before: x.Data[k], After: y.Data[k]}
+			}
+		}
+	}
+	return nil
+}
+
+// CheckEquivalent is the helper for phase tests: it fails t when before
+// and after behave differently on any of seeds random inputs, and when
+// no input exercised the kernel at all.
+func CheckEquivalent(t testing.TB, before, after *ir.Func, seeds int) {
+	t.Helper()
+	res, err := Diff(before, after, DiffOptions{Seeds: seeds})
+	if err != nil {
+		t.Fatalf("differential check of %s: %v", before.Name, err)
+	}
+	if res.Mismatch != nil {
+		t.Fatalf("differential check: %v", res.Mismatch)
+	}
+	if res.Matches == 0 {
+		t.Fatalf("differential check of %s: no input ran to completion (%d trapped in both)", before.Name, res.NotExercised)
+	}
+}

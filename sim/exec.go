@@ -1,0 +1,484 @@
+package sim
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Operand kinds of decoded sources.
+type okind uint8
+
+const (
+	oReg    okind = iota // register
+	oImm                 // constant (immediates, symbol addresses)
+	oSpec                // special register
+	oRegXor              // register xor v (predicate or float negation)
+	oRegNeg              // integer register negated (two's complement)
+)
+
+type opnd struct {
+	k okind
+	r uint32
+	v uint64
+}
+
+// Control kinds.
+const (
+	ctlNone uint8 = iota
+	ctlBra
+	ctlBrx
+	ctlExit
+	ctlRet
+	ctlBar
+	ctlTrap
+	ctlCall
+)
+
+// sfn is a scalar per-lane operation.
+type sfn func(in *inst, a, b, c, d uint64) uint64
+
+// inst is one decoded instruction.
+type inst struct {
+	fn   func(w *warp, in *inst, m uint32)
+	f    sfn
+	ef   sfn // element op of packed f16x2/bf16x2
+	ctl  uint8
+	nd   uint8
+	ns   uint8
+	vec  uint8
+	sub  uint8
+	bop  uint8
+	rnd  uint8
+	ftz  bool
+	sat  bool
+	hasG bool
+	gneg bool
+	t    ir.Type
+	t2   ir.Type
+	sp   ir.Space
+	size uint8 // memory access size in bytes (per element)
+	ff   ffmt
+	ii   intInfo
+	g    uint32
+	d    [4]uint32
+	s    [5]opnd
+	addr opnd
+	off  uint64
+	// control
+	target int32
+	rpc    int32 // reconvergence pc (-1: function exit)
+	tgts   []int32
+	callee *Program
+	name   string
+}
+
+type entry struct {
+	pc, rpc int32
+	mask    uint32
+}
+
+type cta struct {
+	id     [3]uint32
+	shared []byte
+	warps  []*warp
+}
+
+type warp struct {
+	m      *machine
+	p      *Program
+	c      *cta
+	id     int
+	regs   []uint64
+	stack  []entry
+	live   uint32 // lanes that exist and have not exited
+	done   bool
+	atBar  bool
+	tid    [32][3]uint32
+	local  []byte // per-lane local memory, localSize bytes each
+	lsize  int
+	frames []frame
+}
+
+type machine struct {
+	p      *Program
+	l      *Launch
+	mem    *Memory
+	params []byte
+	err    error
+	steps  int64
+	lanes  int64
+	max    int64
+}
+
+func (w *warp) val(o *opnd, l int) uint64 {
+	switch o.k {
+	case oReg:
+		return w.regs[int(o.r)<<5|l]
+	case oImm:
+		return o.v
+	case oRegXor:
+		return w.regs[int(o.r)<<5|l] ^ o.v
+	case oRegNeg:
+		return -w.regs[int(o.r)<<5|l]
+	}
+	return w.special(o, l)
+}
+
+// Special registers.
+const (
+	spTid uint32 = iota
+	spNtid
+	spCtaid
+	spNctaid
+	spLaneid
+	spWarpid
+	spNwarpid
+	spLanemaskEq
+	spLanemaskLe
+	spLanemaskLt
+	spLanemaskGe
+	spLanemaskGt
+	spZero
+	spSmid
+	spNsmid
+	spGridid
+	spClock
+	spDynSmem
+	spTotalSmem
+)
+
+func (w *warp) special(o *opnd, l int) uint64 {
+	m := w.m
+	switch o.r {
+	case spTid:
+		return uint64(w.tid[l][o.v])
+	case spNtid:
+		return uint64(dimOf(m.l.Block, int(o.v)))
+	case spCtaid:
+		return uint64(w.c.id[o.v])
+	case spNctaid:
+		return uint64(dimOf(m.l.Grid, int(o.v)))
+	case spLaneid:
+		return uint64(l)
+	case spWarpid:
+		return uint64(w.id)
+	case spNwarpid:
+		return 64
+	case spLanemaskEq:
+		return 1 << l
+	case spLanemaskLe:
+		return uint64(uint32(2<<l) - 1)
+	case spLanemaskLt:
+		return uint64(uint32(1<<l) - 1)
+	case spLanemaskGe:
+		return uint64(^uint32(1<<l - 1))
+	case spLanemaskGt:
+		return uint64(^uint32(2<<l - 1))
+	case spNsmid:
+		return 1
+	case spDynSmem:
+		return uint64(m.l.DynShared)
+	case spTotalSmem:
+		return uint64(m.p.sharedSize + m.l.DynShared)
+	}
+	return 0
+}
+
+func dimOf(d Dim3, c int) int {
+	switch c {
+	case 0:
+		return d.X
+	case 1:
+		return d.Y
+	}
+	return d.Z
+}
+
+// guard returns the lanes of m whose guard predicate holds.
+func (w *warp) guard(in *inst, m uint32) uint32 {
+	base := int(in.g) << 5
+	var r uint32
+	for x := m; x != 0; x &= x - 1 {
+		l := bits.TrailingZeros32(x)
+		if (w.regs[base+l] != 0) != in.gneg {
+			r |= 1 << l
+		}
+	}
+	return r
+}
+
+func (w *warp) trap(in *inst, l int, addr uint64, msg string) {
+	if w.m.err != nil {
+		return
+	}
+	pc := -1
+	if len(w.stack) > 0 {
+		pc = int(w.stack[len(w.stack)-1].pc)
+	}
+	lane := -1
+	if l >= 0 {
+		lane = w.id*32 + l
+	}
+	w.m.err = &Trap{Kernel: w.p.name, PC: pc, Instr: in.name, Lane: lane, Addr: addr, Msg: msg}
+}
+
+// retire removes lanes from the warp (exit).
+func (w *warp) retire(m uint32) {
+	w.live &^= m
+	for i := range w.stack {
+		w.stack[i].mask &^= m
+	}
+	for i := range w.frames {
+		fr := &w.frames[i]
+		fr.mask &^= m
+		for j := range fr.stack {
+			fr.stack[j].mask &^= m
+		}
+	}
+}
+
+// run executes the warp until it finishes, waits at a barrier or faults.
+func (w *warp) run() {
+	m := w.m
+	for {
+		n := len(w.stack)
+		if n == 0 {
+			if len(w.frames) > 0 {
+				w.popFrame()
+				continue
+			}
+			w.done = true
+			return
+		}
+		top := &w.stack[n-1]
+		if top.mask == 0 || top.pc == top.rpc {
+			w.stack = w.stack[:n-1]
+			continue
+		}
+		code := w.p.code
+		pc := top.pc
+		if int(pc) >= len(code) {
+			// fell off the end of the function: like ret
+			if len(w.frames) > 0 {
+				w.stack = w.stack[:0]
+				continue
+			}
+			w.retire(top.mask)
+			continue
+		}
+		in := &code[pc]
+		mask := top.mask
+		if in.hasG {
+			mask = w.guard(in, mask)
+		}
+		m.steps++
+		m.lanes += int64(bits.OnesCount32(mask))
+		if m.steps > m.max {
+			w.trap(in, -1, 0, "step limit exceeded")
+			return
+		}
+		switch in.ctl {
+		case ctlNone:
+			top.pc = pc + 1
+			if mask != 0 && in.fn != nil {
+				in.fn(w, in, mask)
+				if m.err != nil {
+					return
+				}
+			}
+		case ctlBra:
+			w.branch(top, pc, in, mask)
+		case ctlBrx:
+			w.brx(top, pc, in, mask)
+			if m.err != nil {
+				return
+			}
+		case ctlExit:
+			top.pc = pc + 1
+			w.retire(mask)
+		case ctlRet:
+			top.pc = pc + 1
+			if len(w.frames) == 0 {
+				w.retire(mask)
+			} else {
+				w.retFrame(mask)
+			}
+		case ctlBar:
+			top.pc = pc + 1
+			if mask != 0 {
+				w.atBar = true
+				return
+			}
+		case ctlTrap:
+			top.pc = pc + 1
+			if mask != 0 {
+				w.trap(in, bits.TrailingZeros32(mask), 0, "trap instruction")
+				return
+			}
+		case ctlCall:
+			top.pc = pc + 1
+			if mask != 0 {
+				w.call(in, mask)
+				if m.err != nil {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (w *warp) branch(top *entry, pc int32, in *inst, taken uint32) {
+	all := top.mask
+	not := all &^ taken
+	switch {
+	case not == 0:
+		top.pc = in.target
+	case taken == 0:
+		top.pc = pc + 1
+	default:
+		r := in.rpc
+		if r == top.rpc {
+			top.pc, top.mask = pc+1, not
+			w.stack = append(w.stack, entry{in.target, r, taken})
+		} else {
+			top.pc = r
+			w.stack = append(w.stack, entry{pc + 1, r, not}, entry{in.target, r, taken})
+		}
+	}
+}
+
+func (w *warp) brx(top *entry, pc int32, in *inst, mask uint32) {
+	if mask != top.mask {
+		w.trap(in, -1, 0, "guarded brx.idx is not supported")
+		return
+	}
+	// group lanes by target
+	var groups [32]entry
+	ng := 0
+	for x := mask; x != 0; x &= x - 1 {
+		l := bits.TrailingZeros32(x)
+		idx := w.val(&in.s[0], l) & 0xffffffff
+		if idx >= uint64(len(in.tgts)) {
+			w.trap(in, l, idx, "brx.idx index out of range")
+			return
+		}
+		t := in.tgts[idx]
+		k := 0
+		for k < ng && groups[k].pc != t {
+			k++
+		}
+		if k == ng {
+			groups[k] = entry{t, in.rpc, 0}
+			ng++
+		}
+		groups[k].mask |= 1 << l
+	}
+	if ng == 1 {
+		top.pc = groups[0].pc
+		return
+	}
+	r := in.rpc
+	if r == top.rpc {
+		*top = groups[0]
+		w.stack = append(w.stack, groups[1:ng]...)
+	} else {
+		top.pc = r
+		w.stack = append(w.stack, groups[:ng]...)
+	}
+}
+
+// Memory access.
+
+const paramLocalBase = 1 << 24
+
+// mem returns the bytes [addr, addr+size) of space sp as seen by lane l,
+// or nil after setting a trap.
+func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bool) []byte {
+	if addr&uint64(size-1) != 0 {
+		w.trap(in, l, addr, "misaligned access")
+		return nil
+	}
+	if sp == ir.SpaceGeneric || sp == ir.SpaceNone {
+		switch {
+		case addr-sharedWindow < windowSize:
+			sp, addr = ir.SpaceShared, addr-sharedWindow
+		case addr-localWindow < windowSize:
+			sp, addr = ir.SpaceLocal, addr-localWindow
+		default:
+			sp = ir.SpaceGlobal
+		}
+	}
+	var buf []byte
+	switch sp {
+	case ir.SpaceGlobal:
+		a := w.m.mem.find(addr, size)
+		if a == nil {
+			w.trap(in, l, addr, "global access out of bounds")
+			return nil
+		}
+		if write && a.ReadOnly {
+			w.trap(in, l, addr, "write to read-only memory")
+			return nil
+		}
+		off := addr - a.Base
+		return a.Data[off : off+uint64(size)]
+	case ir.SpaceShared, ir.SpaceSharedCluster:
+		buf = w.c.shared
+	case ir.SpaceLocal:
+		buf = w.local[l*w.lsize : (l+1)*w.lsize]
+	case ir.SpaceConst:
+		buf = w.p.constBank
+		if write {
+			w.trap(in, l, addr, "write to const space")
+			return nil
+		}
+	case ir.SpaceParam:
+		if addr >= paramLocalBase {
+			addr -= paramLocalBase
+			buf = w.local[l*w.lsize+w.p.localVars : (l+1)*w.lsize]
+		} else {
+			buf = w.m.params
+			if len(w.frames) > 0 {
+				buf = w.frames[len(w.frames)-1].params[l]
+			} else if write {
+				w.trap(in, l, addr, "write to kernel parameter space")
+				return nil
+			}
+		}
+	default:
+		w.trap(in, l, addr, "access to unsupported state space "+sp.String())
+		return nil
+	}
+	if addr+uint64(size) > uint64(len(buf)) || addr+uint64(size) < addr {
+		w.trap(in, l, addr, sp.String()+" access out of bounds")
+		return nil
+	}
+	return buf[addr : addr+uint64(size)]
+}
+
+func getLE(b []byte) uint64 {
+	switch len(b) {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+func putLE(b []byte, v uint64) {
+	switch len(b) {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
+	}
+}

@@ -1,0 +1,289 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Fixed addresses of module-scope variables.
+const (
+	moduleGlobalBase uint64 = 0x1000_0000
+)
+
+// modLayout assigns addresses to a module's variables.
+type modLayout struct {
+	mod        *ir.Module
+	addr       map[ir.SymID]uint64
+	shared     int // bytes of static shared memory
+	dynShared  int // offset of extern (dynamic) shared memory
+	constBank  []byte
+	globals    []*Alloc
+	progs      map[*ir.Func]*Program
+	localVars  map[ir.FuncID]int
+	paramLocal map[ir.FuncID]int
+}
+
+func symSize(s *ir.Symbol) (size, align int, dynamic bool) {
+	el := s.Type.Bits() / 8
+	if el == 0 {
+		el = 1
+	}
+	if s.Vec > 0 {
+		el *= int(s.Vec)
+	}
+	n := 1
+	dims := ""
+	_ = dims
+	return el * n, max(el, int(s.Align)), false
+}
+
+func (ml *modLayout) symGeometry(s *ir.Symbol) (size, align int, dynamic bool) {
+	size, align, _ = symSize(s)
+	d := ml.mod.Strings.Get(s.Dims)
+	for d != "" {
+		j := strings.IndexByte(d, ']')
+		if d[0] != '[' || j < 0 {
+			break
+		}
+		inner := strings.TrimSpace(d[1:j])
+		if inner == "" {
+			dynamic = true
+		} else if n, err := strconv.Atoi(inner); err == nil {
+			size *= n
+		}
+		d = d[j+1:]
+	}
+	if dynamic {
+		size = 0
+	}
+	return
+}
+
+func alignUp(x, a int) int {
+	if a <= 1 {
+		return x
+	}
+	return (x + a - 1) / a * a
+}
+
+func newModLayout(mod *ir.Module) *modLayout {
+	ml := &modLayout{mod: mod, addr: map[ir.SymID]uint64{}, progs: map[*ir.Func]*Program{},
+		localVars: map[ir.FuncID]int{}, paramLocal: map[ir.FuncID]int{}}
+	gnext := moduleGlobalBase
+	dynAlign := 16
+	// Params of functions are laid out per function (see compile).
+	isParam := map[ir.SymID]bool{}
+	for _, f := range mod.Funcs {
+		for _, s := range f.Params {
+			isParam[s] = true
+		}
+		for _, s := range f.RetParams {
+			isParam[s] = true
+		}
+	}
+	for i := range mod.Syms {
+		s := &mod.Syms[i]
+		id := ir.SymID(i)
+		if s.Kind != ir.SymVar || isParam[id] {
+			continue
+		}
+		size, align, dyn := ml.symGeometry(s)
+		switch s.Space {
+		case ir.SpaceShared, ir.SpaceSharedCluster:
+			if dyn {
+				dynAlign = max(dynAlign, align)
+				continue
+			}
+			ml.shared = alignUp(ml.shared, align)
+			ml.addr[id] = uint64(ml.shared)
+			ml.shared += size
+		case ir.SpaceGlobal:
+			a := alignUp(int(gnext), max(align, 16))
+			data := make([]byte, max(size, 1))
+			initVar(mod, s, data)
+			ml.addr[id] = uint64(a)
+			ml.globals = append(ml.globals, &Alloc{Base: uint64(a), Data: data})
+			gnext = uint64(a+size) + 256
+		case ir.SpaceConst:
+			off := alignUp(len(ml.constBank), align)
+			for len(ml.constBank) < off+size {
+				ml.constBank = append(ml.constBank, 0)
+			}
+			initVar(mod, s, ml.constBank[off:off+size])
+			ml.addr[id] = uint64(off)
+		case ir.SpaceLocal:
+			fid := s.Owner
+			off := alignUp(ml.localVars[fid], align)
+			ml.addr[id] = uint64(off)
+			ml.localVars[fid] = off + size
+		case ir.SpaceParam:
+			fid := s.Owner
+			off := alignUp(ml.paramLocal[fid], align)
+			ml.addr[id] = paramLocalBase + uint64(off)
+			ml.paramLocal[fid] = off + size
+		}
+	}
+	ml.dynShared = alignUp(ml.shared, dynAlign)
+	for i := range mod.Syms {
+		s := &mod.Syms[i]
+		if s.Kind == ir.SymVar && (s.Space == ir.SpaceShared || s.Space == ir.SpaceSharedCluster) {
+			if _, ok := ml.addr[ir.SymID(i)]; !ok && !isParam[ir.SymID(i)] {
+				ml.addr[ir.SymID(i)] = uint64(ml.dynShared)
+			}
+		}
+	}
+	return ml
+}
+
+// initVar fills data from the symbol's initializer text ("{1, 2}", "5",
+// "0f3F800000"); unknown forms leave zeros.
+func initVar(mod *ir.Module, s *ir.Symbol, data []byte) {
+	txt := strings.TrimSpace(mod.Strings.Get(s.Init))
+	if txt == "" {
+		return
+	}
+	txt = strings.NewReplacer("{", " ", "}", " ", ",", " ").Replace(txt)
+	el := s.Type.Bits() / 8
+	if el == 0 {
+		return
+	}
+	off := 0
+	for _, tok := range strings.Fields(txt) {
+		if off+el > len(data) {
+			return
+		}
+		v, ok := parseNum(tok, s.Type)
+		if !ok {
+			return
+		}
+		putLE(data[off:off+el], v)
+		off += el
+	}
+}
+
+func parseNum(tok string, t ir.Type) (uint64, bool) {
+	neg := false
+	if strings.HasPrefix(tok, "-") {
+		neg, tok = true, tok[1:]
+	}
+	var v uint64
+	switch {
+	case strings.HasPrefix(tok, "0f") || strings.HasPrefix(tok, "0F"):
+		x, err := strconv.ParseUint(tok[2:], 16, 32)
+		if err != nil {
+			return 0, false
+		}
+		if t == ir.TF64 {
+			x = math.Float64bits(float64(math.Float32frombits(uint32(x))))
+		}
+		return x, true
+	case strings.HasPrefix(tok, "0d") || strings.HasPrefix(tok, "0D"):
+		x, err := strconv.ParseUint(tok[2:], 16, 64)
+		if err != nil {
+			return 0, false
+		}
+		if t == ir.TF32 {
+			x = uint64(math.Float32bits(float32(math.Float64frombits(x))))
+		}
+		return x, true
+	default:
+		tok = strings.TrimSuffix(tok, "U")
+		x, err := strconv.ParseUint(tok, 0, 64)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(tok, 64)
+			if ferr != nil {
+				return 0, false
+			}
+			if neg {
+				f = -f
+			}
+			if t == ir.TF32 {
+				return uint64(math.Float32bits(float32(f))), true
+			}
+			return math.Float64bits(f), true
+		}
+		v = x
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// paramLayout lays out a list of parameter symbols.
+func (ml *modLayout) paramLayout(syms []ir.SymID) (offs, sizes []int, total int) {
+	for _, id := range syms {
+		s := &ml.mod.Syms[id]
+		size, align, _ := ml.symGeometry(s)
+		total = alignUp(total, align)
+		offs = append(offs, total)
+		sizes = append(sizes, size)
+		ml.addr[id] = uint64(total)
+		total += size
+	}
+	return
+}
+
+// specialByName decodes a special register name.
+func specialByName(name string) (uint32, uint64, bool) {
+	base, comp := name, ""
+	if i := strings.IndexByte(name, '.'); i >= 0 {
+		base, comp = name[:i], name[i+1:]
+	}
+	c := uint64(0)
+	switch comp {
+	case "", "x":
+	case "y":
+		c = 1
+	case "z":
+		c = 2
+	default:
+		return 0, 0, false
+	}
+	switch base {
+	case "%tid":
+		return spTid, c, true
+	case "%ntid":
+		return spNtid, c, true
+	case "%ctaid":
+		return spCtaid, c, true
+	case "%nctaid":
+		return spNctaid, c, true
+	case "%laneid":
+		return spLaneid, 0, true
+	case "%warpid":
+		return spWarpid, 0, true
+	case "%nwarpid":
+		return spNwarpid, 0, true
+	case "%lanemask_eq":
+		return spLanemaskEq, 0, true
+	case "%lanemask_le":
+		return spLanemaskLe, 0, true
+	case "%lanemask_lt":
+		return spLanemaskLt, 0, true
+	case "%lanemask_ge":
+		return spLanemaskGe, 0, true
+	case "%lanemask_gt":
+		return spLanemaskGt, 0, true
+	case "%smid", "%gridid":
+		return spZero, 0, true
+	case "%nsmid":
+		return spNsmid, 0, true
+	case "%clock", "%clock64", "%globaltimer", "%globaltimer_lo", "%globaltimer_hi":
+		return spClock, 0, true
+	case "%dynamic_smem_size":
+		return spDynSmem, 0, true
+	case "%total_smem_size":
+		return spTotalSmem, 0, true
+	}
+	if strings.HasPrefix(base, "%envreg") || strings.HasPrefix(base, "%pm") || strings.HasPrefix(base, "%cluster") || strings.HasPrefix(base, "%is_explicit_cluster") {
+		return spZero, 0, true
+	}
+	return 0, 0, false
+}
+
+var _ = fmt.Sprintf

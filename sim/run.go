@@ -1,0 +1,140 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Stats reports what a run executed.
+type Stats struct {
+	WarpInstrs int64 // warp-level instructions issued
+	LaneInstrs int64 // instructions times active lanes
+}
+
+const defaultMaxSteps = 50_000_000
+
+// RunFunc compiles f and runs it (a convenience for tests).
+func RunFunc(f *ir.Func, l *Launch, mem *Memory) (Stats, error) {
+	p, err := Compile(f)
+	if err != nil {
+		return Stats{}, err
+	}
+	return p.Run(l, mem)
+}
+
+// insertFixed adds an allocation at a fixed address unless one exists.
+func (m *Memory) insertFixed(base uint64, data []byte) {
+	for _, a := range m.allocs {
+		if a.Base == base {
+			return
+		}
+	}
+	m.allocs = append(m.allocs, &Alloc{Base: base, Data: append([]byte(nil), data...)})
+	sort.Slice(m.allocs, func(i, j int) bool { return m.allocs[i].Base < m.allocs[j].Base })
+	m.last = 0
+}
+
+// Run executes the kernel on the launch. Memory is updated in place.
+func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
+	if p.f.Kind != ir.KindEntry {
+		return Stats{}, fmt.Errorf("sim: %s is not a kernel", p.name)
+	}
+	if l.Block.Size() <= 0 || l.Grid.Size() <= 0 || l.Block.Size() > 1024 {
+		return Stats{}, fmt.Errorf("sim: bad launch shape %v x %v", l.Grid, l.Block)
+	}
+	if len(l.Params) != len(p.paramOff) {
+		return Stats{}, fmt.Errorf("sim: %s takes %d parameters, launch has %d", p.name, len(p.paramOff), len(l.Params))
+	}
+	for _, g := range p.globals {
+		mem.insertFixed(g.Base, g.Data)
+	}
+	m := &machine{p: p, l: l, mem: mem, max: l.MaxSteps}
+	if m.max == 0 {
+		m.max = defaultMaxSteps
+	}
+	m.params = make([]byte, p.paramSize)
+	for k, b := range l.Params {
+		if len(b) > p.paramSz[k] {
+			return Stats{}, fmt.Errorf("sim: parameter %d has %d bytes, expected at most %d", k, len(b), p.paramSz[k])
+		}
+		copy(m.params[p.paramOff[k]:], b)
+	}
+	bs := l.Block.Size()
+	nw := (bs + 31) / 32
+	c := &cta{shared: make([]byte, p.dynShared+l.DynShared)}
+	if p.dynShared < p.sharedSize {
+		c.shared = make([]byte, p.sharedSize+l.DynShared)
+	}
+	warps := make([]*warp, nw)
+	regs := make([]uint64, nw*p.nregs*32)
+	local := make([]byte, nw*32*p.localSize)
+	for i := range warps {
+		w := &warp{m: m, p: p, c: c, id: i, lsize: p.localSize}
+		w.regs = regs[i*p.nregs*32 : (i+1)*p.nregs*32]
+		w.local = local[i*32*p.localSize : (i+1)*32*p.localSize]
+		w.stack = make([]entry, 0, 16)
+		for ln := 0; ln < 32; ln++ {
+			t := i*32 + ln
+			w.tid[ln] = [3]uint32{uint32(t % l.Block.X), uint32(t / l.Block.X % l.Block.Y), uint32(t / (l.Block.X * l.Block.Y))}
+		}
+		warps[i] = w
+	}
+	c.warps = warps
+	var st Stats
+	for cz := 0; cz < l.Grid.Z; cz++ {
+		for cy := 0; cy < l.Grid.Y; cy++ {
+			for cx := 0; cx < l.Grid.X; cx++ {
+				c.id = [3]uint32{uint32(cx), uint32(cy), uint32(cz)}
+				clear(c.shared)
+				clear(regs)
+				clear(local)
+				for i, w := range warps {
+					w.p = p
+					w.regs = regs[i*p.nregs*32 : (i+1)*p.nregs*32]
+					w.local = local[i*32*p.localSize : (i+1)*32*p.localSize]
+					w.lsize = p.localSize
+					n := min(32, bs-i*32)
+					w.live = uint32(1<<n - 1)
+					w.stack = append(w.stack[:0], entry{0, -1, w.live})
+					w.frames = w.frames[:0]
+					w.done, w.atBar = false, false
+				}
+				if err := m.runCTA(warps); err != nil {
+					st.WarpInstrs, st.LaneInstrs = m.steps, m.lanes
+					return st, err
+				}
+			}
+		}
+	}
+	st.WarpInstrs, st.LaneInstrs = m.steps, m.lanes
+	return st, nil
+}
+
+func (m *machine) runCTA(warps []*warp) error {
+	for {
+		alive := 0
+		for _, w := range warps {
+			if w.done {
+				continue
+			}
+			if !w.atBar {
+				w.run()
+				if m.err != nil {
+					return m.err
+				}
+			}
+			if !w.done {
+				alive++
+			}
+		}
+		if alive == 0 {
+			return nil
+		}
+		// every live warp waits at a barrier: release them
+		for _, w := range warps {
+			w.atBar = false
+		}
+	}
+}
