@@ -39,7 +39,8 @@ func ParseImpl(name string) (Impl, error) {
 
 // Kernels is one implementation of every bulk kernel. Each kernel works on
 // len(dst) words (len(a) for the read-only ones); the other slices must be
-// at least that long. Slices may alias each other.
+// at least that long. Slices may alias each other; Copy also accepts
+// partly overlapping slices and behaves like Go's copy (memmove).
 type Kernels struct {
 	Impl Impl
 
