@@ -7,25 +7,29 @@ package ir
 // layout. Edges are listed once each, in a deterministic order.
 func (f *Func) ComputeCFG() {
 	nb := f.NumBlocks()
-	next := make([]BlockID, nb)
+	// One scratch allocation: next-in-layout, a stamp per block to drop
+	// duplicate edges, and the fill cursors for predecessors.
+	scratch := make([]uint32, 3*nb)
+	next := scratch[:nb:nb]
+	seen := scratch[nb : 2*nb : 2*nb]
+	fill := scratch[2*nb:]
 	for i := range next {
-		next[i] = NoBlock
+		next[i] = uint32(NoBlock)
 	}
 	for k := 0; k+1 < len(f.Layout); k++ {
-		next[f.Layout[k]] = f.Layout[k+1]
+		next[f.Layout[k]] = uint32(f.Layout[k+1])
+	}
+	if cap(f.SuccStart) < nb+1 {
+		f.SuccStart = make([]uint32, 0, nb+1)
 	}
 	f.SuccStart = f.SuccStart[:0]
+	if f.Succs == nil {
+		f.Succs = make([]BlockID, 0, nb+nb/2)
+	}
 	f.Succs = f.Succs[:0]
-	seen := make([]uint32, nb) // stamp per block to drop duplicate edges
 	for b := range nb {
 		f.SuccStart = append(f.SuccStart, uint32(len(f.Succs)))
 		stamp := uint32(b) + 1
-		add := func(t BlockID) {
-			if t != NoBlock && seen[t] != stamp {
-				seen[t] = stamp
-				f.Succs = append(f.Succs, t)
-			}
-		}
 		ends := false
 		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
 			p := f.Op[i].Props()
@@ -33,13 +37,13 @@ func (f *Func) ComputeCFG() {
 				for _, o := range f.Ops(i) {
 					switch o.Kind() {
 					case KLabel:
-						add(BlockID(o.Index()))
+						f.addSucc(seen, stamp, BlockID(o.Index()))
 					case KSym:
 						s := &f.Mod.Syms[o.Index()]
 						if s.Kind == SymBranchTargets {
 							for _, e := range f.ListElems(s.List) {
 								if e.Kind() == KLabel {
-									add(BlockID(e.Index()))
+									f.addSucc(seen, stamp, BlockID(e.Index()))
 								}
 							}
 						}
@@ -51,21 +55,27 @@ func (f *Func) ComputeCFG() {
 			}
 		}
 		if !ends {
-			add(next[b])
+			f.addSucc(seen, stamp, BlockID(next[b]))
 		}
 	}
 	f.SuccStart = append(f.SuccStart, uint32(len(f.Succs)))
 
 	// Predecessors: count, prefix-sum, fill (in block order, so stable).
-	f.PredStart = append(f.PredStart[:0], make([]uint32, nb+1)...)
+	if cap(f.PredStart) < nb+1 {
+		f.PredStart = make([]uint32, nb+1)
+	}
+	f.PredStart = f.PredStart[:nb+1]
+	clear(f.PredStart)
 	for _, s := range f.Succs {
 		f.PredStart[s+1]++
 	}
 	for b := range nb {
 		f.PredStart[b+1] += f.PredStart[b]
 	}
-	f.Preds = append(f.Preds[:0], make([]BlockID, len(f.Succs))...)
-	fill := make([]uint32, nb)
+	if cap(f.Preds) < len(f.Succs) {
+		f.Preds = make([]BlockID, len(f.Succs))
+	}
+	f.Preds = f.Preds[:len(f.Succs)]
 	copy(fill, f.PredStart[:nb])
 	for b := range nb {
 		for _, s := range f.SuccsOf(BlockID(b)) {
@@ -74,6 +84,15 @@ func (f *Func) ComputeCFG() {
 		}
 	}
 	f.cfgValid = true
+}
+
+// addSucc appends the edge to t unless t is none or already listed for
+// the block being built (stamp).
+func (f *Func) addSucc(seen []uint32, stamp uint32, t BlockID) {
+	if t != NoBlock && int(t) < len(seen) && seen[t] != stamp {
+		seen[t] = stamp
+		f.Succs = append(f.Succs, t)
+	}
 }
 
 // Entry returns the entry block (the first in the layout), or NoBlock for

@@ -10,7 +10,11 @@
 // function back before printing.
 package ir
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+)
 
 // Typed IDs. Each has a sentinel "none" value of all ones.
 type (
@@ -31,17 +35,30 @@ const (
 )
 
 // Strings interns the text a module refers to (names, mnemonics, raw
-// directive text). ID 0 is always the empty string.
+// directive text). ID 0 is always the empty string. New text is copied
+// into large append-only chunks, so interning allocates O(1) amortized per
+// string rather than once per string.
 type Strings struct {
-	list []string
-	ids  map[string]StrID
+	list  []string
+	ids   map[string]StrID
+	arena []byte // current chunk; bytes below len are immutable
+}
+
+const stringChunk = 64 << 10
+
+// Reserve prepares room for about n strings (a size hint).
+func (t *Strings) Reserve(n int) {
+	if t.ids == nil {
+		t.ids = make(map[string]StrID, n)
+		t.ids[""] = 0
+		t.list = make([]string, 1, n)
+	}
 }
 
 // Intern returns the ID of s, adding it when new.
 func (t *Strings) Intern(s string) StrID {
 	if t.ids == nil {
-		t.ids = map[string]StrID{"": 0}
-		t.list = []string{""}
+		t.Reserve(16)
 	}
 	if id, ok := t.ids[s]; ok {
 		return id
@@ -52,15 +69,28 @@ func (t *Strings) Intern(s string) StrID {
 	return id
 }
 
-// InternBytes is Intern for a byte slice; it allocates only for new text.
+// InternBytes is Intern for a byte slice; it allocates only for new text,
+// and then only amortized (the bytes go to a shared chunk).
 func (t *Strings) InternBytes(b []byte) StrID {
 	if t.ids == nil {
-		t.Intern("")
+		t.Reserve(16)
 	}
 	if id, ok := t.ids[string(b)]; ok {
 		return id
 	}
-	return t.Intern(string(b))
+	if len(b) == 0 {
+		return 0
+	}
+	if len(b) > stringChunk/4 {
+		return t.Intern(string(b))
+	}
+	if cap(t.arena)-len(t.arena) < len(b) {
+		t.arena = make([]byte, 0, stringChunk)
+	}
+	off := len(t.arena)
+	t.arena = append(t.arena, b...)
+	s := unsafe.String(&t.arena[off], len(b))
+	return t.Intern(s)
 }
 
 // Lookup returns the ID of s if it was interned.
@@ -119,6 +149,7 @@ const (
 	LinkExtern
 	LinkWeak
 	LinkCommon
+	LinkHidden // ".hidden" (LLVM-emitted parameters)
 )
 
 // SymKind says what a symbol names.
@@ -132,6 +163,11 @@ const (
 	SymLabel                        // a label in a function body
 	SymBranchTargets                // "L: .branchtargets a, b;" table for brx.idx
 	SymProto                        // "p: .callprototype …" for indirect calls
+	// SymImplicit is a name used but declared nowhere in the module: the
+	// predefined WARP_SZ, or functions the driver supplies (OptiX
+	// intrinsics called from inline asm). It has no Item and prints as
+	// its bare name.
+	SymImplicit
 )
 
 // Symbol describes a named entity. Symbols are few next to instructions,
@@ -145,12 +181,15 @@ type Symbol struct {
 	Align   uint32 // .align N, 0 when absent
 	Dims    StrID  // array suffix as written ("[16]", "[]", "[2][3]"), 0 for scalars
 	Linkage Linkage
-	Init    StrID  // initializer text after "=", or a prototype's text; 0 when absent
-	Attrs   StrID  // extra attributes as written (".ptr .global .align 16"), 0 when none
-	Owner   FuncID // function whose body or signature declares it; NoFunc at module scope
-	Func    FuncID // for SymFunc: the function it names
-	Block   BlockID
-	List    uint32 // for SymBranchTargets: index into the owner's Lists
+	Init    StrID // initializer text after "=", or a prototype's text; 0 when absent
+	Attrs   StrID // extra attributes after the type as written (".ptr .global .align 16", ".texref"), 0 when none
+	// PreAttrs are unrecognised attributes written before the type, kept
+	// verbatim (".attribute(.managed)"); 0 when none.
+	PreAttrs StrID
+	Owner    FuncID // function whose body or signature declares it; NoFunc at module scope
+	Func     FuncID // for SymFunc: the function it names
+	Block    BlockID
+	List     uint32 // for SymBranchTargets: index into the owner's Lists
 }
 
 // FuncKind distinguishes kernels from device functions.
@@ -177,13 +216,27 @@ const (
 	ImmF32                    // 0fXXXXXXXX: Bits holds the 32-bit pattern
 	ImmF64                    // 0dXXXXXXXXXXXXXXXX
 	ImmDecimal                // a decimal float literal such as 1.5: Bits holds the float64 pattern
+	ImmHexU                   // 0x… with U suffix
+	ImmOct                    // 0… octal integer
+	ImmOctU                   // octal with U suffix
+	ImmBin                    // 0b… binary integer
+	ImmBinU                   // binary with U suffix
 )
+
+// IsFloat reports whether an immediate of kind k is a floating-point
+// literal (its Bits are a float bit pattern) rather than an integer.
+func (k ImmKind) IsFloat() bool { return k == ImmF32 || k == ImmF64 || k == ImmDecimal }
+
+// Immediates written with a leading minus: the parser folds the sign into
+// Bits for ImmInt (two's complement) and ImmDecimal (a negative float64);
+// for the other kinds Bits holds the magnitude as written and the operand
+// word carries FlagNeg, so "-0x10" prints back as written.
 
 // Addr is a memory operand: "[base]", "[base+off]", or a multi-element
 // form like "[tex, {x, y}]". Elems indexes Func.Lists.
 type Addr struct {
-	Elems  uint32 // index into Func.Lists
 	Off    int64
+	Elems  uint32 // index into Func.Lists
 	HasOff bool
 }
 
@@ -532,4 +585,45 @@ func (f *Func) SuccsOf(b BlockID) []BlockID {
 // PredsOf returns the predecessors of b (ComputeCFG must have run).
 func (f *Func) PredsOf(b BlockID) []BlockID {
 	return f.Preds[f.PredStart[b]:f.PredStart[b+1]]
+}
+
+// Clone returns a deep copy of f that shares only the module (symbols and
+// strings). Phase tests keep the clone as the "before" program.
+func (f *Func) Clone() *Func {
+	g := *f
+	g.RetParams = slices.Clone(f.RetParams)
+	g.Params = slices.Clone(f.Params)
+	g.Directives = slices.Clone(f.Directives)
+	g.Locals = slices.Clone(f.Locals)
+	g.RegName = slices.Clone(f.RegName)
+	g.RegType = slices.Clone(f.RegType)
+	g.RegVec = slices.Clone(f.RegVec)
+	g.Op = slices.Clone(f.Op)
+	g.Mnemonic = slices.Clone(f.Mnemonic)
+	g.Type = slices.Clone(f.Type)
+	g.Type2 = slices.Clone(f.Type2)
+	g.Space = slices.Clone(f.Space)
+	g.Guard = slices.Clone(f.Guard)
+	g.OpStart = slices.Clone(f.OpStart)
+	g.OpCount = slices.Clone(f.OpCount)
+	g.Block = slices.Clone(f.Block)
+	g.Prev = slices.Clone(f.Prev)
+	g.Next = slices.Clone(f.Next)
+	g.Loc = slices.Clone(f.Loc)
+	g.Line = slices.Clone(f.Line)
+	g.Dead = slices.Clone(f.Dead)
+	g.Operands = slices.Clone(f.Operands)
+	g.Imms = slices.Clone(f.Imms)
+	g.Addrs = slices.Clone(f.Addrs)
+	g.Lists = slices.Clone(f.Lists)
+	g.ListOps = slices.Clone(f.ListOps)
+	g.BlockFirst = slices.Clone(f.BlockFirst)
+	g.BlockLast = slices.Clone(f.BlockLast)
+	g.BlockLabel = slices.Clone(f.BlockLabel)
+	g.Layout = slices.Clone(f.Layout)
+	g.SuccStart = slices.Clone(f.SuccStart)
+	g.Succs = slices.Clone(f.Succs)
+	g.PredStart = slices.Clone(f.PredStart)
+	g.Preds = slices.Clone(f.Preds)
+	return &g
 }

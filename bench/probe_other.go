@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package bench
+
+var (
+	probeWidth = "go"
+	readSum    = sumTail
+)

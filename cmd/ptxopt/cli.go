@@ -1,0 +1,439 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/ptxopt/ptxopt"
+	"github.com/ptxopt/ptxopt/phases"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0   // every input went through
+	exitFailed    = 1   // at least one input failed (parse error, phase failure, unwritable output)
+	exitUsage     = 2   // bad command line: unknown flag, knob, phase or target, missing -o in batch mode
+	exitIO        = 3   // an error outside any one input: the output directory or report file cannot be written
+	exitInterrupt = 130 // interrupted (SIGINT); outputs already written are complete, no partial file is left
+)
+
+const usageText = `usage:
+  ptxopt [flags] in.ptx [-o out.ptx]        optimize one file (stdout without -o)
+  ptxopt [flags] [-] [-o out.ptx]           read stdin
+  ptxopt [flags] -j N -o OUTDIR FILES|DIRS  batch mode: N workers (default: all cores)
+
+Batch mode is chosen when -j is given, when there are several inputs, when
+an input is a directory, or when -o names an existing directory. Each output is written atomically (temporary file and
+rename) under its input's name in OUTDIR; a directory input's *.ptx files are
+mirrored below OUTDIR with their relative paths. A bad input does not stop the
+others; the output is byte-identical whatever the number of workers.
+
+flags:
+  -o PATH              output file (single mode) or directory (batch mode)
+  -O0 -O1 -O2 -O3      optimization level (default -O2; -O0 parses and prints only)
+  -j N                 batch mode with N workers
+  --sm sm_XX           SM target (default: the module's .target)
+  --knob Name=Value    set a knob (repeatable); see --help-knobs
+  --knob-file F        read knob settings from F (Name=Value, ';' or newline separated, # comments)
+  --disable-phase NAME don't run a phase or family (repeatable, comma-separated)
+  --named-phases LIST  run only these phases or families (plus the required ones)
+  --verify             check mode: verify the IR after every phase
+  --dump-ir            write the IR dump instead of PTX
+  --dump-ir=SPEC       dump the IR to stderr around phases: before:Phase, after:Phase, all
+  --html FUNC          write the per-phase HTML view of function FUNC (to FUNC.html)
+  --html-out FILE      where --html writes
+  -v                   ptxas-style resource report per function (stderr)
+  --report json        write the JSON report to stdout (or to --report-file)
+  --report-file F      write the JSON report to F
+  --help-phases        list the phases
+  --help-knobs         list the knobs (defaults for --sm, else sm_80)
+  -h, --help           this text
+
+exit codes:
+  0    every input went through
+  1    at least one input failed (errors are printed as file:line:col: message)
+  2    usage error (bad flag, unknown knob or phase, bad target, missing -o in batch mode)
+  3    I/O error outside any one input (output directory, report file)
+  130  interrupted
+`
+
+// listFlag is a repeatable string flag; split, when set, also splits
+// each value at commas.
+type listFlag struct {
+	vals  []string
+	split bool
+}
+
+func (l *listFlag) String() string { return strings.Join(l.vals, ",") }
+func (l *listFlag) Set(s string) error {
+	if l.split {
+		for _, v := range strings.Split(s, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				l.vals = append(l.vals, v)
+			}
+		}
+		return nil
+	}
+	l.vals = append(l.vals, s)
+	return nil
+}
+
+// dumpFlag is --dump-ir (bare: dump instead of PTX) or --dump-ir=SPEC.
+type dumpFlag struct {
+	bare bool
+	spec string
+}
+
+func (d *dumpFlag) String() string   { return d.spec }
+func (d *dumpFlag) IsBoolFlag() bool { return true }
+func (d *dumpFlag) Set(s string) error {
+	if s == "true" {
+		d.bare = true
+		return nil
+	}
+	if s == "false" {
+		d.bare = false
+		return nil
+	}
+	d.spec = s
+	return nil
+}
+
+type cli struct {
+	out         string
+	opt         int
+	jobs        int
+	jobsSet     bool
+	sm          string
+	knobs       listFlag
+	knobFile    string
+	disable     listFlag
+	named       listFlag
+	verify      bool
+	dump        dumpFlag
+	html        string
+	htmlOut     string
+	verbose     bool
+	report      string
+	reportFile  string
+	helpPhases  bool
+	helpKnobs   bool
+	inputs      []string
+	stdin       io.Reader
+	stdout      io.Writer
+	stderr      io.Writer
+	stderrIsTTY bool
+}
+
+func usageErr(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "ptxopt: "+format+"\n", args...)
+	fmt.Fprintln(stderr, "run 'ptxopt --help' for usage")
+	return exitUsage
+}
+
+// run is the whole command; main only wires the process to it.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr, opt: 2}
+	c.disable.split, c.named.split = true, true
+	fs := flag.NewFlagSet("ptxopt", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&c.out, "o", "", "")
+	fs.IntVar(&c.opt, "opt", 2, "")
+	fs.IntVar(&c.jobs, "j", runtime.NumCPU(), "")
+	fs.StringVar(&c.sm, "sm", "", "")
+	fs.Var(&c.knobs, "knob", "")
+	fs.StringVar(&c.knobFile, "knob-file", "", "")
+	fs.Var(&c.disable, "disable-phase", "")
+	fs.Var(&c.named, "named-phases", "")
+	fs.BoolVar(&c.verify, "verify", false, "")
+	fs.Var(&c.dump, "dump-ir", "")
+	fs.StringVar(&c.html, "html", "", "")
+	fs.StringVar(&c.htmlOut, "html-out", "", "")
+	fs.BoolVar(&c.verbose, "v", false, "")
+	fs.StringVar(&c.report, "report", "", "")
+	fs.StringVar(&c.reportFile, "report-file", "", "")
+	fs.BoolVar(&c.helpPhases, "help-phases", false, "")
+	fs.BoolVar(&c.helpKnobs, "help-knobs", false, "")
+
+	// -O0..-O3 are not Go flags: rewrite them.
+	var pre []string
+	for _, a := range args {
+		if len(a) == 3 && strings.HasPrefix(a, "-O") || len(a) == 4 && strings.HasPrefix(a, "--O") {
+			n, err := strconv.Atoi(a[len(a)-1:])
+			if err != nil || n > phases.MaxOpt {
+				return usageErr(stderr, "bad opt level %s: want -O0..-O%d", a, phases.MaxOpt)
+			}
+			a = "-opt=" + strconv.Itoa(n)
+		}
+		pre = append(pre, a)
+	}
+	// Flags and inputs may interleave: parse, take one input, go on.
+	// After "--" everything is an input.
+	var tail []string
+	for i, a := range pre {
+		if a == "--" {
+			pre, tail = pre[:i], pre[i+1:]
+			break
+		}
+	}
+	rest := pre
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				io.WriteString(stdout, usageText)
+				return exitOK
+			}
+			return usageErr(stderr, "%v", err)
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		c.inputs = append(c.inputs, rest[0])
+		rest = rest[1:]
+	}
+	c.inputs = append(c.inputs, tail...)
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "j" {
+			c.jobsSet = true
+		}
+	})
+	if st, err := os.Stderr.Stat(); err == nil && stderr == io.Writer(os.Stderr) {
+		c.stderrIsTTY = st.Mode()&os.ModeCharDevice != 0
+	}
+
+	if c.helpPhases {
+		phases.WriteHelpPhases(stdout)
+		return exitOK
+	}
+	if c.helpKnobs {
+		t, err := phases.ParseTarget(orDefault(c.sm, "sm_80"))
+		if err != nil {
+			return usageErr(stderr, "%v", err)
+		}
+		phases.WriteHelpKnobs(stdout, t)
+		return exitOK
+	}
+	if c.jobs < 1 {
+		return usageErr(stderr, "-j wants at least 1 worker, not %d", c.jobs)
+	}
+	if c.report != "" && c.report != "json" {
+		return usageErr(stderr, "--report %q: only json is supported", c.report)
+	}
+	if c.reportFile != "" {
+		c.report = "json"
+	}
+	return c.main(ctx)
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func (c *cli) options() ptxopt.Options {
+	lvl, _ := ptxopt.LevelOf(c.opt)
+	o := ptxopt.Options{
+		Opt: lvl, SM: c.sm, Knobs: c.knobs.vals, KnobFile: c.knobFile,
+		DisablePhases: c.disable.vals, NamedPhases: c.named.vals, Verify: c.verify,
+	}
+	if c.dump.spec != "" {
+		o.DumpIR, o.DumpW = c.dump.spec, c.stderr
+	}
+	return o
+}
+
+func (c *cli) main(ctx context.Context) int {
+	if c.opt < 0 || c.opt > phases.MaxOpt {
+		return usageErr(c.stderr, "bad opt level -O%d", c.opt)
+	}
+	opts := c.options()
+	var htmlBuf bytes.Buffer
+	if c.html != "" {
+		opts.HTMLFunc, opts.HTMLW = c.html, &htmlBuf
+		if c.htmlOut == "" {
+			c.htmlOut = sanitize(c.html) + ".html"
+		}
+	}
+	p, err := ptxopt.NewPipeline(opts)
+	if err != nil {
+		return usageErr(c.stderr, "%v", err)
+	}
+	batch := c.jobsSet || len(c.inputs) > 1
+	if st, err := os.Stat(c.out); c.out != "" && err == nil && st.IsDir() {
+		batch = true // -o names a directory
+	}
+	for _, in := range c.inputs {
+		if st, err := os.Stat(in); in != "-" && err == nil && st.IsDir() {
+			batch = true
+		}
+	}
+	var code int
+	if batch {
+		code = c.batch(ctx, p)
+	} else {
+		code = c.single(ctx, p)
+	}
+	if c.html != "" && code != exitUsage {
+		if err := p.FinishHTML(); err != nil {
+			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
+			return max(code, exitFailed)
+		}
+		if err := writeAtomic(c.htmlOut, htmlBuf.Bytes()); err != nil {
+			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
+			return max(code, exitIO)
+		}
+		fmt.Fprintf(c.stderr, "ptxopt: wrote %s\n", c.htmlOut)
+	}
+	return code
+}
+
+func sanitize(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// single optimizes one file or stdin.
+func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
+	if c.report == "json" && c.reportFile == "" && c.out == "" {
+		return usageErr(c.stderr, "--report json writes to stdout: give -o for the PTX or --report-file for the report")
+	}
+	path := "-"
+	if len(c.inputs) == 1 {
+		path = c.inputs[0]
+	}
+	var src []byte
+	var err error
+	name := path
+	if path == "-" {
+		name = "<stdin>"
+		src, err = io.ReadAll(c.stdin)
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
+		return exitFailed
+	}
+	rep := &ptxopt.Report{}
+	out, fr, err := c.optimize(ctx, p, name, src)
+	rep.Files = append(rep.Files, *fr)
+	rep.TotalNS = fr.NS
+	if err != nil {
+		fmt.Fprintln(c.stderr, err)
+		c.writeReport(rep)
+		if ctx.Err() != nil {
+			return exitInterrupt
+		}
+		return exitFailed
+	}
+	if c.verbose {
+		writeResources(c.stderr, fr)
+	}
+	if c.out == "" || c.out == "-" {
+		c.stdout.Write(out)
+	} else if err := writeAtomic(c.out, out); err != nil {
+		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
+		return exitFailed
+	}
+	if code := c.writeReport(rep); code != exitOK {
+		return code
+	}
+	return exitOK
+}
+
+// optimize runs one input: PTX out, or the IR dump with bare --dump-ir.
+func (c *cli) optimize(ctx context.Context, p *ptxopt.Pipeline, name string, src []byte) ([]byte, *ptxopt.FileReport, error) {
+	if !c.dump.bare {
+		return p.Optimize(ctx, name, src)
+	}
+	m, err := ptxopt.Parse(name, src)
+	if err != nil {
+		return nil, &ptxopt.FileReport{Path: name, Error: err.Error(), Functions: []ptxopt.FuncReport{}}, err
+	}
+	fr, err := p.Run(ctx, m)
+	if err != nil {
+		return nil, fr, err
+	}
+	var b bytes.Buffer
+	m.Dump(&b)
+	return b.Bytes(), fr, nil
+}
+
+func (c *cli) writeReport(rep *ptxopt.Report) int {
+	if c.report != "json" {
+		return exitOK
+	}
+	if c.reportFile == "" {
+		rep.WriteJSON(c.stdout)
+		return exitOK
+	}
+	var b bytes.Buffer
+	rep.WriteJSON(&b)
+	if err := writeAtomic(c.reportFile, b.Bytes()); err != nil {
+		fmt.Fprintf(c.stderr, "ptxopt: report: %v\n", err)
+		return exitIO
+	}
+	return exitOK
+}
+
+// writeResources prints the ptxas -v style report of one file.
+func writeResources(w io.Writer, fr *ptxopt.FileReport) {
+	var b strings.Builder
+	for _, f := range fr.Functions {
+		kind := "function"
+		if f.Entry {
+			kind = "entry function"
+		}
+		fmt.Fprintf(&b, "ptxopt info    : Optimized %s '%s' for '%s'\n", kind, f.Name, fr.Target)
+		fmt.Fprintf(&b, "ptxopt info    : Function properties for %s\n", f.Name)
+		fmt.Fprintf(&b, "    %d bytes local memory (was %d), %d instructions (was %d)\n", f.LocalBytesOut, f.LocalBytesIn, f.InstrsOut, f.InstrsIn)
+		fmt.Fprintf(&b, "ptxopt info    : Used %d registers (max live; was %d), %d predicates (was %d), %d uniform registers, %d uniform predicates; declared R %d, P %d\n",
+			f.MaxLiveOut.R, f.MaxLiveIn.R, f.MaxLiveOut.P, f.MaxLiveIn.P, f.MaxLiveOut.UR, f.MaxLiveOut.UP, f.RegsOut.R, f.RegsOut.P)
+	}
+	io.WriteString(w, b.String())
+}
+
+// writeAtomic writes data to path through a temporary file in the same
+// directory and a rename, so readers never see a partial file.
+func writeAtomic(path string, data []byte) error {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(name, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,53 @@
+package core
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/ir/ptx"
+)
+
+// TestCorpusLiveness cross-checks liveness (dense round-robin, worklist,
+// sparse) against the reference on every function of every corpus file,
+// and runs the other analyses on them.
+func TestCorpusLiveness(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "corpus", "ptx")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.ptx"))
+	if len(files) == 0 {
+		t.Skipf("no corpus at %s", dir)
+	}
+	maxInstrs := 2500
+	if testing.Short() {
+		maxInstrs = 500
+	}
+	funcs := 0
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := ptx.Parse(filepath.Base(path), src)
+		if err != nil {
+			t.Logf("%s: parse error, skipped: %v", filepath.Base(path), err)
+			continue
+		}
+		for _, f := range m.Funcs {
+			if !f.HasBody || f.NumInstrs() > maxInstrs {
+				continue
+			}
+			funcs++
+			f.ComputeCFG()
+			ref := computeRef(f, nil)
+			for _, opt := range []LiveOptions{{}, {Solver: Worklist}, {MemBudget: -1}} {
+				l := ComputeLiveness(f, opt)
+				checkLiveness(t, f, l, ref)
+			}
+			FindLoops(f, Dominators(f))
+			PostDominators(f)
+			u := ComputeUniformity(f)
+			Summarize(f, u.Files(f))
+		}
+	}
+	t.Logf("%d functions from %d files", funcs, len(files))
+}

@@ -1,0 +1,440 @@
+package core
+
+import "github.com/ptxopt/ptxopt/ir"
+
+// CFG orders.
+//
+// RPO is computed by an iterative depth-first search (an explicit stack of
+// (block, next successor) pairs), never by recursion: generated kernels
+// can have CFGs tens of thousands of blocks deep.
+
+// Order is a depth-first order of the blocks reachable from the entry.
+type Order struct {
+	// RPO lists the reachable blocks in reverse post-order; RPO[0] is the
+	// entry. Unreachable blocks are absent.
+	RPO []ir.BlockID
+	// Num maps a block to its position in RPO, -1 when unreachable.
+	Num []int32
+}
+
+// Reachable reports whether b is reachable from the entry.
+func (o *Order) Reachable(b ir.BlockID) bool { return o.Num[b] >= 0 }
+
+// PostOrder iterates the reachable blocks in post-order (RPO reversed).
+func (o *Order) PostOrder() func(yield func(ir.BlockID) bool) {
+	return func(yield func(ir.BlockID) bool) {
+		for k := len(o.RPO) - 1; k >= 0; k-- {
+			if !yield(o.RPO[k]) {
+				return
+			}
+		}
+	}
+}
+
+// csr is an adjacency in compressed rows: the neighbours of n are
+// adj[start[n]:start[n+1]].
+type csr struct {
+	start []uint32
+	adj   []ir.BlockID
+}
+
+func (g csr) of(n ir.BlockID) []ir.BlockID { return g.adj[g.start[n]:g.start[n+1]] }
+
+// dfsOrder returns the reverse post-order of the n-node graph succ from
+// the roots (visited in the order given), and the RPO number of every
+// node (-1 when unvisited).
+func dfsOrder(n int, succ csr, roots []ir.BlockID) ([]ir.BlockID, []int32) {
+	num := make([]int32, n)
+	for i := range num {
+		num[i] = -1
+	}
+	post := make([]ir.BlockID, 0, n)
+	stackB := make([]ir.BlockID, 0, 64)
+	stackI := make([]uint32, 0, 64)
+	const onStack = -2
+	for _, r := range roots {
+		if num[r] != -1 {
+			continue
+		}
+		num[r] = onStack
+		stackB = append(stackB, r)
+		stackI = append(stackI, succ.start[r])
+		for len(stackB) > 0 {
+			top := len(stackB) - 1
+			b := stackB[top]
+			k := stackI[top]
+			if k < succ.start[b+1] {
+				stackI[top] = k + 1
+				s := succ.adj[k]
+				if num[s] == -1 {
+					num[s] = onStack
+					stackB = append(stackB, s)
+					stackI = append(stackI, succ.start[s])
+				}
+				continue
+			}
+			stackB = stackB[:top]
+			stackI = stackI[:top]
+			post = append(post, b)
+		}
+	}
+	// Reverse into RPO and number.
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	for k, b := range post {
+		num[b] = int32(k)
+	}
+	return post, num
+}
+
+func succCSR(f *ir.Func) csr { return csr{f.SuccStart, f.Succs} }
+func predCSR(f *ir.Func) csr { return csr{f.PredStart, f.Preds} }
+
+// ComputeOrder returns the reverse post-order of f's reachable blocks.
+func ComputeOrder(f *ir.Func) *Order {
+	ensureCFG(f)
+	e := f.Entry()
+	if e == ir.NoBlock {
+		return &Order{Num: make([]int32, f.NumBlocks())}
+	}
+	rpo, num := dfsOrder(f.NumBlocks(), succCSR(f), []ir.BlockID{e})
+	return &Order{RPO: rpo, Num: num}
+}
+
+// DomTree is a dominator tree (or a post-dominator tree, whose root is a
+// virtual exit node numbered NumBlocks()).
+type DomTree struct {
+	// Idom is the immediate dominator of each node; NoBlock for the root
+	// and for nodes the tree does not reach (unreachable blocks).
+	Idom []ir.BlockID
+	Root ir.BlockID
+	// Order is the reverse post-order of the graph the tree was built on
+	// (the reversed CFG for post-dominators).
+	Order []ir.BlockID
+	Num   []int32
+
+	kids      csr
+	pre, post []uint32 // DFS intervals on the tree: a dom b iff pre[a] <= pre[b] && post[b] <= post[a]
+}
+
+// Contains reports whether node b is in the tree.
+func (d *DomTree) Contains(b ir.BlockID) bool { return int(b) < len(d.Num) && d.Num[b] >= 0 }
+
+// IDom returns the immediate dominator of b (NoBlock for the root and
+// for nodes outside the tree).
+func (d *DomTree) IDom(b ir.BlockID) ir.BlockID { return d.Idom[b] }
+
+// Children returns the nodes b immediately dominates.
+func (d *DomTree) Children(b ir.BlockID) []ir.BlockID { return d.kids.of(b) }
+
+// Dominates reports whether a dominates b (reflexively). False when either
+// is outside the tree.
+func (d *DomTree) Dominates(a, b ir.BlockID) bool {
+	if !d.Contains(a) || !d.Contains(b) {
+		return false
+	}
+	return d.pre[a] <= d.pre[b] && d.post[b] <= d.post[a]
+}
+
+// StrictlyDominates reports a dom b and a != b.
+func (d *DomTree) StrictlyDominates(a, b ir.BlockID) bool { return a != b && d.Dominates(a, b) }
+
+// PreOrder returns the nodes of the tree in a depth-first pre-order.
+func (d *DomTree) PreOrder() []ir.BlockID {
+	out := make([]ir.BlockID, 0, len(d.Order))
+	if d.Root == ir.NoBlock {
+		return out
+	}
+	stack := []ir.BlockID{d.Root}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		out = append(out, b)
+		k := d.kids.of(b)
+		for j := len(k) - 1; j >= 0; j-- {
+			stack = append(stack, k[j])
+		}
+	}
+	return out
+}
+
+// buildDom runs the Cooper-Harvey-Kennedy iterative algorithm ("A Simple,
+// Fast Dominance Algorithm"): visit nodes in RPO, set idom(b) to the
+// intersection of its processed predecessors' idoms, where intersect walks
+// two fingers up the current tree by RPO number. Repeat until stable
+// (one extra pass on reducible graphs, a few on irreducible ones).
+func buildDom(n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr) *DomTree {
+	idom := make([]ir.BlockID, n)
+	for i := range idom {
+		idom[i] = ir.NoBlock
+	}
+	idom[root] = root
+	for changed := true; changed; {
+		changed = false
+		for _, b := range order[1:] {
+			nd := ir.NoBlock
+			for _, p := range pred.of(b) {
+				if num[p] < 0 || idom[p] == ir.NoBlock {
+					continue
+				}
+				if nd == ir.NoBlock {
+					nd = p
+					continue
+				}
+				a, c := p, nd
+				for a != c {
+					for num[a] > num[c] {
+						a = idom[a]
+					}
+					for num[c] > num[a] {
+						c = idom[c]
+					}
+				}
+				nd = a
+			}
+			if idom[b] != nd {
+				idom[b] = nd
+				changed = true
+			}
+		}
+	}
+	idom[root] = ir.NoBlock
+	d := &DomTree{Idom: idom, Root: root, Order: order, Num: num}
+	// Children in CSR, in RPO order of the child.
+	start := make([]uint32, n+1)
+	for _, b := range order[1:] {
+		start[idom[b]+1]++
+	}
+	for i := 0; i < n; i++ {
+		start[i+1] += start[i]
+	}
+	adj := make([]ir.BlockID, len(order)-1)
+	fill := make([]uint32, n)
+	copy(fill, start[:n])
+	for _, b := range order[1:] {
+		p := idom[b]
+		adj[fill[p]] = b
+		fill[p]++
+	}
+	d.kids = csr{start, adj}
+	// DFS intervals, iteratively.
+	d.pre = make([]uint32, n)
+	d.post = make([]uint32, n)
+	clk := uint32(0)
+	stackB := []ir.BlockID{root}
+	stackI := []uint32{start[root]}
+	d.pre[root] = clk
+	clk++
+	for len(stackB) > 0 {
+		top := len(stackB) - 1
+		b := stackB[top]
+		if k := stackI[top]; k < start[b+1] {
+			stackI[top]++
+			c := adj[k]
+			d.pre[c] = clk
+			clk++
+			stackB = append(stackB, c)
+			stackI = append(stackI, start[c])
+			continue
+		}
+		d.post[b] = clk
+		clk++
+		stackB = stackB[:top]
+		stackI = stackI[:top]
+	}
+	return d
+}
+
+// Dominators computes the dominator tree of f. Unreachable blocks are
+// outside the tree (Idom NoBlock, Dominates false).
+func Dominators(f *ir.Func) *DomTree {
+	ensureCFG(f)
+	o := ComputeOrder(f)
+	if len(o.RPO) == 0 {
+		return &DomTree{Idom: make([]ir.BlockID, f.NumBlocks()), Root: ir.NoBlock, Num: o.Num}
+	}
+	return buildDom(f.NumBlocks(), o.RPO[0], o.RPO, o.Num, predCSR(f))
+}
+
+// PostDominators computes the post-dominator tree of f over the reachable
+// blocks, rooted at a virtual exit node X = NumBlocks() (VirtualExit). X
+// has an edge from every block without successors (ret, exit, a trap).
+// Blocks that cannot reach any exit (infinite loops) get a fake edge to X:
+// walking the blocks in post-order, the first one still not reaching X is
+// connected and everything reaching it is then marked, and so on, which
+// picks one block per exit-less region (the deepest in DFS order), as
+// LLVM does. Unreachable blocks are outside the tree.
+func PostDominators(f *ir.Func) *DomTree {
+	ensureCFG(f)
+	nb := f.NumBlocks()
+	x := ir.BlockID(nb)
+	o := ComputeOrder(f)
+	n := nb + 1
+	if len(o.RPO) == 0 {
+		num := make([]int32, n)
+		for i := range num {
+			num[i] = -1
+		}
+		return &DomTree{Idom: make([]ir.BlockID, n), Root: ir.NoBlock, Num: num}
+	}
+	// Find the exits and the fake exits with a reverse search.
+	seen := make([]bool, nb)
+	toX := make([]ir.BlockID, 0, 4)
+	stack := make([]ir.BlockID, 0, 64)
+	mark := func(b ir.BlockID) {
+		seen[b] = true
+		stack = append(stack[:0], b)
+		for len(stack) > 0 {
+			c := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, p := range f.PredsOf(c) {
+				if !seen[p] && o.Num[p] >= 0 {
+					seen[p] = true
+					stack = append(stack, p)
+				}
+			}
+		}
+	}
+	for _, b := range o.RPO {
+		if len(f.SuccsOf(b)) == 0 {
+			toX = append(toX, b)
+			mark(b)
+		}
+	}
+	for k := len(o.RPO) - 1; k >= 0; k-- {
+		if b := o.RPO[k]; !seen[b] {
+			toX = append(toX, b)
+			mark(b)
+		}
+	}
+	// The reversed graph restricted to reachable blocks, plus X.
+	isX := make([]bool, nb)
+	for _, b := range toX {
+		isX[b] = true
+	}
+	rs := csr{start: make([]uint32, n+1)} // reversed successors = CFG preds
+	rp := csr{start: make([]uint32, n+1)} // reversed preds = CFG succs (+X)
+	for b := range nb {
+		if o.Num[b] < 0 {
+			continue
+		}
+		for _, p := range f.PredsOf(ir.BlockID(b)) {
+			if o.Num[p] >= 0 {
+				rs.start[b+1]++
+			}
+		}
+		rp.start[b+1] = uint32(len(f.SuccsOf(ir.BlockID(b))))
+		if isX[b] {
+			rp.start[b+1]++
+		}
+	}
+	rs.start[x+1] = uint32(len(toX))
+	for i := 0; i < n; i++ {
+		rs.start[i+1] += rs.start[i]
+		rp.start[i+1] += rp.start[i]
+	}
+	rs.adj = make([]ir.BlockID, 0, rs.start[n])
+	rp.adj = make([]ir.BlockID, 0, rp.start[n])
+	for b := range nb {
+		if o.Num[b] < 0 {
+			continue
+		}
+		for _, p := range f.PredsOf(ir.BlockID(b)) {
+			if o.Num[p] >= 0 {
+				rs.adj = append(rs.adj, p)
+			}
+		}
+		rp.adj = append(rp.adj, f.SuccsOf(ir.BlockID(b))...)
+		if isX[b] {
+			rp.adj = append(rp.adj, x)
+		}
+	}
+	rs.adj = append(rs.adj, toX...)
+	order, num := dfsOrder(n, rs, []ir.BlockID{x})
+	return buildDom(n, x, order, num, rp)
+}
+
+// VirtualExit returns the ID of the virtual exit node of a post-dominator
+// tree of f.
+func VirtualExit(f *ir.Func) ir.BlockID { return ir.BlockID(f.NumBlocks()) }
+
+// Frontiers holds dominance frontiers in compressed rows.
+type Frontiers struct{ g csr }
+
+// Of returns DF(b): the blocks where b's dominance ends.
+func (df *Frontiers) Of(b ir.BlockID) []ir.BlockID { return df.g.of(b) }
+
+// DominanceFrontiers computes DF with the Cooper-Harvey-Kennedy walk: for
+// every join j (two or more predecessors, counting the function start as
+// one of the entry's) and each predecessor
+// p, every block on the dominator-tree path from p up to, not including,
+// idom(j) has j in its frontier. Unreachable blocks have empty frontiers
+// and do not contribute.
+func DominanceFrontiers(f *ir.Func, dom *DomTree) *Frontiers {
+	ensureCFG(f)
+	nb := f.NumBlocks()
+	type pair struct{ b, j ir.BlockID }
+	var pairs []pair
+	last := make([]ir.BlockID, nb) // last join added to DF(b): drops duplicates
+	for i := range last {
+		last[i] = ir.NoBlock
+	}
+	for _, j := range dom.Order {
+		preds := f.PredsOf(j)
+		if len(preds) < 2 && (j != dom.Root || len(preds) == 0) {
+			// Not a join. (The entry is entered by the function start
+			// too, so one more predecessor makes it a join.)
+			continue
+		}
+		for _, p := range preds {
+			if !dom.Contains(p) {
+				continue
+			}
+			for r := p; r != dom.Idom[j] && r != ir.NoBlock; r = dom.Idom[r] {
+				if last[r] == j {
+					break
+				}
+				last[r] = j
+				pairs = append(pairs, pair{r, j})
+			}
+		}
+	}
+	g := csr{start: make([]uint32, nb+1), adj: make([]ir.BlockID, len(pairs))}
+	for _, p := range pairs {
+		g.start[p.b+1]++
+	}
+	for i := range nb {
+		g.start[i+1] += g.start[i]
+	}
+	fill := make([]uint32, nb)
+	copy(fill, g.start[:nb])
+	for _, p := range pairs {
+		g.adj[fill[p.b]] = p.j
+		fill[p.b]++
+	}
+	return &Frontiers{g}
+}
+
+// IteratedFrontier returns DF+(defs): the closure of the dominance
+// frontier over the blocks in defs, in no particular order. stamp must
+// have NumBlocks() entries, and stamp[b] != id for every b on entry; the
+// result's blocks have stamp[b] == id afterwards (callers reuse stamp
+// across calls with increasing ids). work and out are scratch, returned
+// grown.
+func (df *Frontiers) IteratedFrontier(defs []ir.BlockID, stamp []uint32, id uint32, work, out []ir.BlockID) ([]ir.BlockID, []ir.BlockID) {
+	work = append(work[:0], defs...)
+	out = out[:0]
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, j := range df.Of(b) {
+			if stamp[j] != id {
+				stamp[j] = id
+				out = append(out, j)
+				work = append(work, j)
+			}
+		}
+	}
+	return work, out
+}

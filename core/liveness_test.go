@@ -1,0 +1,273 @@
+package core
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/bitvec"
+	"github.com/ptxopt/ptxopt/core/testgen"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// refLive is a deliberately simple liveness: maps of registers per
+// block, the per-instruction transfer applied instruction by instruction,
+// iterated over all blocks until nothing changes.
+type refLive struct {
+	in, out []map[ir.RegID]bool
+	after   map[ir.InstrID]map[ir.RegID]bool
+}
+
+func refTransfer(f *ir.Func, i ir.InstrID, live map[ir.RegID]bool) {
+	refs := AppendRegRefs(f, i, nil)
+	if f.Guard[i] == ir.NoOperand {
+		for _, x := range refs {
+			if x.Def {
+				delete(live, x.Reg)
+			}
+		}
+	}
+	for _, x := range refs {
+		if !x.Def {
+			live[x.Reg] = true
+		}
+	}
+}
+
+func computeRef(f *ir.Func, atExit []ir.RegID) *refLive {
+	nb := f.NumBlocks()
+	r := &refLive{in: make([]map[ir.RegID]bool, nb), out: make([]map[ir.RegID]bool, nb), after: map[ir.InstrID]map[ir.RegID]bool{}}
+	for b := range nb {
+		r.in[b] = map[ir.RegID]bool{}
+		r.out[b] = map[ir.RegID]bool{}
+	}
+	for changed := true; changed; {
+		changed = false
+		for b := range nb {
+			out := map[ir.RegID]bool{}
+			if len(f.SuccsOf(ir.BlockID(b))) == 0 {
+				for _, x := range atExit {
+					out[x] = true
+				}
+			}
+			for _, s := range f.SuccsOf(ir.BlockID(b)) {
+				maps.Copy(out, r.in[s])
+			}
+			r.out[b] = out
+			cur := maps.Clone(out)
+			for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+				r.after[i] = maps.Clone(cur)
+				refTransfer(f, i, cur)
+			}
+			if !maps.Equal(cur, r.in[b]) {
+				r.in[b] = cur
+				changed = true
+			}
+		}
+	}
+	return r
+}
+
+func setOf(regs []ir.RegID) map[ir.RegID]bool {
+	m := map[ir.RegID]bool{}
+	for _, r := range regs {
+		m[r] = true
+	}
+	return m
+}
+
+func vecSet(v bitvec.BitVector) map[ir.RegID]bool {
+	m := map[ir.RegID]bool{}
+	for r := range v.All() {
+		m[ir.RegID(r)] = true
+	}
+	return m
+}
+
+// checkLiveness compares l with the reference on every block and every
+// instruction.
+func checkLiveness(t *testing.T, f *ir.Func, l *Liveness, ref *refLive) {
+	t.Helper()
+	for b := range f.NumBlocks() {
+		blk := ir.BlockID(b)
+		if got := setOf(l.LiveInRegs(blk, nil)); !maps.Equal(got, ref.in[b]) {
+			t.Fatalf("%s: live-in(%d) = %v, want %v", l.Method, b, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(ref.in[b])))
+		}
+		if got := setOf(l.LiveOutRegs(blk, nil)); !maps.Equal(got, ref.out[b]) {
+			t.Fatalf("%s: live-out(%d) = %v, want %v", l.Method, b, slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(ref.out[b])))
+		}
+		for r := range f.NumRegs() {
+			if l.IsLiveIn(blk, ir.RegID(r)) != ref.in[b][ir.RegID(r)] || l.IsLiveOut(blk, ir.RegID(r)) != ref.out[b][ir.RegID(r)] {
+				t.Fatalf("IsLiveIn/Out(%d, %d) disagrees", b, r)
+			}
+		}
+	}
+	w := l.NewWalker()
+	for b := range f.NumBlocks() {
+		w.Block(ir.BlockID(b), func(i ir.InstrID, after bitvec.BitVector) bool {
+			if got := vecSet(after); !maps.Equal(got, ref.after[i]) {
+				t.Fatalf("live after instr %d = %v, want %v", i, got, ref.after[i])
+			}
+			return true
+		})
+		if got := vecSet(w.Live()); !maps.Equal(got, ref.in[b]) {
+			t.Fatalf("walk of block %d ends with %v, want live-in %v", b, got, ref.in[b])
+		}
+	}
+}
+
+// checkFixedPoint checks the block equations directly, and minimality:
+// every live-in register has a witness, a path from the block start to a
+// use with no killing definition on the way.
+func checkFixedPoint(t *testing.T, f *ir.Func, l *Liveness, atExit []ir.RegID) {
+	t.Helper()
+	nb := f.NumBlocks()
+	for b := range nb {
+		blk := ir.BlockID(b)
+		out := map[ir.RegID]bool{}
+		for _, s := range f.SuccsOf(blk) {
+			maps.Copy(out, setOf(l.LiveInRegs(s, nil)))
+		}
+		if len(f.SuccsOf(blk)) > 0 && !maps.Equal(out, setOf(l.LiveOutRegs(blk, nil))) {
+			t.Fatalf("out(%d) is not the union of its successors' in", b)
+		}
+		cur := setOf(l.LiveOutRegs(blk, nil))
+		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+			refTransfer(f, i, cur)
+		}
+		if !maps.Equal(cur, setOf(l.LiveInRegs(blk, nil))) {
+			t.Fatalf("in(%d) is not the transfer of out(%d)", b, b)
+		}
+	}
+	// Witnesses: search forward over (block) states for a use of r
+	// before a kill.
+	for b := range nb {
+		for _, r := range l.LiveInRegs(ir.BlockID(b), nil) {
+			seen := make([]bool, nb)
+			stack := []ir.BlockID{ir.BlockID(b)}
+			seen[b] = true
+			found := false
+			for len(stack) > 0 && !found {
+				c := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				killed := false
+				for i := f.BlockFirst[c]; i != ir.NoInstr && !found && !killed; i = f.Next[i] {
+					for _, x := range AppendRegRefs(f, i, nil) {
+						if x.Reg == r && !x.Def {
+							found = true
+						}
+					}
+					if !found && f.Guard[i] == ir.NoOperand {
+						for _, x := range AppendRegRefs(f, i, nil) {
+							if x.Reg == r && x.Def {
+								killed = true
+							}
+						}
+					}
+				}
+				if !found && !killed && len(f.SuccsOf(c)) == 0 && slices.Contains(atExit, r) {
+					found = true
+				}
+				if !found && !killed {
+					for _, s := range f.SuccsOf(c) {
+						if !seen[s] {
+							seen[s] = true
+							stack = append(stack, s)
+						}
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("register %d live into block %d has no upward-exposed use", r, b)
+			}
+		}
+	}
+}
+
+func TestLivenessRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 13))
+	n := 3000
+	if testing.Short() {
+		n = 600
+	}
+	for k := range n {
+		cfg := testgen.RandomConfig{Blocks: 1 + rng.IntN(24), Regs: 1 + rng.IntN(12), MaxInstrs: rng.IntN(7)}
+		f := testgen.Random(rng, cfg)
+		var atExit []ir.RegID
+		if k%5 == 0 {
+			atExit = []ir.RegID{0}
+		}
+		ref := computeRef(f, atExit)
+		var prev *Liveness
+		for _, opt := range []LiveOptions{
+			{Solver: RoundRobin, LiveAtExit: atExit},
+			{Solver: Worklist, LiveAtExit: atExit},
+			{MemBudget: -1, LiveAtExit: atExit},
+		} {
+			l := ComputeLiveness(f, opt)
+			checkLiveness(t, f, l, ref)
+			if k%10 == 0 {
+				checkFixedPoint(t, f, l, atExit)
+			}
+			if prev != nil && prev.Method == Dense && l.Method == Dense {
+				for b := range f.NumBlocks() {
+					if !prev.In[b].Equal(l.In[b]) || !prev.Out[b].Equal(l.Out[b]) {
+						t.Fatalf("round-robin and worklist differ at block %d", b)
+					}
+				}
+			}
+			prev = l
+		}
+	}
+}
+
+// TestLivenessFiles checks that registers are numbered file by file and
+// that uniform files come from the Files option.
+func TestLivenessFiles(t *testing.T) {
+	b := testgen.New("files")
+	bl := b.Blocks(2)
+	r := b.Regs(4, ir.TU32)
+	p := b.Reg(ir.TPred)
+	b.CondBra(bl[0], p, bl[1])
+	b.Add(bl[1], r[0], r[1], r[2])
+	b.Use(bl[1], r[3], r[0])
+	b.Ret(bl[1])
+	f := b.F
+	f.ComputeCFG()
+	files := []ir.File{ir.FileR, ir.FileUR, ir.FileR, ir.FileUR, ir.FileUP}
+	l := ComputeLiveness(f, LiveOptions{Files: files})
+	want := [ir.NumFiles + 1]int{0, 1, 3, 3, 4}
+	if l.FileStart != want {
+		t.Fatalf("FileStart = %v, want %v", l.FileStart, want)
+	}
+	if l.Global[r[0]] != -1 {
+		t.Errorf("r0 is block-local")
+	}
+	if !l.IsLiveIn(bl[1], r[1]) || !l.IsLiveIn(bl[0], p) || l.IsLiveIn(bl[1], p) {
+		t.Errorf("live sets wrong")
+	}
+}
+
+// TestGuardedDefDoesNotKill: "@p mov r, 1" keeps r's old value live.
+func TestGuardedDefDoesNotKill(t *testing.T) {
+	b := testgen.New("guard")
+	bl := b.Blocks(1)
+	r := b.Reg(ir.TU32)
+	a := b.Reg(ir.TU64)
+	p := b.Reg(ir.TPred)
+	i := b.MovImm(bl[0], r, 1)
+	b.Guard(i, p, false)
+	b.Use(bl[0], a, r)
+	b.Ret(bl[0])
+	f := b.F
+	f.ComputeCFG()
+	l := ComputeLiveness(f, LiveOptions{})
+	if !l.IsLiveIn(0, r) || !l.IsLiveIn(0, p) {
+		t.Fatalf("guarded definition killed r")
+	}
+	w := l.NewWalker()
+	if !w.LiveBefore(i).Test(int(r)) || !w.LiveAfter(i).Test(int(r)) {
+		t.Fatalf("walker")
+	}
+}

@@ -1,0 +1,321 @@
+package core
+
+import (
+	"fmt"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// SSA construction and destruction.
+//
+// A PHI is an ir.OpPhi instruction at the top of its block with operands
+//
+//	dst(def), src0, label(pred0), src1, label(pred1), …
+//
+// one (value, KLabel of the predecessor block) pair per predecessor, so a
+// PHI stays meaningful when the predecessor arrays are rebuilt. At most
+// 127 predecessors fit in the 255 operand slots; BuildSSA refuses more.
+//
+// BuildSSA makes pruned SSA (Cytron et al. placement, pruned by
+// liveness): for each register r with definitions in blocks D(r), PHIs
+// go to the iterated dominance frontier DF+(D(r)) but only where r is
+// live on entry; then a pre-order walk of the dominator tree renames
+// every definition to a fresh register and every use to the reaching
+// one (version stacks kept as one current-version array plus an undo
+// log, walked iteratively). The original register stands for the value
+// on entry (a parameter-like or undefined value).
+//
+// Not renamed, and so outside SSA: registers with a guarded definition
+// (a predicated write merges with the old value lane by lane, which a
+// single-definition name cannot say without a select), and every
+// register inside unreachable blocks (left as written; they never run).
+// When the entry block has predecessors, an empty block is placed in
+// front of it first, so no PHI sits in the entry.
+//
+// DestroySSA goes back to ordinary registers: critical edges are split
+// (otherwise a copy placed at the end of a predecessor with several
+// successors would clobber a value still live on its other edges: the
+// lost-copy problem), then the PHIs of each block become one parallel
+// copy per incoming edge, placed at the end of the predecessor (before
+// its terminator) and sequentialized: a copy is emitted once no pending
+// copy still reads its destination; when only cycles remain (the swap
+// problem, a ← b, b ← a), one destination is saved into a fresh
+// temporary and the pending reads of it are redirected there. When the
+// terminator itself reads a copy destination, it reads a saved copy.
+
+// SSAInfo describes a function in SSA form.
+type SSAInfo struct {
+	// Orig maps each register to the register it is a version of (itself
+	// for original registers).
+	Orig []ir.RegID
+	Phis int // PHIs placed
+}
+
+// IsPhi reports whether i is a PHI.
+func IsPhi(f *ir.Func, i ir.InstrID) bool { return f.Op[i] == ir.OpPhi }
+
+// BuildSSA converts f into pruned SSA.
+func BuildSSA(f *ir.Func) (*SSAInfo, error) {
+	ensureCFG(f)
+	if !f.HasBody || f.NumBlocks() == 0 {
+		return &SSAInfo{}, nil
+	}
+	if e := f.Entry(); len(f.PredsOf(e)) > 0 {
+		n := f.AddBlock(ir.NoSym)
+		copy(f.Layout[1:], f.Layout[:len(f.Layout)-1])
+		f.Layout[0] = n
+		f.ComputeCFG()
+	}
+	nr0 := f.NumRegs()
+	dom := Dominators(f)
+	for _, b := range dom.Order {
+		if len(f.PredsOf(b)) > 127 {
+			return nil, fmt.Errorf("core: block %d has %d predecessors; a PHI holds at most 127", b, len(f.PredsOf(b)))
+		}
+	}
+	live := ComputeLiveness(f, LiveOptions{})
+	du := ComputeDefUse(f)
+	df := DominanceFrontiers(f, dom)
+
+	// Which registers are renamed.
+	rename := make([]bool, nr0)
+	for r := range nr0 {
+		rename[r] = true
+		for _, d := range du.Defs(ir.RegID(r)) {
+			if f.Guard[d.Instr] != ir.NoOperand {
+				rename[r] = false
+				break
+			}
+		}
+	}
+
+	// PHI placement.
+	info := &SSAInfo{}
+	phiMn := f.Mod.Strings.Intern("phi")
+	stamp := make([]uint32, f.NumBlocks())
+	var defBlocks, work, idf []ir.BlockID
+	var ops []ir.Operand
+	for r := range nr0 {
+		if !rename[r] || len(du.Defs(ir.RegID(r))) == 0 || live.Global[r] < 0 {
+			continue // block-local registers never need a PHI
+		}
+		defBlocks = defBlocks[:0]
+		for _, d := range du.Defs(ir.RegID(r)) {
+			if b := f.Block[d.Instr]; dom.Contains(b) {
+				defBlocks = append(defBlocks, b)
+			}
+		}
+		work, idf = df.IteratedFrontier(defBlocks, stamp, uint32(r)+1, work, idf)
+		for _, y := range idf {
+			if !live.IsLiveIn(y, ir.RegID(r)) {
+				continue
+			}
+			ops = append(ops[:0], ir.RegDef(ir.RegID(r)))
+			for _, p := range f.PredsOf(y) {
+				ops = append(ops, ir.RegOp(ir.RegID(r)), ir.Pack(ir.KLabel, uint32(p), 0, false))
+			}
+			i := f.NewInstr(ir.OpPhi, phiMn, ops)
+			f.Type[i] = f.RegType[r]
+			if first := f.BlockFirst[y]; first != ir.NoInstr {
+				f.InsertBefore(first, i)
+			} else {
+				f.Append(y, i)
+			}
+			info.Phis++
+		}
+	}
+	f.ComputeCFG() // instruction edits mark it stale; the edges are unchanged
+
+	// Renaming.
+	info.Orig = make([]ir.RegID, nr0)
+	for r := range nr0 {
+		info.Orig[r] = ir.RegID(r)
+	}
+	cur := make([]ir.RegID, nr0)
+	copy(cur, info.Orig)
+	type undo struct{ r, prev ir.RegID }
+	var log []undo
+	marks := make([]int, f.NumBlocks())
+	count := make([]int, nr0)
+	newVersion := func(r ir.RegID) ir.RegID {
+		count[r]++
+		v := f.AddReg(f.Mod.Strings.Intern(fmt.Sprintf("%s_%d", f.Str(f.RegName[r]), count[r])), f.RegType[r])
+		f.RegVec[v] = f.RegVec[r]
+		info.Orig = append(info.Orig, r)
+		log = append(log, undo{r, cur[r]})
+		cur[r] = v
+		return v
+	}
+	var refs []RegRef
+	stack := []int64{int64(dom.Root)}
+	for len(stack) > 0 {
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if top < 0 { // leaving block ^top: undo its versions
+			b := ir.BlockID(^top)
+			for len(log) > marks[b] {
+				u := log[len(log)-1]
+				log = log[:len(log)-1]
+				cur[u.r] = u.prev
+			}
+			continue
+		}
+		b := ir.BlockID(top)
+		marks[b] = len(log)
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if IsPhi(f, i) {
+				o := f.Ops(i)[0]
+				f.Ops(i)[0] = o.WithIndex(uint32(newVersion(o.Reg())))
+				continue
+			}
+			refs = AppendRegRefs(f, i, refs[:0])
+			for _, x := range refs {
+				if !x.Def && int(x.Reg) < nr0 && rename[x.Reg] {
+					o := OperandAt(f, i, x.Loc)
+					SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(cur[x.Reg])))
+				}
+			}
+			for _, x := range refs {
+				if x.Def && int(x.Reg) < nr0 && rename[x.Reg] {
+					o := OperandAt(f, i, x.Loc)
+					SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(newVersion(x.Reg))))
+				}
+			}
+		}
+		for _, s := range f.SuccsOf(b) {
+			for i := f.BlockFirst[s]; i != ir.NoInstr && IsPhi(f, i); i = f.Next[i] {
+				ops := f.Ops(i)
+				r := info.Orig[ops[0].Reg()]
+				for k := 1; k+1 < len(ops); k += 2 {
+					if ir.BlockID(ops[k+1].Index()) == b {
+						ops[k] = ops[k].WithIndex(uint32(cur[r]))
+					}
+				}
+			}
+		}
+		stack = append(stack, ^top)
+		kids := dom.Children(b)
+		for k := len(kids) - 1; k >= 0; k-- {
+			stack = append(stack, int64(kids[k]))
+		}
+	}
+	return info, nil
+}
+
+type pcopy struct{ dst, src ir.RegID }
+
+// DestroySSA replaces the PHIs of f by copies and returns how many copies
+// it inserted.
+func DestroySSA(f *ir.Func) int {
+	ensureCFG(f)
+	SplitCriticalEdges(f)
+	nb := f.NumBlocks()
+	perPred := make([][]pcopy, nb)
+	for b := range nb {
+		for i := f.BlockFirst[b]; i != ir.NoInstr && IsPhi(f, i); {
+			next := f.Next[i]
+			ops := f.Ops(i)
+			dst := ops[0].Reg()
+			for k := 1; k+1 < len(ops); k += 2 {
+				p := ir.BlockID(ops[k+1].Index())
+				perPred[p] = append(perPred[p], pcopy{dst, ops[k].Reg()})
+			}
+			f.Remove(i)
+			i = next
+		}
+	}
+	n := 0
+	for p := range nb {
+		if len(perPred[p]) > 0 {
+			n += sequentialize(f, ir.BlockID(p), perPred[p])
+		}
+	}
+	f.ComputeCFG()
+	return n
+}
+
+// sequentialize inserts the parallel copy cs at the end of block p.
+func sequentialize(f *ir.Func, p ir.BlockID, cs []pcopy) int {
+	at := ir.NoInstr // insert before this (the terminator), or append
+	if last := f.BlockLast[p]; last != ir.NoInstr && f.Op[last].Props().Has(ir.PTerminator) {
+		at = last
+	}
+	n := 0
+	emit := func(dst, src ir.RegID) {
+		t := f.RegType[dst]
+		i := f.NewInstr(ir.OpMov, f.Mod.Strings.Intern("mov."+t.String()), []ir.Operand{ir.RegDef(dst), ir.RegOp(src)})
+		f.Type[i] = t
+		if at != ir.NoInstr {
+			f.InsertBefore(at, i)
+		} else {
+			f.Append(p, i)
+		}
+		n++
+	}
+	temp := func(r ir.RegID) ir.RegID {
+		v := f.AddReg(f.Mod.Strings.Intern(fmt.Sprintf("%s_t%d", f.Str(f.RegName[r]), f.NumRegs())), f.RegType[r])
+		f.RegVec[v] = f.RegVec[r]
+		return v
+	}
+	// Drop self-copies.
+	k := 0
+	for _, c := range cs {
+		if c.dst != c.src {
+			cs[k] = c
+			k++
+		}
+	}
+	cs = cs[:k]
+	// A terminator reading a destination reads a saved value instead.
+	if at != ir.NoInstr {
+		var refs []RegRef
+		refs = AppendRegRefs(f, at, refs)
+		for _, x := range refs {
+			if x.Def {
+				continue
+			}
+			for _, c := range cs {
+				if c.dst == x.Reg {
+					t := temp(x.Reg)
+					emit(t, x.Reg)
+					SetOperandAt(f, at, x.Loc, OperandAt(f, at, x.Loc).WithIndex(uint32(t)))
+					break
+				}
+			}
+		}
+	}
+	read := func(r ir.RegID) bool {
+		for _, c := range cs {
+			if c.src == r {
+				return true
+			}
+		}
+		return false
+	}
+	for len(cs) > 0 {
+		progress := false
+		for k := 0; k < len(cs); {
+			c := cs[k]
+			cs = append(cs[:k], cs[k+1:]...)
+			if read(c.dst) {
+				cs = append(cs[:k], append([]pcopy{c}, cs[k:]...)...)
+				k++
+				continue
+			}
+			emit(c.dst, c.src)
+			progress = true
+		}
+		if !progress {
+			// Only cycles left: save one destination in a temporary.
+			d := cs[0].dst
+			t := temp(d)
+			emit(t, d)
+			for k := range cs {
+				if cs[k].src == d {
+					cs[k].src = t
+				}
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,196 @@
+package core
+
+import (
+	"strings"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Uniformity analysis (the role of ptxas's OriPropagateVarying): which
+// registers hold the same value in every active lane of a warp. Uniform
+// registers go to the UR/UP files, varying ones to R/P.
+//
+// A register is varying when one of its definitions is:
+//   - a source of divergence: an instruction reading a lane-dependent
+//     special register (%tid, %laneid, %lanemask_*, and conservatively the
+//     clocks), an atomic or any instruction that both reads and writes
+//     memory, a call, an opaque instruction, a warp-collective
+//     (convergent) instruction, or a load from .local memory (per-thread);
+//   - data dependent on a varying register: any use, the guard included
+//     (so a load from a varying address is varying);
+//   - sync dependent on a divergent branch: a conditional branch (or
+//     brx.idx) in block b whose condition or index is varying makes lanes
+//     take different paths until they meet again at j = ipdom(b). A
+//     register defined in the region R (blocks reachable from b without
+//     passing j) that is live into a join of R ∪ {j} (a block with two or
+//     more predecessors) may hold values from different paths there, so
+//     it is varying everywhere. (Conservative: a register defined inside
+//     a uniform inner loop of R and live around it is also marked.)
+//
+// The analysis is optimistic: everything starts uniform, and a worklist
+// over registers (def-use chains) adds varying ones until nothing
+// changes. Registers never defined are uniform (no definition varies).
+// Cost: linear in the def-use chains, plus, per divergent branch, its
+// region's instructions and the live-in sets of its joins.
+
+// Uniformity is the result of ComputeUniformity.
+type Uniformity struct {
+	// Varying is true for registers that may differ between lanes.
+	Varying []bool
+	// Divergent is true for blocks ending in a branch whose condition or
+	// index is varying.
+	Divergent []bool
+}
+
+// Files returns the register file of every register: UR/UP for uniform
+// registers, R/P for varying ones.
+func (u *Uniformity) Files(f *ir.Func) []ir.File {
+	fs := make([]ir.File, f.NumRegs())
+	for r, t := range f.RegType {
+		fs[r] = ir.FileOf(t, !u.Varying[r])
+	}
+	return fs
+}
+
+// IsVaryingSpecial reports whether a special register (by name, with the
+// "%") can differ between the lanes of a warp.
+func IsVaryingSpecial(name string) bool {
+	for _, p := range []string{"%tid", "%laneid", "%lanemask", "%clock", "%globaltimer"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// divergenceSource reports whether instruction i produces lane-varying
+// results whatever its sources.
+func divergenceSource(f *ir.Func, i ir.InstrID, varSpecial []bool) bool {
+	p := f.InstrProps(i)
+	switch {
+	case p&(ir.POpaque|ir.PCall|ir.PConvergent) != 0:
+		return true
+	case p.Has(ir.PReadsMem | ir.PWritesMem): // atomics
+		return true
+	case p&ir.PReadsMem != 0 && f.Space[i] == ir.SpaceLocal:
+		return true
+	}
+	for _, o := range f.Ops(i) {
+		if o.Kind() == ir.KSpecial && !o.IsDef() && int(o.Index()) < len(varSpecial) && varSpecial[o.Index()] {
+			return true
+		}
+	}
+	return false
+}
+
+// ComputeUniformity runs the analysis on f.
+func ComputeUniformity(f *ir.Func) *Uniformity {
+	ensureCFG(f)
+	nr, nb := f.NumRegs(), f.NumBlocks()
+	u := &Uniformity{Varying: make([]bool, nr), Divergent: make([]bool, nb)}
+	if !f.HasBody || nb == 0 {
+		return u
+	}
+	varSpecial := make([]bool, len(f.Mod.Specials))
+	for k, s := range f.Mod.Specials {
+		varSpecial[k] = IsVaryingSpecial(f.Str(s))
+	}
+	du := ComputeDefUse(f)
+	var work []ir.RegID
+	var refs []RegRef
+	markDefs := func(i ir.InstrID) {
+		refs = AppendRegRefs(f, i, refs[:0])
+		for _, x := range refs {
+			if x.Def && !u.Varying[x.Reg] {
+				u.Varying[x.Reg] = true
+				work = append(work, x.Reg)
+			}
+		}
+	}
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if divergenceSource(f, i, varSpecial) {
+				markDefs(i)
+			}
+		}
+	}
+	var (
+		live   *Liveness
+		pd     *DomTree
+		region []ir.BlockID
+		seen   []uint32
+		defd   []uint32
+		stamp  uint32
+		tmp    []ir.RegID
+	)
+	diverge := func(b ir.BlockID) {
+		if live == nil {
+			live = ComputeLiveness(f, LiveOptions{})
+			pd = PostDominators(f)
+			seen = make([]uint32, nb)
+			defd = make([]uint32, nr)
+		}
+		if !pd.Contains(b) {
+			return // unreachable
+		}
+		stamp++
+		j := pd.Idom[b]
+		region = region[:0]
+		for _, s := range f.SuccsOf(b) {
+			if s != j && seen[s] != stamp {
+				seen[s] = stamp
+				region = append(region, s)
+			}
+		}
+		for k := 0; k < len(region); k++ {
+			for _, s := range f.SuccsOf(region[k]) {
+				if s != j && seen[s] != stamp {
+					seen[s] = stamp
+					region = append(region, s)
+				}
+			}
+		}
+		for _, c := range region {
+			for i := f.BlockFirst[c]; i != ir.NoInstr; i = f.Next[i] {
+				refs = AppendRegRefs(f, i, refs[:0])
+				for _, x := range refs {
+					if x.Def {
+						defd[x.Reg] = stamp
+					}
+				}
+			}
+		}
+		join := func(c ir.BlockID) {
+			if len(f.PredsOf(c)) < 2 {
+				return
+			}
+			tmp = live.LiveInRegs(c, tmp[:0])
+			for _, r := range tmp {
+				if defd[r] == stamp && !u.Varying[r] {
+					u.Varying[r] = true
+					work = append(work, r)
+				}
+			}
+		}
+		for _, c := range region {
+			join(c)
+		}
+		if int(j) < nb {
+			join(j)
+		}
+	}
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, use := range du.Uses(r) {
+			i := use.Instr
+			markDefs(i)
+			b := f.Block[i]
+			if !u.Divergent[b] && f.Op[i].Props().Has(ir.PBranch) && len(f.SuccsOf(b)) > 1 {
+				u.Divergent[b] = true
+				diverge(b)
+			}
+		}
+	}
+	return u
+}

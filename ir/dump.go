@@ -1,0 +1,294 @@
+package ir
+
+import (
+	"bufio"
+	"io"
+	"math"
+	"strconv"
+)
+
+// Dump writes a readable text form of f for debugging and phase dumps:
+//
+//	func NAME entry|func  regs=N instrs=N blocks=N
+//	  param  NAME .space .type
+//	  local  NAME .space .type
+//	  reg    r3 %r3 .b32
+//	  b2 $L__BB0_3:  preds b0 b1  succs b3 b4
+//	    i17  @!%p1 bra.uni $L__BB0_5(b4)          ; line 40 loc "1 23 5"
+//	    i18  add.s32 %r3*, %r2, 7
+//
+// Definitions carry a trailing '*'. Labels show their block in
+// parentheses. The CFG edges are those of the last ComputeCFG (computed
+// here when stale). Dump never changes the instructions.
+func Dump(w io.Writer, f *Func) error {
+	bw := bufio.NewWriter(w)
+	d := dumper{f: f, w: bw}
+	d.dump()
+	return bw.Flush()
+}
+
+type dumper struct {
+	f *Func
+	w *bufio.Writer
+	b []byte
+}
+
+func (d *dumper) str(id StrID) string {
+	if d.f.Mod == nil {
+		return ""
+	}
+	return d.f.Mod.Strings.Get(id)
+}
+
+func (d *dumper) symName(id SymID) string {
+	if d.f.Mod == nil || int(id) >= len(d.f.Mod.Syms) {
+		return "sym" + strconv.Itoa(int(id))
+	}
+	return d.str(d.f.Mod.Syms[id].Name)
+}
+
+func (d *dumper) flush() {
+	d.b = append(d.b, '\n')
+	d.w.Write(d.b)
+	d.b = d.b[:0]
+}
+
+func (d *dumper) dump() {
+	f := d.f
+	kind := "func"
+	if f.Kind == KindEntry {
+		kind = "entry"
+	}
+	live := 0
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
+			live++
+		}
+	}
+	d.b = append(d.b, "func "...)
+	d.b = append(d.b, f.Name...)
+	d.b = append(d.b, ' ')
+	d.b = append(d.b, kind...)
+	if !f.HasBody {
+		d.b = append(d.b, " (declaration)"...)
+	}
+	d.b = append(d.b, "  regs="...)
+	d.b = strconv.AppendInt(d.b, int64(f.NumRegs()), 10)
+	d.b = append(d.b, " instrs="...)
+	d.b = strconv.AppendInt(d.b, int64(live), 10)
+	if live != f.NumInstrs() {
+		d.b = append(d.b, " slots="...)
+		d.b = strconv.AppendInt(d.b, int64(f.NumInstrs()), 10)
+	}
+	d.b = append(d.b, " blocks="...)
+	d.b = strconv.AppendInt(d.b, int64(f.NumBlocks()), 10)
+	d.flush()
+	for _, id := range f.RetParams {
+		d.symLine("  ret    ", id)
+	}
+	for _, id := range f.Params {
+		d.symLine("  param  ", id)
+	}
+	for _, id := range f.Locals {
+		d.symLine("  local  ", id)
+	}
+	for _, t := range f.Directives {
+		d.b = append(d.b, "  dir    "...)
+		d.b = append(d.b, d.str(t)...)
+		d.flush()
+	}
+	for r := range f.RegType {
+		d.b = append(d.b, "  reg    r"...)
+		d.b = strconv.AppendInt(d.b, int64(r), 10)
+		d.b = append(d.b, ' ')
+		d.b = append(d.b, d.str(f.RegName[r])...)
+		if f.RegVec[r] != 0 {
+			d.b = append(d.b, " .v"...)
+			d.b = strconv.AppendInt(d.b, int64(f.RegVec[r]), 10)
+		}
+		d.b = append(d.b, " ."...)
+		d.b = append(d.b, f.RegType[r].String()...)
+		d.flush()
+	}
+	if !f.HasBody {
+		return
+	}
+	if !f.CFGValid() {
+		f.ComputeCFG()
+	}
+	for _, b := range f.Layout {
+		d.b = append(d.b, "  b"...)
+		d.b = strconv.AppendInt(d.b, int64(b), 10)
+		if l := f.BlockLabel[b]; l != NoSym {
+			d.b = append(d.b, ' ')
+			d.b = append(d.b, d.symName(l)...)
+		}
+		d.b = append(d.b, ":  preds"...)
+		for _, p := range f.PredsOf(b) {
+			d.b = append(d.b, " b"...)
+			d.b = strconv.AppendInt(d.b, int64(p), 10)
+		}
+		d.b = append(d.b, "  succs"...)
+		for _, s := range f.SuccsOf(b) {
+			d.b = append(d.b, " b"...)
+			d.b = strconv.AppendInt(d.b, int64(s), 10)
+		}
+		d.flush()
+		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
+			d.instr(i)
+		}
+	}
+}
+
+func (d *dumper) symLine(prefix string, id SymID) {
+	d.b = append(d.b, prefix...)
+	d.b = append(d.b, d.symName(id)...)
+	if d.f.Mod != nil && int(id) < len(d.f.Mod.Syms) {
+		s := &d.f.Mod.Syms[id]
+		if s.Space != SpaceNone {
+			d.b = append(d.b, " ."...)
+			d.b = append(d.b, s.Space.String()...)
+		}
+		if s.Type != TNone {
+			d.b = append(d.b, " ."...)
+			d.b = append(d.b, s.Type.String()...)
+		}
+		d.b = append(d.b, d.str(s.Dims)...)
+		switch s.Kind {
+		case SymProto:
+			d.b = append(d.b, " .callprototype"...)
+		case SymBranchTargets:
+			d.b = append(d.b, " .branchtargets"...)
+			for _, e := range d.f.ListElems(s.List) {
+				d.b = append(d.b, ' ')
+				d.operand(e)
+			}
+		}
+	}
+	d.flush()
+}
+
+func (d *dumper) instr(i InstrID) {
+	f := d.f
+	d.b = append(d.b, "    i"...)
+	d.b = strconv.AppendInt(d.b, int64(i), 10)
+	d.b = append(d.b, "  "...)
+	if g := f.Guard[i]; g != NoOperand {
+		d.b = append(d.b, '@')
+		d.operand(g)
+		d.b = append(d.b, ' ')
+	}
+	d.b = append(d.b, d.str(f.Mnemonic[i])...)
+	for k, o := range f.Ops(i) {
+		if k == 0 {
+			d.b = append(d.b, ' ')
+		} else if o.Has(FlagPipe) && o.Kind() != KLabel {
+			d.b = append(d.b, '|')
+		} else {
+			d.b = append(d.b, ", "...)
+		}
+		d.operand(o)
+	}
+	if f.Line[i] != 0 || f.Loc[i] != 0 {
+		d.b = append(d.b, "    ;"...)
+		if f.Line[i] != 0 {
+			d.b = append(d.b, " line "...)
+			d.b = strconv.AppendUint(d.b, uint64(f.Line[i]), 10)
+		}
+		if f.Loc[i] != 0 {
+			d.b = append(d.b, " loc "...)
+			d.b = strconv.AppendQuote(d.b, d.str(f.Loc[i]))
+		}
+	}
+	d.flush()
+}
+
+func (d *dumper) operand(o Operand) {
+	f := d.f
+	if o == NoOperand {
+		d.b = append(d.b, "none"...)
+		return
+	}
+	if o.Has(FlagNot) {
+		d.b = append(d.b, '!')
+	}
+	if o.Has(FlagNeg) {
+		d.b = append(d.b, '-')
+	}
+	idx := o.Index()
+	switch o.Kind() {
+	case KReg:
+		if int(idx) < len(f.RegName) {
+			d.b = append(d.b, d.str(f.RegName[idx])...)
+		} else {
+			d.b = append(d.b, "r?"...)
+			d.b = strconv.AppendInt(d.b, int64(idx), 10)
+		}
+	case KImm:
+		if int(idx) < len(f.Imms) {
+			v := f.Imms[idx]
+			switch v.Kind {
+			case ImmF32:
+				d.b = strconv.AppendFloat(d.b, float64(math.Float32frombits(uint32(v.Bits))), 'g', -1, 32)
+				d.b = append(d.b, "f32"...)
+			case ImmF64, ImmDecimal:
+				d.b = strconv.AppendFloat(d.b, math.Float64frombits(v.Bits), 'g', -1, 64)
+				d.b = append(d.b, "f64"...)
+			case ImmInt:
+				d.b = strconv.AppendInt(d.b, int64(v.Bits), 10)
+			default:
+				d.b = append(d.b, "0x"...)
+				d.b = strconv.AppendUint(d.b, v.Bits, 16)
+			}
+		}
+	case KSym:
+		d.b = append(d.b, d.symName(SymID(idx))...)
+	case KLabel:
+		if int(idx) < len(f.BlockLabel) && f.BlockLabel[idx] != NoSym {
+			d.b = append(d.b, d.symName(f.BlockLabel[idx])...)
+		}
+		d.b = append(d.b, "(b"...)
+		d.b = strconv.AppendInt(d.b, int64(idx), 10)
+		d.b = append(d.b, ')')
+	case KSpecial:
+		if f.Mod != nil && int(idx) < len(f.Mod.Specials) {
+			d.b = append(d.b, d.str(f.Mod.Specials[idx])...)
+		}
+	case KSink:
+		d.b = append(d.b, '_')
+	case KList:
+		open, close := byte('{'), byte('}')
+		if o.Has(FlagParen) {
+			open, close = '(', ')'
+		}
+		d.b = append(d.b, open)
+		if int(idx) < len(f.Lists) {
+			for k, e := range f.ListElems(idx) {
+				if k > 0 {
+					d.b = append(d.b, ", "...)
+				}
+				d.operand(e)
+			}
+		}
+		d.b = append(d.b, close)
+	case KAddr:
+		d.b = append(d.b, '[')
+		if int(idx) < len(f.Addrs) {
+			a := f.Addrs[idx]
+			for k, e := range f.ListElems(a.Elems) {
+				if k > 0 {
+					d.b = append(d.b, ", "...)
+				}
+				d.operand(e)
+				if k == 0 && a.HasOff {
+					d.b = append(d.b, '+')
+					d.b = strconv.AppendInt(d.b, a.Off, 10)
+				}
+			}
+		}
+		d.b = append(d.b, ']')
+	}
+	if o.IsDef() {
+		d.b = append(d.b, '*')
+	}
+}

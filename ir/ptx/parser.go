@@ -1,0 +1,1873 @@
+package ptx
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Parse reads a PTX module. It never panics on any input: malformed text
+// gives an *Error naming file:line:col.
+func Parse(filename string, src []byte) (m *ir.Module, err error) {
+	p := &parser{file: filename}
+	defer func() {
+		// Last resort only: every known failure is reported as an error
+		// by the parser itself.
+		if r := recover(); r != nil {
+			m = nil
+			err = &Error{File: filename, Line: p.lx.tline, Col: p.lx.colOf(p.lx.start),
+				Msg: fmt.Sprintf("internal error: %v", r)}
+		}
+	}()
+	p.init(src)
+	p.parseModule()
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p.m, nil
+}
+
+// Bindings in the function scope table: kind in the top bits, index below.
+const (
+	bKindShift = 28
+	bReg       = 1 << bKindShift
+	bSym       = 2 << bKindShift
+	bIdxMask   = 1<<bKindShift - 1
+)
+
+// Forward references use a placeholder operand: a KLabel word with every
+// flag set (no real operand has that) whose index is the pending entry.
+const placeholderFlags = ir.FlagNot | ir.FlagNeg | ir.FlagParen | ir.FlagPipe
+
+type pending struct {
+	name     ir.StrID
+	depth    int32
+	next     int32 // next pending entry of the same name, -1 at the end
+	flags    ir.OperandFlag
+	def      bool
+	resolved bool
+	result   ir.Operand
+	line     int32
+	col      int32
+}
+
+type undoEnt struct {
+	name  ir.StrID
+	prev  uint32
+	depth int32
+}
+
+// mnInfo is the decoded form of a mnemonic, cached per interned string.
+type mnInfo struct {
+	set     bool
+	op      ir.Opcode
+	typ     ir.Type
+	typ2    ir.Type
+	space   ir.Space
+	noDef   bool // nothing is a definition (st, bra, bar, …)
+	isCall  bool
+	endsBB  bool // a branch or terminator: ends the block
+	memProp bool // the opcode reads or writes memory (named space or generic)
+}
+
+type parser struct {
+	lx   lexer
+	file string
+	err  *Error
+	m    *ir.Module
+
+	mnem     []mnInfo
+	modBind  []uint32 // by StrID: module SymID+1
+	bind     []uint32 // by StrID: function scope binding (0 = none)
+	bdepth   []int32  // by StrID: scope depth of the binding
+	pendHead []int32  // by StrID: first pending entry +1
+	touched  []ir.StrID
+	undo     []undoEnt
+	marks    []int
+	depth    int32
+	pend     []pending
+	specIdx  map[ir.StrID]uint32
+
+	slab      []uint64 // current chunk the function arrays are carved from
+	slabWords int
+	tab       []tabEnt // string table: open addressing by FNV-1a hash
+	tabN      int
+	f         *ir.Func // the function being parsed
+	w         ir.Func  // work arrays reused between functions
+	ops       []ir.Operand
+	elems     []ir.Operand
+	curBlock  ir.BlockID
+	curLoc    ir.StrID
+	hasAddr   bool
+	nest      int // operand list nesting depth
+	buf       []byte
+}
+
+func (p *parser) init(src []byte) {
+	p.lx.init(src)
+	p.m = &ir.Module{}
+	p.m.Strings.Intern("")
+	est := len(src)/2048 + 64
+	p.mnem = make([]mnInfo, 0, est)
+	nstr := len(src)/48 + 64
+	p.m.Strings.Reserve(nstr)
+	sz := 1024
+	for sz < 2*nstr {
+		sz *= 2
+	}
+	p.tab = make([]tabEnt, sz)
+	p.growTables(nstr)
+	// IR arrays take about twice the source size; chunks of a quarter of
+	// that (at least 8 KiB) keep the slack small for small files.
+	p.slabWords = max(1024, len(src)/16)
+	// Work arrays sized for a function of about a tenth of the file.
+	ni := min(len(src)/300+16, 1<<16)
+	w := &p.w
+	w.Op, w.Mnemonic, w.Type, w.Type2, w.Space = make([]ir.Opcode, 0, ni), make([]ir.StrID, 0, ni), make([]ir.Type, 0, ni), make([]ir.Type, 0, ni), make([]ir.Space, 0, ni)
+	w.Guard, w.OpStart, w.OpCount, w.Block = make([]ir.Operand, 0, ni), make([]uint32, 0, ni), make([]uint8, 0, ni), make([]ir.BlockID, 0, ni)
+	w.Prev, w.Next, w.Loc, w.Line = make([]ir.InstrID, 0, ni), make([]ir.InstrID, 0, ni), make([]ir.StrID, 0, ni), make([]uint32, 0, ni)
+	w.Operands, w.ListOps = make([]ir.Operand, 0, 3*ni), make([]ir.Operand, 0, ni)
+	p.specIdx = make(map[ir.StrID]uint32)
+	p.lx.next()
+}
+
+// ---- errors ----
+
+func (p *parser) failAt(line, col int, msg string) {
+	if p.err == nil {
+		p.err = &Error{File: p.file, Line: line, Col: col, Msg: msg}
+	}
+	// Stop the lexer: every loop ends at tEOF.
+	p.lx.pos = len(p.lx.src)
+	p.lx.kind = tEOF
+}
+
+func (p *parser) fail(msg string) {
+	if p.err != nil {
+		return
+	}
+	p.failAt(p.lx.tline, p.lx.colOf(p.lx.start), msg)
+}
+
+func (p *parser) describe() string {
+	l := &p.lx
+	switch l.kind {
+	case tEOF:
+		return "end of file"
+	case tPunct:
+		return "'" + string(l.ch) + "'"
+	case tBad:
+		return l.badMsg
+	case tStr:
+		return "string " + string(l.text())
+	case tNum:
+		return "number " + string(l.text())
+	}
+	t := l.text()
+	if len(t) > 40 {
+		t = append(t[:37:37], "..."...)
+	}
+	return strconv.Quote(string(t))
+}
+
+func (p *parser) expected(what string) {
+	if p.lx.kind == tBad {
+		p.fail(p.lx.badMsg)
+		return
+	}
+	p.fail("expected " + what + ", found " + p.describe())
+}
+
+func (p *parser) isPunct(c byte) bool { return p.lx.kind == tPunct && p.lx.ch == c }
+
+func (p *parser) expectPunct(c byte) bool {
+	if p.isPunct(c) {
+		p.lx.next()
+		return true
+	}
+	p.expected("'" + string(c) + "'")
+	return false
+}
+
+// ---- strings and tables ----
+
+func (p *parser) intern(b []byte) ir.StrID { return p.internH(b, hashBytes(b)) }
+
+// internTok interns the current word token using the hash the lexer
+// computed while scanning it.
+func (p *parser) internTok() ir.StrID { return p.internH(p.lx.text(), p.lx.hash) }
+
+// internH looks b up in the parser's open-addressing table (hash h) and
+// interns it in the module on a miss.
+func (p *parser) internH(b []byte, h uint32) ir.StrID {
+	if len(b) == 0 {
+		return 0
+	}
+	mask := uint32(len(p.tab) - 1)
+	i := h & mask
+	for {
+		e := p.tab[i]
+		if e.id == 0 {
+			break
+		}
+		if e.h == h && p.m.Strings.Get(e.id) == string(b) {
+			return e.id
+		}
+		i = (i + 1) & mask
+	}
+	id := p.m.Strings.InternBytes(b)
+	p.tab[i] = tabEnt{h: h, id: id}
+	p.tabN++
+	if p.tabN*2 > len(p.tab) {
+		p.rehash()
+	}
+	if int(id) >= len(p.bind) {
+		p.growTables(int(id) + 1)
+	}
+	return id
+}
+
+type tabEnt struct {
+	h  uint32
+	id ir.StrID
+}
+
+func (p *parser) rehash() {
+	old := p.tab
+	p.tab = make([]tabEnt, 2*len(old))
+	mask := uint32(len(p.tab) - 1)
+	for _, e := range old {
+		if e.id == 0 {
+			continue
+		}
+		i := e.h & mask
+		for p.tab[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		p.tab[i] = e
+	}
+}
+
+func (p *parser) internStr(s string) ir.StrID {
+	id := p.m.Strings.Intern(s)
+	if int(id) >= len(p.bind) {
+		p.growTables(int(id) + 1)
+	}
+	return id
+}
+
+func (p *parser) growTables(n int) {
+	c := max(n, 2*len(p.bind), 256)
+	grow32 := func(s []uint32) []uint32 { return append(s, make([]uint32, c-len(s))...) }
+	p.bind = grow32(p.bind)
+	p.modBind = grow32(p.modBind)
+	p.bdepth = append(p.bdepth, make([]int32, c-len(p.bdepth))...)
+	p.pendHead = append(p.pendHead, make([]int32, c-len(p.pendHead))...)
+}
+
+// rawText interns src[start:end] with comments and CRs removed and the
+// ends trimmed. Removing comments matters: the printer may append ';' to
+// the text, which must not land inside a trailing "// comment".
+func (p *parser) rawText(start, end int) ir.StrID {
+	src := p.lx.src
+	b := src[start:end]
+	dirty := false
+	for _, c := range b {
+		if c == '\r' || c == '/' {
+			dirty = true
+			break
+		}
+	}
+	if dirty {
+		p.buf = p.buf[:0]
+		inStr := false
+		for i := 0; i < len(b); i++ {
+			c := b[i]
+			switch {
+			case inStr:
+				if c == '\\' && i+1 < len(b) {
+					p.buf = append(p.buf, c)
+					i++
+					c = b[i]
+				} else if c == '"' {
+					inStr = false
+				}
+			case c == '"':
+				inStr = true
+			case c == '/' && i+1 < len(b) && b[i+1] == '/':
+				for i < len(b) && b[i] != '\n' {
+					i++
+				}
+				if i < len(b) {
+					p.buf = append(p.buf, '\n')
+				}
+				continue
+			case c == '/' && i+1 < len(b) && b[i+1] == '*':
+				i += 2
+				for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
+					i++
+				}
+				i++
+				p.buf = append(p.buf, ' ')
+				continue
+			case c == '\r':
+				continue
+			}
+			p.buf = append(p.buf, c)
+		}
+		b = p.buf
+	}
+	i, j := 0, len(b)
+	for i < j && class[b[i]]&cSpace != 0 {
+		i++
+	}
+	for j > i && class[b[j-1]]&cSpace != 0 {
+		j--
+	}
+	return p.intern(b[i:j])
+}
+
+func (p *parser) addSym(s ir.Symbol) ir.SymID {
+	id := ir.SymID(len(p.m.Syms))
+	p.m.Syms = append(p.m.Syms, s)
+	return id
+}
+
+// ---- module level ----
+
+func (p *parser) parseModule() {
+	m := p.m
+	for p.err == nil {
+		l := &p.lx
+		switch l.kind {
+		case tEOF:
+			return
+		case tBad:
+			p.fail(l.badMsg)
+			return
+		case tWord:
+		default:
+			if p.isPunct(';') {
+				l.next()
+				continue
+			}
+			p.expected("a directive")
+			return
+		}
+		t := l.text()
+		if t[0] != '.' {
+			p.expected("a directive")
+			return
+		}
+		start := l.start
+		switch string(t) {
+		case ".version", ".target", ".address_size", ".file":
+			l.pos = l.end
+			l.restOfLine()
+			end := l.pos
+			id := p.rawText(start, end)
+			arg := string(t)
+			rest := p.m.Strings.Get(id)[len(arg):]
+			for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
+				rest = rest[1:]
+			}
+			switch arg {
+			case ".version":
+				m.Version = rest
+			case ".target":
+				m.Target = rest
+			case ".address_size":
+				m.AddressSize, _ = strconv.Atoi(rest)
+			}
+			m.Items = append(m.Items, ir.Item{Kind: ir.ItemDirective, Text: id})
+			l.next()
+			if p.isPunct(';') {
+				l.next()
+			}
+			continue
+		case ".section":
+			p.rawBlock(start)
+			continue
+		}
+		p.parseTopDecl(start)
+	}
+}
+
+// rawBlock stores a directive up to its matching '}' (or ';' when no brace
+// comes first) as raw text.
+func (p *parser) rawBlock(start int) {
+	l := &p.lx
+	depth := 0
+	for {
+		l.next()
+		switch l.kind {
+		case tEOF:
+			p.fail("unterminated directive: missing '}'")
+			return
+		case tBad:
+			p.fail(l.badMsg)
+			return
+		case tPunct:
+			switch l.ch {
+			case '{':
+				depth++
+			case '}':
+				depth--
+				if depth <= 0 {
+					end := l.end
+					p.m.Items = append(p.m.Items, ir.Item{Kind: ir.ItemDirective, Text: p.rawText(start, end)})
+					l.next()
+					return
+				}
+			case ';':
+				if depth == 0 {
+					end := l.end
+					p.m.Items = append(p.m.Items, ir.Item{Kind: ir.ItemDirective, Text: p.rawText(start, end)})
+					l.next()
+					return
+				}
+			}
+		}
+	}
+}
+
+// declMods is what a run of dotted modifiers before a name said.
+type declMods struct {
+	linkage  ir.Linkage
+	space    ir.Space
+	isEntry  bool
+	isFunc   bool
+	typ      ir.Type
+	vec      uint8
+	align    uint32
+	attrs    []byte // after the type
+	preAttrs []byte // unknown, before the type
+	spaceSet bool
+	unknown  bool // saw an unrecognised directive word first
+}
+
+// readMods reads dotted modifier words (".visible .global .align 4 .b8",
+// also fused as ".param.u64") until a token that is not one.
+func (p *parser) readMods(d *declMods) {
+	l := &p.lx
+	inPtr := false
+	for p.err == nil && l.kind == tWord && l.text()[0] == '.' {
+		t := l.text()
+		// Split into parts; handle each.
+		i := 1
+		for i <= len(t) {
+			j := i
+			for j < len(t) && t[j] != '.' {
+				j++
+			}
+			part := t[i:j]
+			i = j + 1
+			if inPtr {
+				d.attrs = append(append(d.attrs, " ."...), part...)
+				if string(part) == "align" && i > len(t) {
+					l.next()
+					if l.kind != tNum {
+						p.expected("alignment")
+						return
+					}
+					d.attrs = append(append(d.attrs, ' '), l.text()...)
+				}
+				continue
+			}
+			switch string(part) {
+			case "visible":
+				d.linkage |= ir.LinkVisible
+				continue
+			case "extern":
+				d.linkage |= ir.LinkExtern
+				continue
+			case "weak":
+				d.linkage |= ir.LinkWeak
+				continue
+			case "common":
+				d.linkage |= ir.LinkCommon
+				continue
+			case "hidden":
+				d.linkage |= ir.LinkHidden
+				continue
+			case "entry":
+				d.isEntry = true
+				continue
+			case "func":
+				d.isFunc = true
+				continue
+			case "align":
+				if i <= len(t) {
+					p.fail("expected alignment after .align")
+					return
+				}
+				l.next()
+				if l.kind != tNum {
+					p.expected("alignment")
+					return
+				}
+				v, err := strconv.ParseUint(string(l.text()), 0, 32)
+				if err != nil || v == 0 {
+					p.fail("bad alignment " + string(l.text()))
+					return
+				}
+				d.align = uint32(v)
+				continue
+			case "v2":
+				d.vec = 2
+				continue
+			case "v4":
+				d.vec = 4
+				continue
+			case "v8":
+				d.vec = 8
+				continue
+			case "ptr":
+				inPtr = true
+				d.attrs = append(d.attrs, " .ptr"...)
+				continue
+			}
+			if !d.spaceSet {
+				if sp := ir.SpaceByName(string(part)); sp != ir.SpaceNone {
+					d.space = sp
+					d.spaceSet = true
+					continue
+				}
+			}
+			if d.typ == ir.TNone {
+				if ty := ir.TypeByName(string(part)); ty != ir.TNone {
+					d.typ = ty
+					continue
+				}
+			}
+			// Anything else is kept verbatim (.texref, .samplerref,
+			// .attribute(...)).
+			if d.typ == ir.TNone && len(d.attrs) == 0 && string(part) != "texref" && string(part) != "samplerref" && string(part) != "surfref" {
+				d.preAttrs = append(append(d.preAttrs, " ."...), part...)
+				if string(part) == "attribute" && i > len(t) {
+					// .attribute( .managed ): copy the group.
+					l.next()
+					if !p.isPunct('(') {
+						p.expected("'('")
+						return
+					}
+					s := l.start
+					for l.kind != tEOF && !p.isPunct(')') {
+						l.next()
+					}
+					if l.kind == tEOF {
+						p.expected("')'")
+						return
+					}
+					d.preAttrs = append(d.preAttrs, l.src[s:l.end]...)
+				}
+			} else {
+				d.attrs = append(append(d.attrs, " ."...), part...)
+			}
+		}
+		l.next()
+	}
+}
+
+func trimSpace1(b []byte) []byte {
+	if len(b) > 0 && b[0] == ' ' {
+		return b[1:]
+	}
+	return b
+}
+
+// parseTopDecl parses a module-level variable or function.
+func (p *parser) parseTopDecl(start int) {
+	l := &p.lx
+	var d declMods
+	saved := *l
+	p.readMods(&d)
+	if p.err != nil {
+		return
+	}
+	if d.isEntry || d.isFunc {
+		p.parseFunc(&d)
+		return
+	}
+	if !d.spaceSet {
+		// An unknown directive (.alias, …): keep it raw.
+		*l = saved
+		if l.kind == tWord && len(l.text()) > 1 && l.text()[0] == '.' {
+			p.rawBlock(start)
+			return
+		}
+		p.expected("a directive")
+		return
+	}
+	for p.err == nil {
+		sym := p.parseDeclarator(&d, ir.NoFunc, true)
+		if p.err != nil {
+			return
+		}
+		id := p.addSym(sym)
+		p.modBind[sym.Name] = uint32(id) + 1
+		p.m.Items = append(p.m.Items, ir.Item{Kind: ir.ItemVar, Sym: id})
+		if p.isPunct(',') {
+			l.next()
+			continue
+		}
+		p.expectPunct(';')
+		return
+	}
+}
+
+// parseDeclarator reads "name[dims] [= init]" after the modifiers.
+func (p *parser) parseDeclarator(d *declMods, owner ir.FuncID, allowInit bool) ir.Symbol {
+	l := &p.lx
+	if l.kind != tWord || l.text()[0] == '.' {
+		p.expected("a name")
+		return ir.Symbol{}
+	}
+	s := ir.Symbol{
+		Name: p.internTok(), Kind: ir.SymVar, Space: d.space, Type: d.typ, Vec: d.vec,
+		Align: d.align, Linkage: d.linkage, Owner: owner, Func: ir.NoFunc, Block: ir.NoBlock,
+	}
+	if len(d.attrs) > 0 {
+		s.Attrs = p.intern(trimSpace1(d.attrs))
+	}
+	if len(d.preAttrs) > 0 {
+		s.PreAttrs = p.intern(trimSpace1(d.preAttrs))
+	}
+	l.next()
+	if p.isPunct('[') {
+		ds := l.start
+		for p.isPunct('[') {
+			l.next()
+			if l.kind == tNum {
+				l.next()
+			}
+			if !p.expectPunct(']') {
+				return s
+			}
+		}
+		s.Dims = p.rawText(ds, l.start)
+		if hasSpace(p.m.Strings.Get(s.Dims)) {
+			p.buf = p.buf[:0]
+			for _, c := range []byte(p.m.Strings.Get(s.Dims)) {
+				if class[c]&cSpace == 0 {
+					p.buf = append(p.buf, c)
+				}
+			}
+			s.Dims = p.intern(p.buf)
+		}
+	}
+	if allowInit && p.isPunct('=') {
+		l.next()
+		is := l.start
+		depth := 0
+		for p.err == nil {
+			if l.kind == tEOF {
+				p.expected("';'")
+				return s
+			}
+			if l.kind == tBad {
+				p.fail(l.badMsg)
+				return s
+			}
+			if l.kind == tPunct {
+				switch l.ch {
+				case '{', '(':
+					depth++
+				case '}', ')':
+					depth--
+				case ',', ';':
+					if depth <= 0 {
+						goto done
+					}
+				}
+			}
+			l.next()
+		}
+	done:
+		if l.start == is {
+			p.expected("an initializer")
+			return s
+		}
+		s.Init = p.rawText(is, l.start)
+	}
+	return s
+}
+
+func hasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if class[s[i]]&cSpace != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ---- functions ----
+
+func (p *parser) parseFunc(d *declMods) {
+	l := &p.lx
+	m := p.m
+	f := &ir.Func{Mod: m, ID: ir.FuncID(len(m.Funcs)), Kind: ir.KindFunc, Linkage: d.linkage, DeclLine: int32(l.tline)}
+	if d.isEntry {
+		f.Kind = ir.KindEntry
+	}
+	p.f = f
+	p.beginFunc()
+	if p.isPunct('(') {
+		if d.isEntry {
+			p.fail("an .entry has no return parameters")
+			return
+		}
+		f.RetParams = p.parseParams(ir.SymRetParam)
+	}
+	if l.kind != tWord || l.text()[0] == '.' {
+		p.expected("a function name")
+		return
+	}
+	name := p.internTok()
+	f.Name = m.Strings.Get(name)
+	l.next()
+	if p.isPunct('(') {
+		f.Params = p.parseParams(ir.SymParam)
+	}
+	// Register the function symbol (reuse it for a later definition of a
+	// declared function so calls resolve to one symbol).
+	var sid ir.SymID
+	if b := p.modBind[name]; b != 0 && m.Syms[b-1].Kind == ir.SymFunc {
+		sid = ir.SymID(b - 1)
+	} else {
+		sid = p.addSym(ir.Symbol{Name: name, Kind: ir.SymFunc, Owner: ir.NoFunc, Func: f.ID, Block: ir.NoBlock, Linkage: d.linkage})
+		p.modBind[name] = uint32(sid) + 1
+	}
+	f.Sym = sid
+	m.Funcs = append(m.Funcs, f)
+	m.Items = append(m.Items, ir.Item{Kind: ir.ItemFunc, Func: f.ID})
+	// Performance directives and the like.
+	for p.err == nil && l.kind == tWord && l.text()[0] == '.' {
+		ds := l.start
+		isPragma := string(l.text()) == ".pragma"
+		l.next()
+		for l.kind == tNum || l.kind == tStr || p.isPunct(',') {
+			l.next()
+		}
+		end := l.start
+		if isPragma && p.isPunct(';') {
+			l.next()
+		}
+		f.Directives = append(f.Directives, p.rawText(ds, end))
+	}
+	if p.err != nil {
+		return
+	}
+	if p.isPunct(';') {
+		l.next()
+		p.endFunc(false)
+		return
+	}
+	if !p.isPunct('{') {
+		p.expected("'{' or ';'")
+		return
+	}
+	l.next()
+	m.Syms[sid].Func = f.ID
+	p.parseBody()
+	if p.err != nil {
+		return
+	}
+	p.endFunc(true)
+}
+
+func (p *parser) parseParams(kind ir.SymKind) []ir.SymID {
+	l := &p.lx
+	l.next() // '('
+	var out []ir.SymID
+	if p.isPunct(')') {
+		l.next()
+		return out
+	}
+	for p.err == nil {
+		var d declMods
+		p.readMods(&d)
+		if p.err != nil {
+			return out
+		}
+		if !d.spaceSet {
+			p.expected("a parameter state space (.param or .reg)")
+			return out
+		}
+		s := p.parseDeclarator(&d, p.f.ID, false)
+		if p.err != nil {
+			return out
+		}
+		s.Kind = kind
+		id := p.addSym(s)
+		out = append(out, id)
+		p.bindName(s.Name, bSym|uint32(id))
+		if p.isPunct(',') {
+			l.next()
+			continue
+		}
+		p.expectPunct(')')
+		return out
+	}
+	return out
+}
+
+// beginFunc resets the per-function state.
+func (p *parser) beginFunc() {
+	p.depth = 0
+	p.undo = p.undo[:0]
+	p.marks = p.marks[:0]
+	p.pend = p.pend[:0]
+	p.curLoc = 0
+	p.curBlock = ir.NoBlock
+	w := &p.w
+	w.RegName, w.RegType, w.RegVec = w.RegName[:0], w.RegType[:0], w.RegVec[:0]
+	w.Op, w.Mnemonic, w.Type, w.Type2, w.Space = w.Op[:0], w.Mnemonic[:0], w.Type[:0], w.Type2[:0], w.Space[:0]
+	w.Guard, w.OpStart, w.OpCount, w.Block = w.Guard[:0], w.OpStart[:0], w.OpCount[:0], w.Block[:0]
+	w.Prev, w.Next, w.Loc, w.Line = w.Prev[:0], w.Next[:0], w.Loc[:0], w.Line[:0]
+	w.Operands, w.Imms, w.Addrs, w.Lists, w.ListOps = w.Operands[:0], w.Imms[:0], w.Addrs[:0], w.Lists[:0], w.ListOps[:0]
+	w.BlockFirst, w.BlockLast, w.BlockLabel, w.Layout = w.BlockFirst[:0], w.BlockLast[:0], w.BlockLabel[:0], w.Layout[:0]
+	w.Locals = w.Locals[:0]
+}
+
+func (p *parser) bindName(name ir.StrID, b uint32) {
+	p.undo = append(p.undo, undoEnt{name: name, prev: p.bind[name], depth: p.bdepth[name]})
+	if p.bind[name] == 0 && p.pendHead[name] == 0 {
+		p.touched = append(p.touched, name)
+	}
+	p.bind[name] = b
+	p.bdepth[name] = p.depth
+}
+
+// declare binds a new name in the current scope; a name already bound in
+// this very scope is an error.
+func (p *parser) declare(name ir.StrID, b uint32, line, col int) bool {
+	if p.bind[name] != 0 && p.bdepth[name] == p.depth {
+		p.failAt(line, col, "redeclaration of "+p.m.Strings.Get(name))
+		return false
+	}
+	p.bindName(name, b)
+	return true
+}
+
+func (p *parser) openScope() {
+	p.marks = append(p.marks, len(p.undo))
+	p.depth++
+}
+
+func (p *parser) closeScope() {
+	mark := p.marks[len(p.marks)-1]
+	p.marks = p.marks[:len(p.marks)-1]
+	for i := len(p.undo) - 1; i >= mark; i-- {
+		u := p.undo[i]
+		p.bind[u.name] = u.prev
+		p.bdepth[u.name] = u.depth
+	}
+	p.undo = p.undo[:mark]
+	d := p.depth
+	for i := len(p.pend) - 1; i >= 0 && p.pend[i].depth >= d; i-- {
+		p.pend[i].depth = d - 1
+	}
+	p.depth--
+}
+
+// endFunc resolves forward references, copies the work arrays into the
+// function with exact sizes, and resets the scope tables.
+func (p *parser) endFunc(body bool) {
+	f := p.f
+	defer func() {
+		for _, n := range p.touched {
+			p.bind[n] = 0
+			p.bdepth[n] = 0
+			p.pendHead[n] = 0
+		}
+		p.touched = p.touched[:0]
+		p.undo = p.undo[:0]
+	}()
+	if !body {
+		return
+	}
+	f.HasBody = true
+	// Unresolved forward references: module symbols declared later, else
+	// an error.
+	for i := range p.pend {
+		e := &p.pend[i]
+		if e.resolved {
+			continue
+		}
+		if b := p.modBind[e.name]; b != 0 {
+			e.result = ir.Pack(ir.KSym, b-1, e.flags, e.def)
+			e.resolved = true
+			continue
+		}
+		// Declared nowhere before the end of the function: an implicit
+		// module symbol (WARP_SZ, driver-provided functions).
+		sid := p.addSym(ir.Symbol{Name: e.name, Kind: ir.SymImplicit, Owner: ir.NoFunc, Func: ir.NoFunc, Block: ir.NoBlock})
+		p.modBind[e.name] = uint32(sid) + 1
+		e.result = ir.Pack(ir.KSym, uint32(sid), e.flags, e.def)
+		e.resolved = true
+	}
+	w := &p.w
+	if len(p.pend) > 0 {
+		fix := func(ops []ir.Operand) {
+			for k, o := range ops {
+				if o.Kind() == ir.KLabel && o.Flags() == placeholderFlags {
+					ops[k] = p.pend[o.Index()].result
+				}
+			}
+		}
+		fix(w.Operands)
+		fix(w.ListOps)
+	}
+	n := len(w.Op)
+	f.RegName, f.RegType, f.RegVec = carve(p, w.RegName), carve(p, w.RegType), carve(p, w.RegVec)
+	f.Op, f.Mnemonic, f.Type, f.Type2, f.Space = carve(p, w.Op), carve(p, w.Mnemonic), carve(p, w.Type), carve(p, w.Type2), carve(p, w.Space)
+	f.Guard, f.OpStart, f.OpCount, f.Block = carve(p, w.Guard), carve(p, w.OpStart), carve(p, w.OpCount), carve(p, w.Block)
+	f.Prev, f.Next, f.Loc, f.Line = carve(p, w.Prev), carve(p, w.Next), carve(p, w.Loc), carve(p, w.Line)
+	f.Dead = carveZero[bool](p, n)
+	f.Operands, f.Imms, f.Addrs, f.Lists, f.ListOps = carve(p, w.Operands), carve(p, w.Imms), carve(p, w.Addrs), carve(p, w.Lists), carve(p, w.ListOps)
+	f.BlockFirst, f.BlockLast, f.BlockLabel, f.Layout = carve(p, w.BlockFirst), carve(p, w.BlockLast), carve(p, w.BlockLabel), carve(p, w.Layout)
+	f.Locals = carve(p, w.Locals)
+	if len(f.BlockFirst) == 0 {
+		f.AddBlock(ir.NoSym)
+	}
+	f.ComputeCFG()
+}
+
+// carve copies src into the module's slab: the per-function arrays of a
+// module share a few large pointer-free chunks, so a function costs no
+// allocation of its own. Each slice is capped at its length, so a pass
+// that appends reallocates instead of overwriting a neighbour.
+func carve[T any](p *parser, src []T) []T {
+	if len(src) == 0 {
+		return nil
+	}
+	dst := carveZero[T](p, len(src))
+	copy(dst, src)
+	return dst
+}
+
+// carveZero returns n zero elements from the slab. T must hold no
+// pointers (every IR element type is plain data).
+func carveZero[T any](p *parser, n int) []T {
+	if n == 0 {
+		return nil
+	}
+	var z T
+	words := (int(unsafe.Sizeof(z))*n + 7) / 8
+	if len(p.slab)+words > cap(p.slab) {
+		p.slab = make([]uint64, 0, max(words, p.slabWords))
+	}
+	off := len(p.slab)
+	p.slab = p.slab[:off+words]
+	return unsafe.Slice((*T)(unsafe.Pointer(&p.slab[off])), n)[:n:n]
+}
+
+// ---- bodies ----
+
+func (p *parser) parseBody() {
+	l := &p.lx
+	for p.err == nil {
+		switch l.kind {
+		case tEOF:
+			p.expected("'}'")
+			return
+		case tBad:
+			p.fail(l.badMsg)
+			return
+		case tPunct:
+			switch l.ch {
+			case '}':
+				l.next()
+				if p.depth == 0 {
+					return
+				}
+				p.closeScope()
+				continue
+			case '{':
+				l.next()
+				p.openScope()
+				continue
+			case ';':
+				l.next()
+				continue
+			case '@':
+				p.parseInstr()
+				continue
+			}
+			p.expected("an instruction")
+			return
+		case tWord:
+			t := l.text()
+			if t[0] == '.' {
+				p.parseBodyDirective()
+				continue
+			}
+			p.parseInstr()
+		default:
+			p.expected("an instruction")
+			return
+		}
+	}
+}
+
+func (p *parser) parseBodyDirective() {
+	l := &p.lx
+	t := l.text()
+	start := l.start
+	switch string(t) {
+	case ".loc":
+		l.pos = l.end
+		b := l.restOfLine()
+		p.curLoc = p.intern(b)
+		l.next()
+		if p.isPunct(';') {
+			l.next()
+		}
+		return
+	case ".pragma":
+		l.next()
+		for l.kind == tStr || p.isPunct(',') {
+			l.next()
+		}
+		end := l.start
+		if !p.expectPunct(';') {
+			return
+		}
+		text := p.rawText(start, end)
+		p.ops = p.ops[:0]
+		p.hasAddr = false
+		p.emit(ir.OpcodeByName(".pragma"), text, ir.NoOperand, &mnInfo{set: true, noDef: true}, int32(p.lx.tline))
+		return
+	}
+	var d declMods
+	saved := *l
+	p.readMods(&d)
+	if p.err != nil {
+		return
+	}
+	if !d.spaceSet || d.isEntry || d.isFunc {
+		*l = saved
+		p.fail("unexpected directive " + p.describe() + " in a function body")
+		return
+	}
+	if d.space == ir.SpaceReg {
+		p.parseRegDecl(&d)
+		return
+	}
+	for p.err == nil {
+		line, col := l.tline, l.colOf(l.start)
+		s := p.parseDeclarator(&d, p.f.ID, true)
+		if p.err != nil {
+			return
+		}
+		id := p.addSym(s)
+		p.w.Locals = append(p.w.Locals, id)
+		if !p.declare(s.Name, bSym|uint32(id), line, col) {
+			return
+		}
+		if p.isPunct(',') {
+			l.next()
+			continue
+		}
+		p.expectPunct(';')
+		return
+	}
+}
+
+func (p *parser) parseRegDecl(d *declMods) {
+	l := &p.lx
+	if d.typ == ir.TNone {
+		p.expected("a register type")
+		return
+	}
+	w := &p.w
+	for p.err == nil {
+		if l.kind != tWord || l.text()[0] == '.' {
+			p.expected("a register name")
+			return
+		}
+		line, col := l.tline, l.colOf(l.start)
+		nameB := l.text()
+		l.next()
+		if p.isPunct('<') {
+			l.next()
+			if l.kind != tNum {
+				p.expected("a register count")
+				return
+			}
+			cnt, err := strconv.ParseUint(string(l.text()), 10, 32)
+			if err != nil || cnt > ir.MaxOperandIndex || uint64(len(w.RegType))+cnt > ir.MaxOperandIndex {
+				p.fail("bad register count " + string(l.text()))
+				return
+			}
+			l.next()
+			if !p.expectPunct('>') {
+				return
+			}
+			p.buf = append(p.buf[:0], nameB...)
+			base := len(p.buf)
+			for k := uint64(0); k < cnt; k++ {
+				p.buf = strconv.AppendUint(p.buf[:base], k, 10)
+				name := p.intern(p.buf)
+				r := p.newReg(name, d)
+				if !p.declare(name, bReg|uint32(r), line, col) {
+					return
+				}
+			}
+		} else {
+			name := p.intern(nameB)
+			if len(w.RegType) >= ir.MaxOperandIndex {
+				p.fail("too many registers")
+				return
+			}
+			r := p.newReg(name, d)
+			if !p.declare(name, bReg|uint32(r), line, col) {
+				return
+			}
+		}
+		if p.isPunct(',') {
+			l.next()
+			continue
+		}
+		p.expectPunct(';')
+		return
+	}
+}
+
+func (p *parser) newReg(name ir.StrID, d *declMods) ir.RegID {
+	w := &p.w
+	id := ir.RegID(len(w.RegType))
+	w.RegName = append(w.RegName, name)
+	w.RegType = append(w.RegType, d.typ)
+	w.RegVec = append(w.RegVec, d.vec)
+	return id
+}
+
+// ---- blocks ----
+
+func (p *parser) newBlock(label ir.SymID) ir.BlockID {
+	w := &p.w
+	b := ir.BlockID(len(w.BlockFirst))
+	w.BlockFirst = append(w.BlockFirst, ir.NoInstr)
+	w.BlockLast = append(w.BlockLast, ir.NoInstr)
+	w.BlockLabel = append(w.BlockLabel, label)
+	w.Layout = append(w.Layout, b)
+	return b
+}
+
+func (p *parser) defineLabel(name ir.StrID, line, col int) {
+	w := &p.w
+	sid := p.addSym(ir.Symbol{Name: name, Kind: ir.SymLabel, Owner: p.f.ID, Func: ir.NoFunc})
+	var b ir.BlockID
+	if p.curBlock != ir.NoBlock && w.BlockFirst[p.curBlock] == ir.NoInstr && w.BlockLabel[p.curBlock] == ir.NoSym {
+		b = p.curBlock
+		w.BlockLabel[b] = sid
+	} else {
+		b = p.newBlock(sid)
+	}
+	p.m.Syms[sid].Block = b
+	p.curBlock = b
+	if !p.declare(name, bSym|uint32(sid), line, col) {
+		return
+	}
+	p.resolvePending(name, ir.Pack(ir.KLabel, uint32(b), 0, false))
+}
+
+// resolvePending resolves the forward references to name made in the
+// current scope (or inner scopes already closed) to op (flags and the
+// definition bit come from each reference).
+func (p *parser) resolvePending(name ir.StrID, op ir.Operand) {
+	h := p.pendHead[name]
+	if h == 0 {
+		return
+	}
+	prev := int32(-1)
+	for i := h - 1; i >= 0; {
+		e := &p.pend[i]
+		nx := e.next
+		if e.depth >= p.depth {
+			r := op.WithFlags(e.flags)
+			if e.def {
+				r = r.AsDef()
+			}
+			e.result = r
+			e.resolved = true
+			if prev < 0 {
+				p.pendHead[name] = nx + 1
+			} else {
+				p.pend[prev].next = nx
+			}
+		} else {
+			prev = i
+		}
+		i = nx
+	}
+}
+
+// ---- instructions ----
+
+func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
+	if int(id) >= len(p.mnem) {
+		n := max(int(id)+1, 2*len(p.mnem))
+		p.mnem = append(p.mnem, make([]mnInfo, n-len(p.mnem))...)
+	}
+	mi := &p.mnem[id]
+	if mi.set {
+		return mi
+	}
+	mi.set = true
+	j := 0
+	for j < len(b) && b[j] != '.' {
+		j++
+	}
+	base := string(b[:j])
+	mi.op = ir.OpcodeByName(base)
+	props := mi.op.Props()
+	mi.isCall = base == "call"
+	mi.endsBB = props&(ir.PBranch|ir.PTerminator) != 0 && props&ir.POpaque == 0
+	mi.memProp = props&(ir.PReadsMem|ir.PWritesMem) != 0 && props&(ir.POpaque|ir.PCall) == 0
+	switch base {
+	case "st", "red", "prefetch", "prefetchu", "bra", "brx", "call", "ret", "exit", "membar", "fence",
+		"trap", "brkpt", "nanosleep", "pmevent", "griddepcontrol", "setmaxnreg", "stackrestore",
+		"sust", "sured", "discard", "applypriority", "stmatrix", "cp", "bar", "barrier":
+		mi.noDef = true
+	}
+	i := j + 1
+	for i <= len(b) {
+		k := i
+		for k < len(b) && b[k] != '.' {
+			k++
+		}
+		part := string(b[i:k])
+		if part == "red" && (base == "bar" || base == "barrier") && i == j+1 {
+			mi.noDef = false
+		}
+		if base == "tcgen05" && i == j+1 && part == "dealloc" {
+			mi.noDef = true
+		}
+		if t := ir.TypeByName(part); t != ir.TNone {
+			if mi.typ == ir.TNone {
+				mi.typ = t
+			} else if mi.typ2 == ir.TNone {
+				mi.typ2 = t
+			}
+		} else if mi.space == ir.SpaceNone {
+			if sp := ir.SpaceByName(part); sp != ir.SpaceNone && sp != ir.SpaceReg && sp != ir.SpaceSReg {
+				mi.space = sp
+			}
+		}
+		i = k + 1
+	}
+	return mi
+}
+
+func (p *parser) parseInstr() {
+	l := &p.lx
+	line := int32(l.tline)
+	guard := ir.NoOperand
+	if p.isPunct('@') {
+		l.next()
+		var fl ir.OperandFlag
+		if p.isPunct('!') {
+			fl = ir.FlagNot
+			l.next()
+		}
+		if l.kind != tWord || l.text()[0] == '.' {
+			p.expected("a predicate")
+			return
+		}
+		name := p.internTok()
+		b := p.bind[name]
+		if b&^bIdxMask != bReg {
+			p.fail("undefined predicate " + p.m.Strings.Get(name))
+			return
+		}
+		guard = ir.Pack(ir.KReg, b&bIdxMask, fl, false)
+		l.next()
+		if l.kind != tWord || l.text()[0] == '.' {
+			p.expected("an instruction")
+			return
+		}
+	}
+	mb := l.text()
+	mline, mcol := l.tline, l.colOf(l.start)
+	mn := p.internTok()
+	l.next()
+	if p.isPunct(':') && guard == ir.NoOperand {
+		// A label, or "name: .branchtargets/.callprototype".
+		l.next()
+		if l.kind == tWord && (string(l.text()) == ".branchtargets" || string(l.text()) == ".callprototype") {
+			p.parseTable(mn, mline, mcol)
+			return
+		}
+		p.defineLabel(mn, mline, mcol)
+		return
+	}
+	mi := p.mnemonicInfo(mn, mb)
+	p.ops = p.ops[:0]
+	p.elems = p.elems[:0]
+	p.hasAddr = false
+	first := true
+	for p.err == nil && !p.isPunct(';') {
+		if !first {
+			if p.isPunct(',') {
+				l.next()
+			} else if p.isPunct('|') {
+				l.next()
+				p.operand(ir.FlagPipe)
+				continue
+			} else {
+				p.expected("',' or ';'")
+				return
+			}
+		}
+		first = false
+		p.operand(0)
+	}
+	if p.err != nil {
+		return
+	}
+	l.next() // ';'
+	if len(p.ops) > 255 {
+		p.failAt(mline, mcol, "more than 255 operands")
+		return
+	}
+	// Definitions.
+	ops := p.ops
+	if mi.isCall {
+		if len(ops) > 1 && ops[0].Kind() == ir.KList && ops[0].Has(ir.FlagParen) {
+			p.markDef(0)
+		}
+	} else if !mi.noDef && len(ops) > 0 {
+		switch ops[0].Kind() {
+		case ir.KReg, ir.KSink:
+			p.markDef(0)
+		case ir.KList:
+			if !ops[0].Has(ir.FlagParen) {
+				p.markDef(0)
+			}
+		}
+		if len(ops) > 1 && p.realFlags(ops[1])&ir.FlagPipe != 0 && ops[0].IsDef() {
+			p.markDef(1)
+		}
+	}
+	p.emit(mi.op, mn, guard, mi, line)
+}
+
+// realFlags returns the flags of o, looking through a forward-reference
+// placeholder.
+func (p *parser) realFlags(o ir.Operand) ir.OperandFlag {
+	if o.Kind() == ir.KLabel && o.Flags() == placeholderFlags {
+		return p.pend[o.Index()].flags
+	}
+	return o.Flags()
+}
+
+// markDef sets the definition bit on operand k of the current instruction
+// (and on the register elements of a list).
+func (p *parser) markDef(k int) {
+	o := p.ops[k]
+	if o.Kind() == ir.KLabel && o.Flags() == placeholderFlags {
+		p.pend[o.Index()].def = true
+		return
+	}
+	p.ops[k] = o.AsDef()
+	if o.Kind() == ir.KList {
+		for j, e := range p.w.ListElems(o.Index()) {
+			if e.Kind() == ir.KReg || e.Kind() == ir.KSink {
+				p.w.ListElems(o.Index())[j] = e.AsDef()
+			}
+		}
+	}
+}
+
+func (p *parser) emit(op ir.Opcode, mn ir.StrID, guard ir.Operand, mi *mnInfo, line int32) {
+	w := &p.w
+	if p.curBlock == ir.NoBlock {
+		p.curBlock = p.newBlock(ir.NoSym)
+	}
+	if len(w.Operands)+len(p.ops) > math.MaxUint32 {
+		p.fail("function too large")
+		return
+	}
+	id := ir.InstrID(len(w.Op))
+	b := p.curBlock
+	sp := mi.space
+	if sp == ir.SpaceNone && mi.memProp && p.hasAddr {
+		sp = ir.SpaceGeneric
+	}
+	w.Op = append(w.Op, op)
+	w.Mnemonic = append(w.Mnemonic, mn)
+	w.Type = append(w.Type, mi.typ)
+	w.Type2 = append(w.Type2, mi.typ2)
+	w.Space = append(w.Space, sp)
+	w.Guard = append(w.Guard, guard)
+	w.OpStart = append(w.OpStart, uint32(len(w.Operands)))
+	w.OpCount = append(w.OpCount, uint8(len(p.ops)))
+	w.Operands = append(w.Operands, p.ops...)
+	w.Block = append(w.Block, b)
+	last := w.BlockLast[b]
+	w.Prev = append(w.Prev, last)
+	w.Next = append(w.Next, ir.NoInstr)
+	if last == ir.NoInstr {
+		w.BlockFirst[b] = id
+	} else {
+		w.Next[last] = id
+	}
+	w.BlockLast[b] = id
+	w.Loc = append(w.Loc, p.curLoc)
+	w.Line = append(w.Line, uint32(line))
+	if mi.endsBB {
+		p.curBlock = ir.NoBlock
+	}
+}
+
+// parseTable handles "name: .branchtargets L1, L2;" and
+// "name: .callprototype ...;". The current token is the directive.
+func (p *parser) parseTable(name ir.StrID, line, col int) {
+	l := &p.lx
+	isBT := string(l.text()) == ".branchtargets"
+	start := l.end
+	l.next()
+	sid := p.addSym(ir.Symbol{Name: name, Kind: ir.SymProto, Owner: p.f.ID, Func: ir.NoFunc, Block: ir.NoBlock})
+	if isBT {
+		p.m.Syms[sid].Kind = ir.SymBranchTargets
+		p.elems = p.elems[:0]
+		for p.err == nil {
+			if l.kind != tWord || l.text()[0] == '.' {
+				p.expected("a label")
+				return
+			}
+			p.elems = append(p.elems, p.resolveName(p.internTok(), 0))
+			l.next()
+			if p.isPunct(',') {
+				l.next()
+				continue
+			}
+			break
+		}
+		if !p.expectPunct(';') {
+			return
+		}
+		p.m.Syms[sid].List = p.addList(0)
+	} else {
+		depth := 0
+		for p.err == nil && !(depth == 0 && p.isPunct(';')) {
+			if l.kind == tEOF {
+				p.expected("';'")
+				return
+			}
+			if l.kind == tBad {
+				p.fail(l.badMsg)
+				return
+			}
+			if p.isPunct('(') {
+				depth++
+			} else if p.isPunct(')') {
+				depth--
+			}
+			l.next()
+		}
+		p.m.Syms[sid].Init = p.rawText(start, l.start)
+		l.next()
+	}
+	p.w.Locals = append(p.w.Locals, sid)
+	p.declare(name, bSym|uint32(sid), line, col)
+}
+
+// addList moves p.elems[from:] into the list pool and returns its index.
+func (p *parser) addList(from int) uint32 {
+	w := &p.w
+	idx := uint32(len(w.Lists))
+	w.Lists = append(w.Lists, ir.List{Start: uint32(len(w.ListOps)), Count: uint32(len(p.elems) - from)})
+	w.ListOps = append(w.ListOps, p.elems[from:]...)
+	p.elems = p.elems[:from]
+	return idx
+}
+
+// operand parses one operand and appends it to p.ops.
+func (p *parser) operand(fl ir.OperandFlag) {
+	o := p.operandWord(fl, true)
+	if p.err == nil {
+		p.ops = append(p.ops, o)
+	}
+}
+
+// operandWord parses one operand (top level when top is true; inside a
+// list or address otherwise) and returns its word.
+func (p *parser) operandWord(fl ir.OperandFlag, top bool) ir.Operand {
+	l := &p.lx
+	if p.isPunct('!') {
+		fl |= ir.FlagNot
+		l.next()
+	} else if p.isPunct('-') {
+		fl |= ir.FlagNeg
+		l.next()
+	}
+	switch l.kind {
+	case tWord:
+		t := l.text()
+		if t[0] == '.' {
+			p.expected("an operand")
+			return 0
+		}
+		if len(t) == 1 && t[0] == '_' {
+			l.next()
+			return ir.Pack(ir.KSink, 0, fl, false)
+		}
+		o := p.resolveName(p.internTok(), fl)
+		l.next()
+		return o
+	case tNum:
+		imm, neg, ok := p.parseNumber(fl&ir.FlagNeg != 0)
+		if !ok {
+			return 0
+		}
+		if !neg {
+			fl &^= ir.FlagNeg
+		}
+		l.next()
+		w := &p.w
+		if len(w.Imms) > ir.MaxOperandIndex {
+			p.fail("too many immediates")
+			return 0
+		}
+		w.Imms = append(w.Imms, imm)
+		return ir.Pack(ir.KImm, uint32(len(w.Imms)-1), fl, false)
+	case tPunct:
+		switch l.ch {
+		case '{', '(':
+			if p.nest > 3 {
+				p.fail("operand lists nested too deeply")
+				return 0
+			}
+			closeCh := byte('}')
+			if l.ch == '(' {
+				closeCh = ')'
+				fl |= ir.FlagParen
+			}
+			l.next()
+			from := len(p.elems)
+			for p.err == nil && !p.isPunct(closeCh) {
+				if len(p.elems) > from {
+					if !p.expectPunct(',') {
+						return 0
+					}
+				}
+				p.nest++
+				e := p.operandWord(0, false)
+				p.nest--
+				if p.err != nil {
+					return 0
+				}
+				p.elems = append(p.elems, e)
+			}
+			if p.err != nil {
+				return 0
+			}
+			l.next()
+			if len(p.w.Lists) > ir.MaxOperandIndex {
+				p.fail("too many lists")
+				return 0
+			}
+			return ir.Pack(ir.KList, p.addList(from), fl, false)
+		case '[':
+			return p.address(fl)
+		}
+	}
+	p.expected("an operand")
+	return 0
+}
+
+func (p *parser) address(fl ir.OperandFlag) ir.Operand {
+	l := &p.lx
+	if p.nest > 3 {
+		p.fail("operand lists nested too deeply")
+		return 0
+	}
+	l.next() // '['
+	from := len(p.elems)
+	var off int64
+	hasOff := false
+	for p.err == nil && !p.isPunct(']') {
+		if len(p.elems) > from {
+			if !p.expectPunct(',') {
+				return 0
+			}
+		}
+		p.nest++
+		e := p.operandWord(0, false)
+		p.nest--
+		if p.err != nil {
+			return 0
+		}
+		p.elems = append(p.elems, e)
+		if len(p.elems)-from == 1 && (p.isPunct('+') || p.isPunct('-')) {
+			neg := l.ch == '-'
+			l.next()
+			if p.isPunct('-') {
+				neg = !neg
+				l.next()
+			} else if p.isPunct('+') {
+				l.next()
+			}
+			if l.kind != tNum {
+				p.expected("an address offset")
+				return 0
+			}
+			v, err := strconv.ParseInt(string(l.text()), 0, 64)
+			if err != nil {
+				u, err2 := strconv.ParseUint(string(l.text()), 0, 64)
+				if err2 != nil {
+					p.fail("bad address offset " + string(l.text()))
+					return 0
+				}
+				v = int64(u)
+			}
+			if neg {
+				v = -v
+			}
+			off, hasOff = v, true
+			l.next()
+		}
+	}
+	if p.err != nil {
+		return 0
+	}
+	if len(p.elems) == from {
+		p.expected("an address")
+		return 0
+	}
+	l.next() // ']'
+	w := &p.w
+	if len(w.Addrs) > ir.MaxOperandIndex || len(w.Lists) > ir.MaxOperandIndex {
+		p.fail("too many addresses")
+		return 0
+	}
+	li := p.addList(from)
+	w.Addrs = append(w.Addrs, ir.Addr{Off: off, Elems: li, HasOff: hasOff})
+	p.hasAddr = true
+	return ir.Pack(ir.KAddr, uint32(len(w.Addrs)-1), fl, false)
+}
+
+// resolveName turns a name into an operand word: a register, a symbol, a
+// label (KLabel of its block), a special register, or a placeholder for a
+// forward reference.
+func (p *parser) resolveName(name ir.StrID, fl ir.OperandFlag) ir.Operand {
+	if b := p.bind[name]; b != 0 {
+		idx := b & bIdxMask
+		if b&^bIdxMask == bReg {
+			return ir.Pack(ir.KReg, idx, fl, false)
+		}
+		if s := &p.m.Syms[idx]; s.Kind == ir.SymLabel {
+			return ir.Pack(ir.KLabel, uint32(s.Block), fl, false)
+		}
+		return ir.Pack(ir.KSym, idx, fl, false)
+	}
+	if b := p.modBind[name]; b != 0 {
+		return ir.Pack(ir.KSym, b-1, fl, false)
+	}
+	s := p.m.Strings.Get(name)
+	if len(s) > 1 && s[0] == '%' && isSpecial(s) {
+		idx, ok := p.specIdx[name]
+		if !ok {
+			idx = uint32(len(p.m.Specials))
+			p.m.Specials = append(p.m.Specials, name)
+			p.specIdx[name] = idx
+		}
+		return ir.Pack(ir.KSpecial, idx, fl, false)
+	}
+	// Forward reference (a label defined later, or a module symbol
+	// declared after this function).
+	if len(p.pend) >= ir.MaxOperandIndex {
+		p.fail("too many forward references")
+		return 0
+	}
+	i := int32(len(p.pend))
+	if p.pendHead[name] == 0 && p.bind[name] == 0 {
+		p.touched = append(p.touched, name)
+	}
+	p.pend = append(p.pend, pending{
+		name: name, depth: p.depth, next: p.pendHead[name] - 1, flags: fl,
+		line: int32(p.lx.tline), col: int32(p.lx.colOf(p.lx.start)),
+	})
+	p.pendHead[name] = i + 1
+	return ir.Pack(ir.KLabel, uint32(i), placeholderFlags, false)
+}
+
+// specialBases are the PTX special registers (without a .x/.y/.z suffix).
+var specialBases = map[string]bool{
+	"%tid": true, "%ntid": true, "%laneid": true, "%warpid": true, "%nwarpid": true,
+	"%ctaid": true, "%nctaid": true, "%smid": true, "%nsmid": true, "%gridid": true,
+	"%lanemask_eq": true, "%lanemask_le": true, "%lanemask_lt": true, "%lanemask_ge": true, "%lanemask_gt": true,
+	"%clock": true, "%clock_hi": true, "%clock64": true, "%globaltimer": true, "%globaltimer_lo": true,
+	"%globaltimer_hi": true, "%total_smem_size": true, "%dynamic_smem_size": true, "%aggr_smem_size": true,
+	"%is_explicit_cluster": true, "%clusterid": true, "%nclusterid": true, "%cluster_ctaid": true,
+	"%cluster_nctaid": true, "%cluster_ctarank": true, "%cluster_nctarank": true, "%current_graph_exec": true,
+}
+
+func isSpecial(s string) bool {
+	base := s
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			base = s[:i]
+			break
+		}
+	}
+	if specialBases[base] {
+		return true
+	}
+	for _, pre := range [...]string{"%envreg", "%pm", "%reserved_smem_offset_"} {
+		if len(base) > len(pre) && base[:len(pre)] == pre {
+			return true
+		}
+	}
+	return false
+}
+
+// parseNumber decodes the current number token. neg says a '-' came
+// before it; the result reports whether the operand must keep FlagNeg.
+func (p *parser) parseNumber(neg bool) (ir.Imm, bool, bool) {
+	t := p.lx.text()
+	imm, ok := decodeNumber(t)
+	if !ok {
+		p.fail("malformed number " + string(t))
+		return imm, false, false
+	}
+	if neg {
+		switch imm.Kind {
+		case ir.ImmInt:
+			imm.Bits = -imm.Bits
+			return imm, false, true
+		case ir.ImmDecimal:
+			imm.Bits = math.Float64bits(-math.Float64frombits(imm.Bits))
+			return imm, false, true
+		}
+		return imm, true, true
+	}
+	return imm, false, true
+}
+
+func decodeNumber(t []byte) (ir.Imm, bool) {
+	n := len(t)
+	if n >= 2 && t[0] == '0' {
+		switch t[1] {
+		case 'f', 'F':
+			if n != 10 {
+				return ir.Imm{}, false
+			}
+			v, ok := hexVal(t[2:])
+			return ir.Imm{Bits: v, Kind: ir.ImmF32}, ok
+		case 'd', 'D':
+			if n != 18 {
+				return ir.Imm{}, false
+			}
+			v, ok := hexVal(t[2:])
+			return ir.Imm{Bits: v, Kind: ir.ImmF64}, ok
+		case 'x', 'X':
+			body, u := stripU(t[2:])
+			v, ok := hexVal(body)
+			k := ir.ImmHex
+			if u {
+				k = ir.ImmHexU
+			}
+			return ir.Imm{Bits: v, Kind: k}, ok && len(body) > 0
+		case 'b', 'B':
+			body, u := stripU(t[2:])
+			var v uint64
+			for _, c := range body {
+				if c != '0' && c != '1' || v>>63 != 0 {
+					return ir.Imm{}, false
+				}
+				v = v<<1 | uint64(c-'0')
+			}
+			k := ir.ImmBin
+			if u {
+				k = ir.ImmBinU
+			}
+			return ir.Imm{Bits: v, Kind: k}, len(body) > 0
+		}
+	}
+	isFloat := false
+	for _, c := range t {
+		if c == '.' || c == 'e' || c == 'E' {
+			isFloat = true
+			break
+		}
+	}
+	if isFloat {
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil {
+			return ir.Imm{}, false
+		}
+		return ir.Imm{Bits: math.Float64bits(f), Kind: ir.ImmDecimal}, true
+	}
+	body, u := stripU(t)
+	if len(body) == 0 {
+		return ir.Imm{}, false
+	}
+	if len(body) > 1 && body[0] == '0' {
+		var v uint64
+		for _, c := range body[1:] {
+			if c < '0' || c > '7' || v>>61 != 0 {
+				return ir.Imm{}, false
+			}
+			v = v<<3 | uint64(c-'0')
+		}
+		k := ir.ImmOct
+		if u {
+			k = ir.ImmOctU
+		}
+		return ir.Imm{Bits: v, Kind: k}, true
+	}
+	var v uint64
+	for _, c := range body {
+		if c < '0' || c > '9' {
+			return ir.Imm{}, false
+		}
+		d := uint64(c - '0')
+		if v > (math.MaxUint64-d)/10 {
+			return ir.Imm{}, false
+		}
+		v = v*10 + d
+	}
+	k := ir.ImmInt
+	if u {
+		k = ir.ImmUint
+	}
+	return ir.Imm{Bits: v, Kind: k}, true
+}
+
+func stripU(b []byte) ([]byte, bool) {
+	if len(b) > 0 && (b[len(b)-1] == 'U' || b[len(b)-1] == 'u') {
+		return b[:len(b)-1], true
+	}
+	return b, false
+}
+
+func hexVal(b []byte) (uint64, bool) {
+	if len(b) == 0 || len(b) > 16 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range b {
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | uint64(d)
+	}
+	return v, true
+}

@@ -1,0 +1,359 @@
+package phases
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// KnobKind is the type of a knob's value.
+type KnobKind uint8
+
+const (
+	KnobBool   KnobKind = iota // true/false (also 1/0, on/off)
+	KnobInt                    // an integer in [Min, Max]
+	KnobDouble                 // a float in [Min, Max]
+	KnobBudget                 // a work budget: a non-negative integer, or "unlimited"
+)
+
+var knobKindNames = [...]string{"bool", "int", "double", "budget"}
+
+func (k KnobKind) String() string { return knobKindNames[k] }
+
+// Unlimited is the value of a budget knob set to "unlimited".
+const Unlimited = math.MaxInt64
+
+// KnobDef describes one knob of the registry.
+type KnobDef struct {
+	Name     string
+	Kind     KnobKind
+	Default  string  // in the knob's own syntax
+	Min, Max float64 // range for int and double (budgets: 0..Unlimited)
+	Phase    string  // the phase or family that reads it
+	Help     string
+}
+
+// Knob handles, one per type, index the registry. Phases read knobs
+// through them: p.Knobs.Bool(EnableGvnCse).
+type (
+	BoolKnob   int
+	IntKnob    int
+	DoubleKnob int
+	BudgetKnob int
+)
+
+// The registry. The names are ptxas's where ptxas has the knob; the
+// meaning of each is what our passes do with it.
+var knobDefs []KnobDef
+
+func defKnob(d KnobDef) int {
+	knobDefs = append(knobDefs, d)
+	return len(knobDefs) - 1
+}
+
+func boolKnob(name, def, phase, help string) BoolKnob {
+	return BoolKnob(defKnob(KnobDef{Name: name, Kind: KnobBool, Default: def, Phase: phase, Help: help}))
+}
+func intKnob(name, def string, lo, hi float64, phase, help string) IntKnob {
+	return IntKnob(defKnob(KnobDef{Name: name, Kind: KnobInt, Default: def, Min: lo, Max: hi, Phase: phase, Help: help}))
+}
+func doubleKnob(name, def string, lo, hi float64, phase, help string) DoubleKnob {
+	return DoubleKnob(defKnob(KnobDef{Name: name, Kind: KnobDouble, Default: def, Min: lo, Max: hi, Phase: phase, Help: help}))
+}
+func budgetKnob(name, def, phase, help string) BudgetKnob {
+	return BudgetKnob(defKnob(KnobDef{Name: name, Kind: KnobBudget, Default: def, Min: 0, Max: Unlimited, Phase: phase, Help: help}))
+}
+
+var (
+	EnableGvnCse = boolKnob("EnableGvnCse", "true", "GvnCse",
+		"run global value numbering / CSE")
+	EnableGvnCseMode = intKnob("EnableGvnCseMode", "2", 0, 3, "GvnCse",
+		"GVN-CSE mode: 0 block-local, 1 dominator-scoped, 2 dominator-scoped with redundant loads of read-only memory, 3 mode 2 plus uniform-register aware (default from the SM profile)")
+	EnableGvnCsePerInstr = boolKnob("EnableGvnCsePerInstr", "false", "GvnCse",
+		"number each instruction as it is visited instead of block by block")
+	AllowReassociateCSE = boolKnob("AllowReassociateCSE", "true", "OriReassociateAndCommon",
+		"allow reassociation of integer chains to find common subexpressions")
+	AllowFPReassociate = boolKnob("AllowFPReassociate", "false", "OriReassociateAndCommon",
+		"also reassociate floating-point chains (changes rounding; off by default)")
+	ReassociateCSEBudget = budgetKnob("ReassociateCSEBudget", "2000", "OriReassociateAndCommon",
+		"maximum number of chains rewritten per function")
+	ReassociateCSEWindow = intKnob("ReassociateCSEWindow", "16", 1, 1024, "OriReassociateAndCommon",
+		"how many instructions back a chain operand may be looked for")
+	ReassociateCSESkip = intKnob("ReassociateCSESkip", "0", 0, math.MaxInt32, "OriReassociateAndCommon",
+		"skip the first N candidate rewrites (to bisect a miscompile)")
+	DistributeAndReassociateMulBudget = budgetKnob("DistributeAndReassociateMulBudget", "100", "OriReassociateAndCommon",
+		"maximum number of multiplications distributed over additions per function")
+	ForceLateCommoning = boolKnob("ForceLateCommoning", "false", "LateOriCommoning",
+		"common equal instructions even where the profitability test declines")
+	DisableMoveCommoning = boolKnob("DisableMoveCommoning", "false", "LateOriCommoning",
+		"never common move instructions")
+	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",
+		"maximum number of copies removed by back copy propagation per function")
+	CopyPropBudget = budgetKnob("CopyPropBudget", "10000", "GeneralOptimize",
+		"maximum number of local copy propagations per bundle run")
+	CopyPropGlobalBudget = budgetKnob("CopyPropGlobalBudget", "2000", "GeneralOptimize",
+		"maximum number of copy propagations across blocks per bundle run")
+	CopyPropForceGlobal = boolKnob("CopyPropForceGlobal", "false", "GeneralOptimize",
+		"propagate across blocks even outside SSA form")
+	CopyPropUseReachingDefs = boolKnob("CopyPropUseReachingDefs", "false", "GeneralOptimize",
+		"use reaching definitions (instead of SSA) to prove a copy safe to propagate")
+	MergeEquivalentConditionalFlowBudget = budgetKnob("MergeEquivalentConditionalFlowBudget", "100", "GeneralOptimize",
+		"maximum number of equivalent conditional branches merged per function")
+	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "1.0", 0, 100, "GeneralOptimize",
+		"cost of one inserted move, relative to a local load, when promoting .local memory to registers")
+	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
+		"fold floating-point operations only where the result is exact (default from the SM profile)")
+	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
+		"maximum number of instructions hoisted or moved per function")
+	SplitLiveRangesBudget = budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",
+		"maximum number of live ranges split per function")
+	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
+		"largest branch region (in instructions) turned into predicated code")
+)
+
+var knobIndex = map[string]int{} // lower-case name → index
+
+func init() {
+	for i, d := range knobDefs {
+		k := strings.ToLower(d.Name)
+		if _, dup := knobIndex[k]; dup {
+			panic("phases: duplicate knob " + d.Name)
+		}
+		knobIndex[k] = i
+		if _, err := parseKnobValue(d, d.Default); err != nil {
+			panic("phases: bad default for knob " + d.Name + ": " + err.Error())
+		}
+	}
+}
+
+// KnobDefs returns the registry in declaration order.
+func KnobDefs() []KnobDef { return append([]KnobDef(nil), knobDefs...) }
+
+// knobValue holds any knob's value: ints and budgets in i, doubles in f,
+// bools as 0/1 in i.
+type knobValue struct {
+	i int64
+	f float64
+}
+
+func parseKnobValue(d KnobDef, s string) (knobValue, error) {
+	s = strings.TrimSpace(s)
+	switch d.Kind {
+	case KnobBool:
+		switch strings.ToLower(s) {
+		case "true", "1", "on", "yes":
+			return knobValue{i: 1}, nil
+		case "false", "0", "off", "no":
+			return knobValue{i: 0}, nil
+		}
+		return knobValue{}, fmt.Errorf("knob %s wants a bool (true/false, 1/0, on/off), not %q", d.Name, s)
+	case KnobInt:
+		v, err := strconv.ParseInt(s, 0, 64)
+		if err != nil {
+			return knobValue{}, fmt.Errorf("knob %s wants an integer, not %q", d.Name, s)
+		}
+		if float64(v) < d.Min || float64(v) > d.Max {
+			return knobValue{}, fmt.Errorf("knob %s: %d is out of range [%g, %g]", d.Name, v, d.Min, d.Max)
+		}
+		return knobValue{i: v}, nil
+	case KnobDouble:
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || math.IsNaN(v) {
+			return knobValue{}, fmt.Errorf("knob %s wants a number, not %q", d.Name, s)
+		}
+		if v < d.Min || v > d.Max {
+			return knobValue{}, fmt.Errorf("knob %s: %g is out of range [%g, %g]", d.Name, v, d.Min, d.Max)
+		}
+		return knobValue{f: v}, nil
+	case KnobBudget:
+		switch strings.ToLower(s) {
+		case "unlimited", "inf", "-1":
+			return knobValue{i: Unlimited}, nil
+		}
+		v, err := strconv.ParseInt(s, 0, 64)
+		if err != nil || v < 0 {
+			return knobValue{}, fmt.Errorf("knob %s wants a budget (a non-negative integer or \"unlimited\"), not %q", d.Name, s)
+		}
+		return knobValue{i: v}, nil
+	}
+	return knobValue{}, fmt.Errorf("knob %s has an unknown kind", d.Name)
+}
+
+// KnobSetting is one "Name=Value" the user asked for, parsed and checked.
+type KnobSetting struct {
+	Index int
+	Value string
+	v     knobValue
+}
+
+// ParseKnob parses "Name=Value". Unknown names and bad values are errors;
+// an unknown name lists the close matches.
+func ParseKnob(s string) (KnobSetting, error) {
+	name, val, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return KnobSetting{}, fmt.Errorf("knob setting %q is not Name=Value", s)
+	}
+	i, found := knobIndex[strings.ToLower(name)]
+	if !found {
+		names := make([]string, len(knobDefs))
+		for j, d := range knobDefs {
+			names[j] = d.Name
+		}
+		return KnobSetting{}, fmt.Errorf("unknown knob %q%s", name, suggest(name, names))
+	}
+	v, err := parseKnobValue(knobDefs[i], val)
+	if err != nil {
+		return KnobSetting{}, err
+	}
+	return KnobSetting{Index: i, Value: strings.TrimSpace(val), v: v}, nil
+}
+
+// ParseKnobFile reads knob settings from a file: one or more "Name=Value"
+// per line separated by ';', '#' starts a comment. Errors carry
+// file:line.
+func ParseKnobFile(path string) ([]KnobSetting, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseKnobText(path, data)
+}
+
+// ParseKnobText is ParseKnobFile on text already read.
+func ParseKnobText(path string, data []byte) ([]KnobSetting, error) {
+	var out []KnobSetting
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	line := 0
+	for sc.Scan() {
+		line++
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		for _, item := range strings.Split(text, ";") {
+			if strings.TrimSpace(item) == "" {
+				continue
+			}
+			s, err := ParseKnob(item)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
+			out = append(out, s)
+		}
+	}
+	return out, sc.Err()
+}
+
+// Knobs is a resolved set of knob values: the registry defaults, then the
+// SM profile's defaults, then the user's settings, each overriding the
+// one before. A Knobs is read-only once built and may be shared.
+type Knobs struct {
+	vals []knobValue
+	src  []uint8 // 0 registry default, 1 SM profile, 2 user
+}
+
+// NewKnobs resolves the knob values for a target profile and settings.
+func NewKnobs(prof *Profile, settings []KnobSetting) *Knobs {
+	k := &Knobs{vals: make([]knobValue, len(knobDefs)), src: make([]uint8, len(knobDefs))}
+	for i, d := range knobDefs {
+		k.vals[i], _ = parseKnobValue(d, d.Default)
+	}
+	if prof != nil {
+		for _, s := range prof.settings {
+			k.vals[s.Index], k.src[s.Index] = s.v, 1
+		}
+	}
+	for _, s := range settings {
+		k.vals[s.Index], k.src[s.Index] = s.v, 2
+	}
+	return k
+}
+
+func (k *Knobs) Bool(h BoolKnob) bool        { return k.vals[h].i != 0 }
+func (k *Knobs) Int(h IntKnob) int64         { return k.vals[h].i }
+func (k *Knobs) Double(h DoubleKnob) float64 { return k.vals[h].f }
+func (k *Knobs) Budget(h BudgetKnob) int64   { return k.vals[h].i }
+
+// Source says where knob i's value came from: "default", "sm", or "user".
+func (k *Knobs) Source(i int) string {
+	return [...]string{"default", "sm", "user"}[k.src[i]]
+}
+
+// String returns knob i's value in its own syntax.
+func (k *Knobs) String(i int) string {
+	v := k.vals[i]
+	switch knobDefs[i].Kind {
+	case KnobBool:
+		return strconv.FormatBool(v.i != 0)
+	case KnobDouble:
+		return strconv.FormatFloat(v.f, 'g', -1, 64)
+	case KnobBudget:
+		if v.i == Unlimited {
+			return "unlimited"
+		}
+	}
+	return strconv.FormatInt(v.i, 10)
+}
+
+// suggest returns ", did you mean A, B?" for the candidates closest to
+// name by edit distance (case-insensitive), or "" when none is close.
+func suggest(name string, cands []string) string {
+	type scored struct {
+		s string
+		d int
+	}
+	var best []scored
+	ln := strings.ToLower(name)
+	limit := max(2, len(name)/3)
+	for _, c := range cands {
+		lc := strings.ToLower(c)
+		d := editDistance(ln, lc)
+		if d <= limit || (len(ln) >= 4 && strings.Contains(lc, ln)) {
+			best = append(best, scored{c, d})
+		}
+	}
+	if len(best) == 0 {
+		return ""
+	}
+	sort.SliceStable(best, func(i, j int) bool {
+		if best[i].d != best[j].d {
+			return best[i].d < best[j].d
+		}
+		return best[i].s < best[j].s
+	})
+	// Keep the closest ones: within one edit of the best.
+	n := 0
+	for n < len(best) && n < 4 && best[n].d <= best[0].d+1 {
+		n++
+	}
+	best = best[:n]
+	names := make([]string, len(best))
+	for i, b := range best {
+		names[i] = b.s
+	}
+	return "; did you mean " + strings.Join(names, ", ") + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,232 @@
+// Package phases is ptxopt's phase manager: the ordered pipeline table
+// (modeled on Go's ssa/compile.go and on the mid-end of ptxas), named
+// phases and phase families, the typed knob registry, opt levels, SM target
+// profiles, IR dumps, the HTML view, per-phase timing and counters, and a
+// per-worker scratch context that phases borrow memory from.
+//
+// The optimization passes themselves live in one file per phase family
+// (livedead.go, generalopt.go, …). Today every one of them is a registered
+// no-op that reports changed=false: the table, the driver and the reports
+// are real, the transformations are later work. A phase that does nothing
+// says so in --help-phases ("not yet implemented") and reports no counters.
+package phases
+
+import (
+	"fmt"
+	"strings"
+)
+
+// PassFunc runs one phase on one function. It reports whether it changed
+// the function. Broken invariants panic; the driver recovers the panic and
+// turns it into an error that names the phase and the function.
+type PassFunc func(p *Pass) (changed bool)
+
+// Phase is one slot of the pipeline.
+type Phase struct {
+	Num      int      // 1-based position in Pipeline (set at init)
+	Name     string   // the ptxas name; unique
+	Families []string // named-phase families this slot belongs to (see Families)
+	Fn       PassFunc
+	// Required phases keep the IR in the shape the next phases expect
+	// (SSA in, SSA out); they cannot be disabled by name and run at every
+	// level above -O0.
+	Required bool
+	MinOpt   int    // lowest -O level the phase runs at (1..3)
+	Impl     bool   // false while the pass is a registered no-op
+	Help     string // one line for --help-phases
+}
+
+// Pipeline is the ordered phase table. The same function stands under
+// several names: liveDead runs four times as OriPerformLiveDead*, the
+// GeneralOptimize bundle six times. The comment beside each slot says why
+// the slot is where it is.
+var Pipeline = []Phase{
+	// Cheap dead-code sweep over straight-line code before anything else,
+	// so the first bundle sees less.
+	{Name: "EarlyOriSimpleLiveDead", Fn: simpleLiveDead, MinOpt: 1,
+		Help: "early dead-code removal of unused results, no global liveness"},
+	// First copy propagation and constant folding on the input as written:
+	// -O0-style PTX is full of moves through temporaries.
+	{Name: "GeneralOptimizeEarly", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1,
+		Help: "GeneralOptimize bundle (copy propagation, folding, simplification), early instance"},
+	// Global liveness-based DCE after the first bundle made values dead.
+	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+		Help: "global liveness and dead-code elimination, first instance"},
+	// Split virtual registers reused for unrelated values, so SSA
+	// construction and register pressure see independent live ranges.
+	{Name: "OriSplitLiveRanges", Fn: splitLiveRanges, MinOpt: 2,
+		Help: "split independent live ranges of one virtual register"},
+	// Into pruned SSA: every phase from here to CSSA relies on it.
+	{Name: "IntoSSA", Fn: intoSSA, Required: true, MinOpt: 1,
+		Help: "build pruned SSA (PHI instructions) for the mid-end"},
+	// Main bundle on SSA form, where copy propagation is exact.
+	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1,
+		Help: "GeneralOptimize bundle on SSA form"},
+	// Again after the first SSA bundle exposed more constants.
+	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
+		Help: "GeneralOptimize bundle, middle instance"},
+	// Sweep the values the bundles left dead before value numbering.
+	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+		Help: "global liveness and dead-code elimination, second instance"},
+	// Canonicalize operands so GvnCse finds equal expressions.
+	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
+		Help: "GeneralOptimize bundle, canonicalization before value numbering"},
+	// Global value numbering and CSE on SSA (mode chosen by the SM
+	// profile or EnableGvnCseMode).
+	{Name: "GvnCse", Fn: gvnCse, MinOpt: 2,
+		Help: "global value numbering and common-subexpression elimination"},
+	// Reassociate integer chains so that GvnCse leftovers become common.
+	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, MinOpt: 2,
+		Help: "reassociate integer expression chains and common the results"},
+	// Fold what value numbering and reassociation exposed.
+	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1,
+		Help: "GeneralOptimize bundle, late instance"},
+	// Remove what CSE and reassociation made dead before predication
+	// measures block sizes.
+	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+		Help: "global liveness and dead-code elimination, third instance"},
+	// If-convert short branches into predicated code.
+	{Name: "OriDoPredication", Fn: predication, MinOpt: 2,
+		Help: "if-conversion of short branches into predicated instructions"},
+	// Predication put formerly exclusive paths side by side: common them.
+	{Name: "LateOriCommoning", Fn: lateCommoning, MinOpt: 2,
+		Help: "late commoning of equal instructions (moves included unless DisableMoveCommoning)"},
+	// Clean up after predication and commoning.
+	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
+		Help: "GeneralOptimize bundle, last instance"},
+	// Loop-invariant code motion once the loop bodies are final.
+	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, MinOpt: 2,
+		Help: "loop-invariant code motion (LICM)"},
+	// The four movements reuse the LICM dataflow just computed, so they
+	// follow it directly.
+	{Name: "DoKillMovement", Families: []string{"HoistInvariants"}, Fn: killMovement, MinOpt: 2,
+		Help: "move kill points (last uses) to shorten live ranges"},
+	{Name: "DoTexMovement", Families: []string{"HoistInvariants"}, Fn: texMovement, MinOpt: 2,
+		Help: "move texture fetches early to hide their latency"},
+	// ptxas runs two more movement phases through the same engine that it
+	// leaves unnamed; these are our names for them.
+	{Name: "DoMemMovement", Families: []string{"HoistInvariants"}, Fn: memMovement, MinOpt: 3,
+		Help: "move long-latency loads early (sibling movement of DoTexMovement)"},
+	{Name: "DoSinkMovement", Families: []string{"HoistInvariants"}, Fn: sinkMovement, MinOpt: 3,
+		Help: "sink computations towards their only use (sibling movement of DoKillMovement)"},
+	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
+	// a plain renaming (the reason ACO lowers to CSSA too).
+	{Name: "CSSA", Fn: cssa, Required: true, MinOpt: 1,
+		Help: "convert to conventional SSA (isolate PHI operands)"},
+	// Out of SSA before the late, non-SSA phases and printing.
+	{Name: "OutOfSSA", Fn: outOfSSA, Required: true, MinOpt: 1,
+		Help: "leave SSA: PHI instructions become moves"},
+	// ptxas's per-architecture hook before back copy propagation; a
+	// gate that does nothing unless a target overrides it.
+	{Name: "AdvancedPhaseBackPropVReg", Fn: advancedBackPropVReg, MinOpt: 2,
+		Help: "per-target hook before back copy propagation (no target overrides it)"},
+	// Remove the moves out-of-SSA inserted by renaming definitions
+	// backwards into their copies.
+	{Name: "OriBackCopyPropagate", Fn: backCopyPropagate, MinOpt: 2,
+		Help: "back copy propagation: rename a definition into the copy that consumes it"},
+	// Last DCE before printing.
+	{Name: "OriPerformLiveDeadFourth", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+		Help: "global liveness and dead-code elimination, last instance"},
+}
+
+// Families are the named-phase tokens that stand for several slots, as
+// ptxas's NamedPhases does: naming a family names all its members.
+var Families = map[string]string{
+	"OriPerformLiveDead": "the four OriPerformLiveDead* instances",
+	"GeneralOptimize":    "the six GeneralOptimize* bundles",
+	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the four movements",
+}
+
+// An ordering rule: phase Before must run before phase After whenever
+// both are in the pipeline. Checked at init and by a test.
+type orderRule struct{ Before, After, Why string }
+
+var orderRules = []orderRule{
+	{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "the early sweep shrinks the first bundle's input"},
+	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
+	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
+	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
+	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},
+	{"GvnCse", "OriReassociateAndCommon", "reassociation commons what GvnCse left"},
+	{"OriPerformLiveDeadThird", "OriDoPredication", "predication measures blocks after DCE"},
+	{"OriDoPredication", "LateOriCommoning", "commoning across formerly exclusive paths"},
+	{"OriHoistInvariantsLate", "DoKillMovement", "movements reuse the LICM dataflow"},
+	{"OriHoistInvariantsLate", "DoTexMovement", "movements reuse the LICM dataflow"},
+	{"OriHoistInvariantsLate", "DoMemMovement", "movements reuse the LICM dataflow"},
+	{"OriHoistInvariantsLate", "DoSinkMovement", "movements reuse the LICM dataflow"},
+	{"DoSinkMovement", "CSSA", "every SSA phase runs before CSSA"},
+	{"CSSA", "OutOfSSA", "out-of-SSA needs conventional SSA"},
+	{"OutOfSSA", "OriBackCopyPropagate", "back copy propagation removes out-of-SSA moves"},
+	{"AdvancedPhaseBackPropVReg", "OriBackCopyPropagate", "the hook precedes the pass it gates"},
+	{"OriBackCopyPropagate", "OriPerformLiveDeadFourth", "the last DCE sweeps dead copies"},
+}
+
+var phaseIndex = map[string]int{} // lower-case name → index in Pipeline
+
+func init() {
+	for i := range Pipeline {
+		p := &Pipeline[i]
+		p.Num = i + 1
+		key := strings.ToLower(p.Name)
+		if _, dup := phaseIndex[key]; dup {
+			panic("phases: duplicate phase name " + p.Name)
+		}
+		phaseIndex[key] = i
+	}
+	if err := checkOrder(); err != nil {
+		panic(err)
+	}
+}
+
+// checkOrder verifies the ordering rules against Pipeline.
+func checkOrder() error {
+	for _, r := range orderRules {
+		a, ok1 := phaseIndex[strings.ToLower(r.Before)]
+		b, ok2 := phaseIndex[strings.ToLower(r.After)]
+		if !ok1 || !ok2 {
+			return fmt.Errorf("phases: ordering rule names an unknown phase: %s < %s", r.Before, r.After)
+		}
+		if a >= b {
+			return fmt.Errorf("phases: %s must run before %s (%s)", r.Before, r.After, r.Why)
+		}
+	}
+	return nil
+}
+
+// Lookup returns the pipeline index of a phase name (case-insensitive).
+func Lookup(name string) (int, bool) {
+	i, ok := phaseIndex[strings.ToLower(name)]
+	return i, ok
+}
+
+// Resolve maps a phase or family name (case-insensitive) to the pipeline
+// indices it stands for. Unknown names give an error listing close
+// matches.
+func Resolve(name string) ([]int, error) {
+	// A family name wins over the slot of the same name: GeneralOptimize
+	// stands for all six bundles.
+	for fam := range Families {
+		if strings.EqualFold(fam, name) {
+			var out []int
+			for i := range Pipeline {
+				for _, f := range Pipeline[i].Families {
+					if f == fam {
+						out = append(out, i)
+					}
+				}
+			}
+			return out, nil
+		}
+	}
+	if i, ok := Lookup(name); ok {
+		return []int{i}, nil
+	}
+	cands := make([]string, 0, len(Pipeline)+len(Families))
+	for i := range Pipeline {
+		cands = append(cands, Pipeline[i].Name)
+	}
+	for fam := range Families {
+		cands = append(cands, fam)
+	}
+	return nil, fmt.Errorf("unknown phase %q%s", name, suggest(name, cands))
+}

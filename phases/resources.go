@@ -1,0 +1,83 @@
+package phases
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Pressure is the register pressure of a function: for each instruction in
+// layout order, the 32-bit slots live across it per register file, and the
+// maximum per file.
+type Pressure struct {
+	PerInstr [][ir.NumFiles]int32
+	Max      [ir.NumFiles]int
+}
+
+// Resources is what reports show per function, before and after.
+type Resources struct {
+	Instrs     int
+	Regs       [ir.NumFiles]int // declared registers, in 32-bit slots (R, UR) or count (P, UP)
+	MaxLive    [ir.NumFiles]int
+	LocalBytes int
+}
+
+// Measure computes f's resources. Until the uniformity analysis assigns
+// registers to UR and UP, everything counts in R and P.
+func Measure(f *ir.Func) Resources {
+	var r Resources
+	if !f.HasBody {
+		return r
+	}
+	for _, b := range f.Layout {
+		for range f.Instrs(b) {
+			r.Instrs++
+		}
+	}
+	for i, t := range f.RegType {
+		n := ir.Slots(t) * max(1, int(f.RegVec[i]))
+		if t == ir.TPred {
+			r.Regs[ir.FileP] += n
+		} else {
+			r.Regs[ir.FileR] += n
+		}
+	}
+	r.MaxLive = ComputePressure(f).Max
+	for _, s := range f.Locals {
+		sym := &f.Mod.Syms[s]
+		if sym.Space == ir.SpaceLocal {
+			r.LocalBytes += symBytes(f.Mod, sym)
+		}
+	}
+	return r
+}
+
+// symBytes is the size of a variable: element size × vector × array dims.
+func symBytes(m *ir.Module, s *ir.Symbol) int {
+	n := max(1, s.Type.Bits()/8) * max(1, int(s.Vec))
+	dims := m.Strings.Get(s.Dims)
+	for dims != "" {
+		open := strings.IndexByte(dims, '[')
+		end := strings.IndexByte(dims, ']')
+		if open < 0 || end < open {
+			break
+		}
+		v, err := strconv.Atoi(strings.TrimSpace(dims[open+1 : end]))
+		if err != nil {
+			return 0 // "[]": unsized
+		}
+		n *= v
+		dims = dims[end+1:]
+	}
+	return n
+}
+
+// ComputePressure returns f's register pressure: PressureHook when set,
+// else the walk over core's liveness (pressure.go).
+func ComputePressure(f *ir.Func) Pressure {
+	if PressureHook != nil {
+		return PressureHook(f)
+	}
+	return corePressure(f)
+}

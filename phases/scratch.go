@@ -1,0 +1,54 @@
+package phases
+
+import "github.com/ptxopt/ptxopt/bitvec"
+
+// Scratch is a per-worker arena that phases borrow temporary memory from.
+// What a phase borrows is valid until the phase returns; the driver then
+// takes it all back at once (reset), so nothing a phase leaves behind is
+// visible to the next phase or the next function. One Scratch serves one
+// goroutine at a time.
+type Scratch struct {
+	u32    []uint32 // the current chunk
+	top    int      // words of u32 in use
+	spill  int      // words borrowed beyond the chunk since the last reset
+	Resets int      // how many times the arena was taken back (for tests)
+}
+
+// NewScratch returns an empty arena; it grows on demand and keeps its
+// largest size across phases and functions.
+func NewScratch() *Scratch { return &Scratch{} }
+
+// U32 borrows n zeroed words.
+func (s *Scratch) U32(n int) []uint32 {
+	if s.top+n > len(s.u32) {
+		// Too small: hand out fresh memory now, and grow the chunk at the
+		// next reset so the next phase fits.
+		s.spill += n
+		return make([]uint32, n)
+	}
+	b := s.u32[s.top : s.top+n : s.top+n]
+	s.top += n
+	clear(b)
+	return b
+}
+
+// Bits borrows a cleared bit vector of nbits bits.
+func (s *Scratch) Bits(nbits int) bitvec.BitVector {
+	return bitvec.FromWords(s.U32(bitvec.WordsFor(nbits)), nbits)
+}
+
+// InUse returns how many words are borrowed right now.
+func (s *Scratch) InUse() int { return s.top + s.spill }
+
+// reset takes back everything borrowed.
+func (s *Scratch) reset() {
+	if s.spill > 0 {
+		s.u32 = make([]uint32, 2*(s.top+s.spill))
+	}
+	s.top, s.spill = 0, 0
+	s.Resets++
+}
+
+// Reset takes back everything borrowed; the driver calls it after every
+// phase, and code driving phases by hand may call it between functions.
+func (s *Scratch) Reset() { s.reset() }

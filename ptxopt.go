@@ -1,0 +1,356 @@
+// Package ptxopt is the library facade of the PTX optimizer: parse PTX,
+// run the phase pipeline (package phases), print PTX again, and report
+// what changed.
+//
+// The one-call form is Optimize. Programs that compile many modules build
+// a Pipeline once (options checked once) and run it on parsed Modules; a
+// Pipeline is safe for concurrent use on different modules, and each run
+// borrows a scratch context from a pool. Cancellation of the context is
+// checked between phases.
+package ptxopt
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/phases"
+)
+
+// Level is an optimization level. The zero value means the default, O2.
+type Level int8
+
+const (
+	LevelDefault Level = iota // -O2
+	O0                        // parse and print only
+	O1
+	O2
+	O3
+)
+
+// Int returns the level as 0..3.
+func (l Level) Int() int {
+	if l == LevelDefault {
+		return 2
+	}
+	return int(l) - 1
+}
+
+// LevelOf maps 0..3 to a Level.
+func LevelOf(n int) (Level, error) {
+	if n < 0 || n > phases.MaxOpt {
+		return 0, &OptionError{fmt.Errorf("bad opt level -O%d: want -O0..-O%d", n, phases.MaxOpt)}
+	}
+	return Level(n + 1), nil
+}
+
+// Options configure a run. The zero value optimizes at -O2 for the
+// module's own .target.
+type Options struct {
+	Opt           Level
+	SM            string   // "sm_XX"; "" takes the module's .target
+	Knobs         []string // "Name=Value" settings, applied after KnobFile
+	KnobFile      string   // a file of knob settings (see phases.ParseKnobFile)
+	DisablePhases []string // phase or family names not to run
+	NamedPhases   []string // when non-empty: run only these (and the required phases)
+	Verify        bool     // run the verifier on the input and after every phase
+
+	DumpIR string    // "before:Phase", "after:Phase", "all" (comma-separated; families allowed)
+	DumpW  io.Writer // where phase dumps go; nil: nowhere (the selection is still checked)
+
+	HTMLFunc string    // write the per-phase HTML view of this function…
+	HTMLW    io.Writer // …here, when the run finishes
+
+	Path string // the name used in errors and reports ("<input>" when empty)
+}
+
+// OptionError is an error in Options (a bad knob, phase name, target or
+// level): the caller's mistake rather than the input's.
+type OptionError struct{ Err error }
+
+func (e *OptionError) Error() string { return e.Err.Error() }
+func (e *OptionError) Unwrap() error { return e.Err }
+
+// Module is a parsed PTX module.
+type Module struct {
+	IR   *ir.Module
+	Path string
+}
+
+// Parse parses PTX source; errors read path:line:col: message.
+func Parse(path string, src []byte) (*Module, error) {
+	m, err := parsePTX(path, src)
+	if err != nil {
+		return nil, err
+	}
+	return &Module{IR: m, Path: path}, nil
+}
+
+// Format prints the module as PTX.
+func (m *Module) Format() []byte { return formatPTX(m.IR) }
+
+// Func returns the function definition named name, or nil.
+func (m *Module) Func(name string) *ir.Func {
+	for _, f := range m.IR.Funcs {
+		if f.Name == name && f.HasBody {
+			return f
+		}
+	}
+	return nil
+}
+
+// Pipeline is a checked configuration that runs on modules.
+type Pipeline struct {
+	opt      int
+	target   *phases.Target // nil: each module's own
+	settings []phases.KnobSetting
+	disabled []string
+	named    []string
+	verify   bool
+	dump     phases.DumpSpec
+	dumpW    io.Writer
+	html     *phases.HTML
+	htmlMu   sync.Mutex
+	htmlDone bool
+	scratch  sync.Pool
+	cfgs     sync.Map // target name → *phases.Config
+}
+
+// NewPipeline checks opts and returns a Pipeline. Errors are *OptionError.
+func NewPipeline(opts Options) (*Pipeline, error) {
+	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases}
+	p.scratch.New = func() any { return phases.NewScratch() }
+	if opts.Opt < LevelDefault || opts.Opt > O3 {
+		return nil, &OptionError{fmt.Errorf("bad opt level %d", opts.Opt)}
+	}
+	if opts.SM != "" {
+		t, err := phases.ParseTarget(opts.SM)
+		if err != nil {
+			return nil, &OptionError{err}
+		}
+		p.target = &t
+	}
+	if opts.KnobFile != "" {
+		s, err := phases.ParseKnobFile(opts.KnobFile)
+		if err != nil {
+			return nil, &OptionError{err}
+		}
+		p.settings = append(p.settings, s...)
+	}
+	for _, k := range opts.Knobs {
+		s, err := phases.ParseKnob(k)
+		if err != nil {
+			return nil, &OptionError{err}
+		}
+		p.settings = append(p.settings, s)
+	}
+	if opts.DumpIR != "" {
+		d, err := phases.ParseDumpSpec(opts.DumpIR)
+		if err != nil {
+			return nil, &OptionError{err}
+		}
+		p.dump = d
+		p.dumpW = opts.DumpW
+		if p.dumpW != nil {
+			p.dumpW = &lockedWriter{w: opts.DumpW}
+		}
+	}
+	if opts.HTMLFunc != "" && opts.HTMLW != nil {
+		p.html = phases.NewHTML(opts.HTMLW, opts.HTMLFunc)
+	}
+	// Check the phase names and the level once, for a default target.
+	t, _ := phases.ParseTarget("sm_80")
+	if _, err := p.config(t); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// config returns the phase configuration for target t (cached).
+func (p *Pipeline) config(t phases.Target) (*phases.Config, error) {
+	if c, ok := p.cfgs.Load(t.Name); ok {
+		return c.(*phases.Config), nil
+	}
+	c, err := phases.NewConfig(p.opt, t, p.settings, p.disabled, p.named)
+	if err != nil {
+		return nil, &OptionError{err}
+	}
+	c.Verify = p.verify
+	c.Dump, c.DumpW = p.dump, p.dumpW
+	c.HTML = p.html
+	p.cfgs.Store(t.Name, c)
+	return c, nil
+}
+
+// Phases returns the names of the phases the pipeline runs for target t
+// ("" for the default sm_80), in order.
+func (p *Pipeline) Phases(target string) ([]string, error) {
+	if target == "" {
+		target = "sm_80"
+	}
+	t, err := phases.ParseTarget(target)
+	if err != nil {
+		return nil, &OptionError{err}
+	}
+	c, err := p.config(t)
+	if err != nil {
+		return nil, err
+	}
+	return c.Planned(), nil
+}
+
+// Run optimizes m in place and reports on it. On error the module may be
+// partly optimized; the report still lists what was done.
+func (p *Pipeline) Run(ctx context.Context, m *Module) (*FileReport, error) {
+	start := time.Now()
+	rep := &FileReport{Path: m.Path, Functions: []FuncReport{}}
+	err := p.run(ctx, m, rep)
+	rep.NS = time.Since(start).Nanoseconds()
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	return rep, err
+}
+
+func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
+	var t phases.Target
+	if p.target != nil {
+		t = *p.target
+	} else {
+		var err error
+		if t, err = phases.TargetOfModule(m.IR.Target); err != nil {
+			return fmt.Errorf("%s: .target: %w", m.Path, err)
+		}
+	}
+	rep.Target = t.Name
+	cfg, err := p.config(t)
+	if err != nil {
+		return err
+	}
+	if cfg.HTML != nil {
+		cfg = p.claimHTML(cfg, m)
+	}
+	sc := p.scratch.Get().(*phases.Scratch)
+	defer p.scratch.Put(sc)
+	for _, f := range m.IR.Funcs {
+		if !f.HasBody {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		in := phases.Measure(f)
+		stats, err := phases.Run(ctx, cfg, sc, f, nil)
+		fr := FuncReport{
+			Name: f.Name, Entry: f.Kind == ir.KindEntry,
+			InstrsIn: in.Instrs, RegsIn: regFiles(in.Regs), MaxLiveIn: regFiles(in.MaxLive), LocalBytesIn: in.LocalBytes,
+			Phases: phaseReports(stats),
+		}
+		if err != nil {
+			fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = fr.InstrsIn, fr.RegsIn, fr.MaxLiveIn, fr.LocalBytesIn
+			rep.Functions = append(rep.Functions, fr)
+			var pe *phases.PhaseError
+			if errors.As(err, &pe) {
+				return fmt.Errorf("%s: %w", m.Path, err)
+			}
+			return err
+		}
+		out := phases.Measure(f)
+		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = out.Instrs, regFiles(out.Regs), regFiles(out.MaxLive), out.LocalBytes
+		rep.Functions = append(rep.Functions, fr)
+	}
+	return nil
+}
+
+// claimHTML gives the HTML view to the first module holding the function
+// it names; other modules run without it.
+func (p *Pipeline) claimHTML(cfg *phases.Config, m *Module) *phases.Config {
+	p.htmlMu.Lock()
+	defer p.htmlMu.Unlock()
+	if !p.htmlDone && m.Func(p.html.Func) != nil {
+		p.htmlDone = true
+		return cfg
+	}
+	c := *cfg
+	c.HTML = nil
+	return &c
+}
+
+// FinishHTML writes the HTML view, if one was asked for. It reports an
+// error when no module held the function.
+func (p *Pipeline) FinishHTML() error {
+	if p.html == nil {
+		return nil
+	}
+	if !p.html.Seen() {
+		return fmt.Errorf("--html: no function named %q was optimized", p.html.Func)
+	}
+	return p.html.Close()
+}
+
+// Optimize parses src, runs the pipeline and prints the result.
+func (p *Pipeline) Optimize(ctx context.Context, path string, src []byte) ([]byte, *FileReport, error) {
+	start := time.Now()
+	m, err := Parse(path, src)
+	if err != nil {
+		return nil, &FileReport{Path: path, Error: err.Error(), Functions: []FuncReport{}, NS: time.Since(start).Nanoseconds()}, err
+	}
+	rep, err := p.Run(ctx, m)
+	if err != nil {
+		rep.NS = time.Since(start).Nanoseconds()
+		return nil, rep, err
+	}
+	out := m.Format()
+	rep.NS = time.Since(start).Nanoseconds()
+	return out, rep, nil
+}
+
+// Optimize is the one-call form: check opts, parse src, optimize, print.
+// The report holds one file. The HTML view, if asked for, is written
+// before Optimize returns.
+func Optimize(ctx context.Context, src []byte, opts Options) ([]byte, *Report, error) {
+	start := time.Now()
+	p, err := NewPipeline(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	path := opts.Path
+	if path == "" {
+		path = "<input>"
+	}
+	out, fr, err := p.Optimize(ctx, path, src)
+	rep := &Report{Files: []FileReport{*fr}}
+	if err == nil {
+		err = p.FinishHTML()
+	}
+	rep.TotalNS = time.Since(start).Nanoseconds()
+	return out, rep, err
+}
+
+// Dump writes the IR text dump of every function definition of m.
+func (m *Module) Dump(w io.Writer) error {
+	var b bytes.Buffer
+	for _, f := range m.IR.Funcs {
+		if f.HasBody {
+			phases.DumpFunc(&b, f)
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,166 @@
+package ptxopt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/ir/ptx"
+	"github.com/ptxopt/ptxopt/phases"
+)
+
+func inputs(t *testing.T) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	paths, _ := filepath.Glob("examples/*.ptx")
+	corpus, _ := filepath.Glob("../shared/corpus/ptx/*ZLUDA*.ptx")
+	for _, p := range append(paths, corpus...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p] = b
+	}
+	if len(files) < 2 {
+		t.Fatal("no inputs")
+	}
+	return files
+}
+
+// One Pipeline, many goroutines, different modules: the same bytes as a
+// sequential run.
+func TestConcurrentUse(t *testing.T) {
+	p, err := NewPipeline(Options{Opt: O3, Verify: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := inputs(t)
+	want := map[string][]byte{}
+	for name, src := range files {
+		out, _, err := p.Optimize(context.Background(), name, src)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want[name] = out
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		for name, src := range files {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out, _, err := p.Optimize(context.Background(), name, src)
+				if err != nil || !bytes.Equal(out, want[name]) {
+					t.Errorf("%s: concurrent run differs (%v)", name, err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+}
+
+func TestO0RoundTrip(t *testing.T) {
+	for name, src := range inputs(t) {
+		m, err := ptx.Parse(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := Optimize(context.Background(), src, Options{Opt: O0, Path: name})
+		if err != nil || !bytes.Equal(out, ptx.Format(m)) {
+			t.Errorf("%s: -O0 is not parse+print (%v)", name, err)
+		}
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	src, _ := os.ReadFile("examples/saxpy.ptx")
+	_, rep, err := Optimize(ctx, src, Options{})
+	if !errors.Is(err, context.Canceled) || rep.Files[0].Error == "" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	_, rep, err := Optimize(context.Background(), []byte(".version 7.0\n.target sm_80\n.entry k() {\n  bogus %r1 ;\n"), Options{Path: "x.ptx"})
+	if err == nil || !regexp.MustCompile(`^x\.ptx:\d+:\d+: `).MatchString(err.Error()) || rep.Files[0].Error != err.Error() {
+		t.Errorf("parse error: %v", err)
+	}
+	var oe *OptionError
+	for _, o := range []Options{{SM: "sm8"}, {Knobs: []string{"EnableGvnCse=2"}}, {DisablePhases: []string{"IntoSSA"}},
+		{NamedPhases: []string{"Nope"}}, {DumpIR: "x"}, {Opt: 9}, {KnobFile: "/nonexistent/knobs"}} {
+		if _, err := NewPipeline(o); !errors.As(err, &oe) {
+			t.Errorf("%+v: %v is not an OptionError", o, err)
+		}
+	}
+	if _, err := LevelOf(4); err == nil {
+		t.Error("LevelOf(4)")
+	}
+}
+
+// A panicking phase becomes an error naming the phase, the function and
+// the file.
+func TestPhasePanic(t *testing.T) {
+	i, _ := phases.Lookup("GvnCse")
+	old := phases.Pipeline[i].Fn
+	phases.Pipeline[i].Fn = func(*phases.Pass) bool { panic("invariant broken") }
+	defer func() { phases.Pipeline[i].Fn = old }()
+	src, _ := os.ReadFile("examples/saxpy.ptx")
+	_, rep, err := Optimize(context.Background(), src, Options{Path: "saxpy.ptx"})
+	if err == nil || !strings.Contains(err.Error(), "saxpy.ptx: phase GvnCse, function saxpy: panic: invariant broken") {
+		t.Fatalf("got %v", err)
+	}
+	if len(rep.Files[0].Functions) != 1 {
+		t.Error("report lost the function")
+	}
+}
+
+func TestReportSchema(t *testing.T) {
+	src, _ := os.ReadFile("examples/rowsum.ptx")
+	_, rep, err := Optimize(context.Background(), src, Options{Path: "rowsum.ptx"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	for _, k := range []string{`"files"`, `"path": "rowsum.ptx"`, `"error": ""`, `"functions"`, `"name": "rowsum"`,
+		`"instrs_in"`, `"instrs_out"`, `"regs_in"`, `"regs_out"`, `"maxlive_in"`, `"maxlive_out"`, `"R"`, `"UR"`, `"P"`, `"UP"`,
+		`"local_bytes_in"`, `"local_bytes_out"`, `"phases"`, `"ns"`, `"changed": false`, `"counters": {}`, `"total_ns"`} {
+		if !strings.Contains(s, k) {
+			t.Errorf("report lacks %s", k)
+		}
+	}
+	var back Report
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || len(back.Files[0].Functions[0].Phases) == 0 {
+		t.Errorf("round trip: %v", err)
+	}
+	tot := rep.Totals()
+	if tot.OK != 1 || tot.Functions != 1 || tot.InstrsIn == 0 || tot.MaxLiveRIn == 0 {
+		t.Errorf("totals %+v", tot)
+	}
+}
+
+func TestHTMLView(t *testing.T) {
+	var page bytes.Buffer
+	src, _ := os.ReadFile("examples/rowsum.ptx")
+	if _, _, err := Optimize(context.Background(), src, Options{HTMLFunc: "rowsum", HTMLW: &page}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<svg") {
+		t.Error("no plot in the HTML view")
+	}
+	if _, _, err := Optimize(context.Background(), src, Options{HTMLFunc: "other", HTMLW: &page}); err == nil {
+		t.Error("HTML view of a missing function")
+	}
+}

@@ -1,0 +1,133 @@
+package ptxopt
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/phases"
+)
+
+// Report is what a run did, over one or more files. Its JSON form is the
+// stable schema of `ptxopt --report json`:
+//
+//	{"files":[{"path":…,"error":…,"functions":[{"name":…,
+//	  "instrs_in":…,"instrs_out":…,
+//	  "regs_in":{"R":…,"UR":…,"P":…,"UP":…},"regs_out":{…},
+//	  "maxlive_in":{…},"maxlive_out":{…},
+//	  "local_bytes_in":…,"local_bytes_out":…,
+//	  "phases":[{"name":…,"ns":…,"changed":…,"counters":{…}}]}]}],
+//	 "total_ns":…}
+//
+// "error" is "" for a file that went through; "functions" and "phases" are
+// [] rather than absent, "counters" is {} when a phase counted nothing.
+// Keys are only ever added, never renamed or removed.
+type Report struct {
+	Files   []FileReport `json:"files"`
+	TotalNS int64        `json:"total_ns"`
+}
+
+// FileReport is the report of one input file.
+type FileReport struct {
+	Path      string       `json:"path"`
+	Error     string       `json:"error"`
+	Functions []FuncReport `json:"functions"`
+
+	Target string `json:"-"` // the SM target the file was optimized for
+	NS     int64  `json:"-"` // time spent on the file, parse and print included
+}
+
+// FuncReport is the report of one function definition.
+type FuncReport struct {
+	Name          string        `json:"name"`
+	Entry         bool          `json:"-"` // .entry (kernel) rather than .func
+	InstrsIn      int           `json:"instrs_in"`
+	InstrsOut     int           `json:"instrs_out"`
+	RegsIn        RegFiles      `json:"regs_in"`
+	RegsOut       RegFiles      `json:"regs_out"`
+	MaxLiveIn     RegFiles      `json:"maxlive_in"`
+	MaxLiveOut    RegFiles      `json:"maxlive_out"`
+	LocalBytesIn  int           `json:"local_bytes_in"`
+	LocalBytesOut int           `json:"local_bytes_out"`
+	Phases        []PhaseReport `json:"phases"`
+}
+
+// RegFiles holds one figure per register file: declared registers (in
+// 32-bit slots for R and UR, a 64-bit register counting two) or the
+// maximum live at any instruction.
+type RegFiles struct {
+	R  int `json:"R"`
+	UR int `json:"UR"`
+	P  int `json:"P"`
+	UP int `json:"UP"`
+}
+
+// PhaseReport is what one phase did to one function.
+type PhaseReport struct {
+	Name     string           `json:"name"`
+	NS       int64            `json:"ns"`
+	Changed  bool             `json:"changed"`
+	Counters map[string]int64 `json:"counters"`
+}
+
+func regFiles(a [ir.NumFiles]int) RegFiles {
+	return RegFiles{R: a[ir.FileR], UR: a[ir.FileUR], P: a[ir.FileP], UP: a[ir.FileUP]}
+}
+
+func phaseReports(stats []phases.PhaseStat) []PhaseReport {
+	out := make([]PhaseReport, len(stats))
+	for i, s := range stats {
+		c := make(map[string]int64, len(s.Counters))
+		for _, k := range s.Counters {
+			c[k.Name] += k.N
+		}
+		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: c}
+	}
+	return out
+}
+
+// WriteJSON writes r as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// Totals sums a report: files that went through and failed, and
+// instructions and R registers before and after over all functions.
+type Totals struct {
+	OK, Failed                  int
+	InstrsIn, InstrsOut         int
+	RegsIn, RegsOut             RegFiles
+	MaxLiveRIn, MaxLiveROut     int // the largest R max-live of any function
+	LocalBytesIn, LocalBytesOut int
+	Functions                   int
+}
+
+// Totals computes the sums of r.
+func (r *Report) Totals() Totals {
+	var t Totals
+	for _, f := range r.Files {
+		if f.Error != "" {
+			t.Failed++
+			continue
+		}
+		t.OK++
+		for _, fn := range f.Functions {
+			t.Functions++
+			t.InstrsIn += fn.InstrsIn
+			t.InstrsOut += fn.InstrsOut
+			t.RegsIn = addFiles(t.RegsIn, fn.RegsIn)
+			t.RegsOut = addFiles(t.RegsOut, fn.RegsOut)
+			t.MaxLiveRIn = max(t.MaxLiveRIn, fn.MaxLiveIn.R)
+			t.MaxLiveROut = max(t.MaxLiveROut, fn.MaxLiveOut.R)
+			t.LocalBytesIn += fn.LocalBytesIn
+			t.LocalBytesOut += fn.LocalBytesOut
+		}
+	}
+	return t
+}
+
+func addFiles(a, b RegFiles) RegFiles {
+	return RegFiles{R: a.R + b.R, UR: a.UR + b.UR, P: a.P + b.P, UP: a.UP + b.UP}
+}
