@@ -17,7 +17,7 @@ func TestCorpusLiveness(t *testing.T) {
 	if len(files) == 0 {
 		t.Skipf("no corpus at %s", dir)
 	}
-	maxInstrs := 2500
+	maxInstrs := 1500
 	if testing.Short() {
 		maxInstrs = 500
 	}

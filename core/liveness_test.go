@@ -187,7 +187,7 @@ func checkFixedPoint(t *testing.T, f *ir.Func, l *Liveness, atExit []ir.RegID) {
 
 func TestLivenessRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 13))
-	n := 3000
+	n := 2000
 	if testing.Short() {
 		n = 600
 	}
