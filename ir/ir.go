@@ -38,27 +38,44 @@ const (
 // directive text). ID 0 is always the empty string. New text is copied
 // into large append-only chunks, so interning allocates O(1) amortized per
 // string rather than once per string.
+//
+// A producer that deduplicates on its own (the PTX parser keeps its own
+// hash table) appends with AddUnique; the lookup map is then built lazily
+// by the next Intern, InternBytes or Lookup. Strings is not safe for
+// concurrent use, Lookup included.
 type Strings struct {
-	list  []string
-	ids   map[string]StrID
-	arena []byte // current chunk; bytes below len are immutable
+	list    []string
+	ids     map[string]StrID
+	indexed int    // list[:indexed] are in ids
+	arena   []byte // current chunk; bytes below len are immutable
 }
 
 const stringChunk = 64 << 10
 
 // Reserve prepares room for about n strings (a size hint).
 func (t *Strings) Reserve(n int) {
+	if t.list == nil {
+		t.list = make([]string, 1, max(n, 1))
+	}
+}
+
+// index brings the lookup map up to date with the list.
+func (t *Strings) index() {
+	if t.list == nil {
+		t.list = []string{""}
+	}
 	if t.ids == nil {
-		t.ids = make(map[string]StrID, n)
-		t.ids[""] = 0
-		t.list = make([]string, 1, n)
+		t.ids = make(map[string]StrID, len(t.list))
+	}
+	for ; t.indexed < len(t.list); t.indexed++ {
+		t.ids[t.list[t.indexed]] = StrID(t.indexed)
 	}
 }
 
 // Intern returns the ID of s, adding it when new.
 func (t *Strings) Intern(s string) StrID {
-	if t.ids == nil {
-		t.Reserve(16)
+	if t.indexed < len(t.list) || t.ids == nil {
+		t.index()
 	}
 	if id, ok := t.ids[s]; ok {
 		return id
@@ -66,35 +83,53 @@ func (t *Strings) Intern(s string) StrID {
 	id := StrID(len(t.list))
 	t.list = append(t.list, s)
 	t.ids[s] = id
+	t.indexed = len(t.list)
 	return id
 }
 
 // InternBytes is Intern for a byte slice; it allocates only for new text,
 // and then only amortized (the bytes go to a shared chunk).
 func (t *Strings) InternBytes(b []byte) StrID {
-	if t.ids == nil {
-		t.Reserve(16)
+	if t.indexed < len(t.list) || t.ids == nil {
+		t.index()
 	}
 	if id, ok := t.ids[string(b)]; ok {
 		return id
 	}
+	return t.Intern(t.copyText(b))
+}
+
+// AddUnique appends b, which the caller guarantees is not interned yet,
+// without touching the lookup map, and returns its ID.
+func (t *Strings) AddUnique(b []byte) StrID {
+	if t.list == nil {
+		t.list = []string{""}
+	}
+	id := StrID(len(t.list))
+	t.list = append(t.list, t.copyText(b))
+	return id
+}
+
+func (t *Strings) copyText(b []byte) string {
 	if len(b) == 0 {
-		return 0
+		return ""
 	}
 	if len(b) > stringChunk/4 {
-		return t.Intern(string(b))
+		return string(b)
 	}
 	if cap(t.arena)-len(t.arena) < len(b) {
 		t.arena = make([]byte, 0, stringChunk)
 	}
 	off := len(t.arena)
 	t.arena = append(t.arena, b...)
-	s := unsafe.String(&t.arena[off], len(b))
-	return t.Intern(s)
+	return unsafe.String(&t.arena[off], len(b))
 }
 
 // Lookup returns the ID of s if it was interned.
 func (t *Strings) Lookup(s string) (StrID, bool) {
+	if t.indexed < len(t.list) || t.ids == nil {
+		t.index()
+	}
 	id, ok := t.ids[s]
 	return id, ok
 }
@@ -246,6 +281,47 @@ type List struct {
 	Start, Count uint32
 }
 
+// Parsed-PTX conventions (package ir/ptx follows them; builders and
+// passes should too):
+//
+//   - Op is OpcodeByName of the base name (text before the first dot);
+//     Mnemonic is the full dotted name as written; Type/Type2 are the
+//     first and second type suffixes; Space is the first state-space
+//     suffix (".shared::cta" is SpaceShared), SpaceGeneric for a memory
+//     opcode with an address operand and no space named, else SpaceNone.
+//   - Definitions: the first operand is a definition when it is a
+//     register, the sink "_" or a brace list (then every register element
+//     is a definition too), unless the opcode writes nothing (st, red, cp,
+//     bar/barrier except bar.red, bra, brx, call, ret, exit, membar,
+//     fence, trap, nanosleep, prefetch, sust, sured, stmatrix,
+//     stackrestore, tcgen05.dealloc, …). A first operand that is an
+//     address "[…]" is never a definition. "%p|%q": the operand after '|'
+//     carries FlagPipe and is a definition when the first one is. For
+//     call, the parenthesised return list "(r)" before the callee is a
+//     definition (with its register elements); arguments are uses.
+//     Unknown opcodes follow the same first-operand rule.
+//   - Inner "{ }" scopes are flattened: a declaration in an inner scope
+//     always makes a new register or symbol, even when its name is
+//     already used; names may therefore repeat in RegName and among a
+//     function's symbols. The printer makes them unique with a "$k"
+//     suffix (k from 1, skipping any name interned in the module).
+//   - Body variables (.local/.shared/.param/.const…) and the
+//     ".branchtargets"/".callprototype" tables are in Func.Locals.
+//   - Loc[i] is the interned argument text of the ".loc" in force
+//     ("1 23 5", or with "function_name …, inlined_at …"); the printer
+//     emits a ".loc" only when it changes.
+//   - ".pragma" inside a body is an instruction of its own, kept in place:
+//     Op = OpcodeByName(".pragma") (OpUnknown unless the table names it,
+//     hence opaque and never moved or deleted), Mnemonic = the whole
+//     directive text without ';' (`.pragma "nounroll"`), no operands.
+//     Header pragmas are in Func.Directives.
+//   - A name used but never declared (the predefined WARP_SZ, driver
+//     functions such as OptiX intrinsics) is a module symbol of kind
+//     SymImplicit with no Item.
+//   - The parser carves each function's slices out of shared slabs with
+//     cap == len, so appending to one reallocates it and never touches a
+//     neighbour.
+//
 // Func is one .entry or .func, declaration or definition.
 type Func struct {
 	Mod     *Module

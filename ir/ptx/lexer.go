@@ -93,7 +93,6 @@ type lexer struct {
 	end    int
 	tline  int // line of the token's first byte
 	tlstrt int // start offset of that line
-	nlBef  bool
 	badMsg string
 	hash   uint32 // tWord: FNV-1a hash of the token bytes
 }
@@ -136,7 +135,6 @@ func (l *lexer) skipSpace() bool {
 			if c == '\n' {
 				l.line++
 				l.lineStart = l.pos
-				l.nlBef = true
 			}
 			continue
 		}
@@ -167,7 +165,6 @@ func (l *lexer) skipSpace() bool {
 					if src[i] == '\n' {
 						l.line++
 						l.lineStart = i + 1
-						l.nlBef = true
 					}
 					i++
 				}
@@ -182,7 +179,6 @@ func (l *lexer) skipSpace() bool {
 
 // next advances to the next token.
 func (l *lexer) next() {
-	l.nlBef = false
 	if !l.skipSpace() {
 		return
 	}

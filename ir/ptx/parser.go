@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -12,7 +13,10 @@ import (
 // Parse reads a PTX module. It never panics on any input: malformed text
 // gives an *Error naming file:line:col.
 func Parse(filename string, src []byte) (m *ir.Module, err error) {
-	p := &parser{file: filename}
+	p, _ := parserPool.Get().(*parser)
+	if p == nil {
+		p = &parser{}
+	}
 	defer func() {
 		// Last resort only: every known failure is reported as an error
 		// by the parser itself.
@@ -20,14 +24,33 @@ func Parse(filename string, src []byte) (m *ir.Module, err error) {
 			m = nil
 			err = &Error{File: filename, Line: p.lx.tline, Col: p.lx.colOf(p.lx.start),
 				Msg: fmt.Sprintf("internal error: %v", r)}
+			return // a parser in an unknown state is not reused
 		}
+		p.release()
 	}()
-	p.init(src)
+	p.init(filename, src)
 	p.parseModule()
 	if p.err != nil {
 		return nil, p.err
 	}
 	return p.m, nil
+}
+
+// parserPool keeps parsers between calls so that their scratch arrays
+// (work arrays, hash table, scope tables) are reused: a batch of files
+// then allocates little beyond the IR itself.
+var parserPool sync.Pool
+
+// release drops every reference to the parsed module and returns p to
+// the pool (unless its tables grew very large).
+func (p *parser) release() {
+	p.m, p.f, p.err = nil, nil, nil
+	p.lx = lexer{}
+	p.slab = nil
+	if len(p.tab) > 1<<22 || cap(p.w.Op) > 1<<20 {
+		return
+	}
+	parserPool.Put(p)
 }
 
 // Bindings in the function scope table: kind in the top bits, index below.
@@ -103,34 +126,54 @@ type parser struct {
 	curLoc    ir.StrID
 	hasAddr   bool
 	nest      int // operand list nesting depth
+	params    []ir.SymID
 	buf       []byte
 }
 
-func (p *parser) init(src []byte) {
+func (p *parser) init(filename string, src []byte) {
+	p.file = filename
+	p.err = nil
 	p.lx.init(src)
 	p.m = &ir.Module{}
-	p.m.Strings.Intern("")
-	est := len(src)/2048 + 64
-	p.mnem = make([]mnInfo, 0, est)
 	nstr := len(src)/48 + 64
 	p.m.Strings.Reserve(nstr)
+	// Tables indexed by StrID: clear what a previous parse used.
+	clear(p.mnem)
+	p.mnem = p.mnem[:0]
+	clear(p.bind)
+	clear(p.bdepth)
+	clear(p.pendHead)
+	clear(p.modBind)
+	p.growTables(nstr)
+	p.touched, p.undo, p.marks, p.pend = p.touched[:0], p.undo[:0], p.marks[:0], p.pend[:0]
+	p.depth = 0
 	sz := 1024
 	for sz < 2*nstr {
 		sz *= 2
 	}
-	p.tab = make([]tabEnt, sz)
-	p.growTables(nstr)
+	if len(p.tab) >= sz && len(p.tab) <= 8*sz {
+		clear(p.tab)
+	} else {
+		p.tab = make([]tabEnt, sz)
+	}
+	p.tabN = 0
 	// IR arrays take about twice the source size; chunks of a quarter of
 	// that (at least 8 KiB) keep the slack small for small files.
+	p.slab = nil
 	p.slabWords = max(1024, len(src)/16)
 	// Work arrays sized for a function of about a tenth of the file.
 	ni := min(len(src)/300+16, 1<<16)
 	w := &p.w
-	w.Op, w.Mnemonic, w.Type, w.Type2, w.Space = make([]ir.Opcode, 0, ni), make([]ir.StrID, 0, ni), make([]ir.Type, 0, ni), make([]ir.Type, 0, ni), make([]ir.Space, 0, ni)
-	w.Guard, w.OpStart, w.OpCount, w.Block = make([]ir.Operand, 0, ni), make([]uint32, 0, ni), make([]uint8, 0, ni), make([]ir.BlockID, 0, ni)
-	w.Prev, w.Next, w.Loc, w.Line = make([]ir.InstrID, 0, ni), make([]ir.InstrID, 0, ni), make([]ir.StrID, 0, ni), make([]uint32, 0, ni)
-	w.Operands, w.ListOps = make([]ir.Operand, 0, 3*ni), make([]ir.Operand, 0, ni)
-	p.specIdx = make(map[ir.StrID]uint32)
+	if cap(w.Op) < ni {
+		w.Op, w.Mnemonic, w.Type, w.Type2, w.Space = make([]ir.Opcode, 0, ni), make([]ir.StrID, 0, ni), make([]ir.Type, 0, ni), make([]ir.Type, 0, ni), make([]ir.Space, 0, ni)
+		w.Guard, w.OpStart, w.OpCount, w.Block = make([]ir.Operand, 0, ni), make([]uint32, 0, ni), make([]uint8, 0, ni), make([]ir.BlockID, 0, ni)
+		w.Prev, w.Next, w.Loc, w.Line = make([]ir.InstrID, 0, ni), make([]ir.InstrID, 0, ni), make([]ir.StrID, 0, ni), make([]uint32, 0, ni)
+		w.Operands, w.ListOps = make([]ir.Operand, 0, 3*ni), make([]ir.Operand, 0, ni)
+	}
+	if p.specIdx == nil {
+		p.specIdx = make(map[ir.StrID]uint32)
+	}
+	clear(p.specIdx)
 	p.lx.next()
 }
 
@@ -218,7 +261,7 @@ func (p *parser) internH(b []byte, h uint32) ir.StrID {
 		}
 		i = (i + 1) & mask
 	}
-	id := p.m.Strings.InternBytes(b)
+	id := p.m.Strings.AddUnique(b)
 	p.tab[i] = tabEnt{h: h, id: id}
 	p.tabN++
 	if p.tabN*2 > len(p.tab) {
@@ -251,15 +294,10 @@ func (p *parser) rehash() {
 	}
 }
 
-func (p *parser) internStr(s string) ir.StrID {
-	id := p.m.Strings.Intern(s)
-	if int(id) >= len(p.bind) {
-		p.growTables(int(id) + 1)
-	}
-	return id
-}
-
 func (p *parser) growTables(n int) {
+	if n <= len(p.bind) {
+		return
+	}
 	c := max(n, 2*len(p.bind), 256)
 	grow32 := func(s []uint32) []uint32 { return append(s, make([]uint32, c-len(s))...) }
 	p.bind = grow32(p.bind)
@@ -783,37 +821,37 @@ func (p *parser) parseFunc(d *declMods) {
 func (p *parser) parseParams(kind ir.SymKind) []ir.SymID {
 	l := &p.lx
 	l.next() // '('
-	var out []ir.SymID
+	p.params = p.params[:0]
 	if p.isPunct(')') {
 		l.next()
-		return out
+		return nil
 	}
 	for p.err == nil {
 		var d declMods
 		p.readMods(&d)
 		if p.err != nil {
-			return out
+			return nil
 		}
 		if !d.spaceSet {
 			p.expected("a parameter state space (.param or .reg)")
-			return out
+			return nil
 		}
 		s := p.parseDeclarator(&d, p.f.ID, false)
 		if p.err != nil {
-			return out
+			return nil
 		}
 		s.Kind = kind
 		id := p.addSym(s)
-		out = append(out, id)
+		p.params = append(p.params, id)
 		p.bindName(s.Name, bSym|uint32(id))
 		if p.isPunct(',') {
 			l.next()
 			continue
 		}
 		p.expectPunct(')')
-		return out
+		return carve(p, p.params)
 	}
-	return out
+	return nil
 }
 
 // beginFunc resets the per-function state.
@@ -935,6 +973,12 @@ func (p *parser) endFunc(body bool) {
 	if len(f.BlockFirst) == 0 {
 		f.AddBlock(ir.NoSym)
 	}
+	// Room for the CFG arrays in the slab (ComputeCFG reuses capacity).
+	nb := len(f.BlockFirst)
+	f.SuccStart = carveZero[uint32](p, nb+1)[:0]
+	f.PredStart = carveZero[uint32](p, nb+1)[:0]
+	f.Succs = carveZero[ir.BlockID](p, 2*nb)[:0]
+	f.Preds = carveZero[ir.BlockID](p, 2*nb)[:0]
 	f.ComputeCFG()
 }
 
@@ -1492,15 +1536,15 @@ func (p *parser) addList(from int) uint32 {
 
 // operand parses one operand and appends it to p.ops.
 func (p *parser) operand(fl ir.OperandFlag) {
-	o := p.operandWord(fl, true)
+	o := p.operandWord(fl)
 	if p.err == nil {
 		p.ops = append(p.ops, o)
 	}
 }
 
-// operandWord parses one operand (top level when top is true; inside a
-// list or address otherwise) and returns its word.
-func (p *parser) operandWord(fl ir.OperandFlag, top bool) ir.Operand {
+// operandWord parses one operand (at the top level, or an element of a
+// list or address) and returns its word.
+func (p *parser) operandWord(fl ir.OperandFlag) ir.Operand {
 	l := &p.lx
 	if p.isPunct('!') {
 		fl |= ir.FlagNot
@@ -1560,7 +1604,7 @@ func (p *parser) operandWord(fl ir.OperandFlag, top bool) ir.Operand {
 					}
 				}
 				p.nest++
-				e := p.operandWord(0, false)
+				e := p.operandWord(0)
 				p.nest--
 				if p.err != nil {
 					return 0
@@ -1601,7 +1645,7 @@ func (p *parser) address(fl ir.OperandFlag) ir.Operand {
 			}
 		}
 		p.nest++
-		e := p.operandWord(0, false)
+		e := p.operandWord(0)
 		p.nest--
 		if p.err != nil {
 			return 0
