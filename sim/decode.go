@@ -196,6 +196,9 @@ func (d *decoder) src(o ir.Operand, t ir.Type) (opnd, error) {
 		return opnd{k: oImm, v: v}, nil
 	case ir.KSym:
 		s := &f.Mod.Syms[o.Index()]
+		if s.Kind == ir.SymImplicit && f.Str(s.Name) == "WARP_SZ" {
+			return opnd{k: oImm, v: 32}, nil
+		}
 		a, ok := d.ml.addr[ir.SymID(o.Index())]
 		if !ok {
 			return opnd{}, &Unsupported{Op: "symbol", Detail: fmt.Sprintf("address of %s (kind %d)", f.Str(s.Name), s.Kind)}
@@ -337,12 +340,8 @@ func (d *decoder) addr(in *inst, o ir.Operand) error {
 		if err != nil {
 			return err
 		}
-		if el[0].Kind() == ir.KSym {
-			// a parameter symbol of a .func reads the frame's buffer
-			s := &d.f.Mod.Syms[el[0].Index()]
-			_ = s
-		}
 		in.addr, in.off = v, uint64(a.Off)
+		d.genericVar(in, el[0])
 		return nil
 	case ir.KSym, ir.KReg, ir.KImm:
 		v, err := d.src(o, ir.TU64)
@@ -350,9 +349,30 @@ func (d *decoder) addr(in *inst, o ir.Operand) error {
 			return err
 		}
 		in.addr, in.off = v, 0
+		d.genericVar(in, o)
 		return nil
 	}
 	return &Unsupported{Op: in.name, Detail: "memory operand of kind " + o.Kind().String()}
+}
+
+// genericVar: a .shared or .local variable named in a generic address
+// stands for its generic address.
+func (d *decoder) genericVar(in *inst, o ir.Operand) {
+	if o.Kind() != ir.KSym || in.sp != ir.SpaceGeneric || in.addr.k != oImm {
+		return
+	}
+	s := &d.f.Mod.Syms[o.Index()]
+	if s.Kind != ir.SymVar {
+		return
+	}
+	switch s.Space {
+	case ir.SpaceShared, ir.SpaceSharedCluster:
+		in.addr.v += sharedWindow
+	case ir.SpaceLocal:
+		in.addr.v += localWindow
+	case ir.SpaceConst:
+		in.addr.v += constWindow
+	}
 }
 
 func (d *decoder) label(in *inst, o ir.Operand) (int32, error) {
@@ -372,6 +392,10 @@ func (d *decoder) decode(i ir.InstrID, in *inst) error {
 	f := d.f
 	mn := f.Str(f.Mnemonic[i])
 	in.name = mn
+	if strings.HasPrefix(mn, ".") {
+		// a directive inside a body (".pragma \"nounroll\"") executes nothing
+		return nil
+	}
 	d.parts = strings.Split(mn, ".")
 	d.types = d.types[:0]
 	in.sp = ir.SpaceNone

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -61,6 +63,10 @@ func MakeInput(f *ir.Func, seed int64, bufBytes int) Input {
 	if r.Intn(4) == 0 {
 		l.Block.X = 1 + r.Intn(128)
 	}
+	bounds, imms := kernelImmediates(f)
+	if usesDynShared(f) {
+		l.DynShared = dynSharedBytes
+	}
 	for _, id := range f.Params {
 		s := &f.Mod.Syms[id]
 		size := max(s.Type.Bits()/8, 1)
@@ -75,9 +81,13 @@ func MakeInput(f *ir.Func, seed int64, bufBytes int) Input {
 		case s.Type == ir.TF64:
 			binary.LittleEndian.PutUint64(b, math.Float64bits(float64(r.Intn(64))-8))
 		default:
-			v := uint64(r.Intn(18)) // small: thresholds in code are usually small
-			if r.Intn(4) == 0 {
-				v = uint64(r.Intn(1 << 12))
+			var v uint64
+			if pb := paramBounds(f, id); seed%2 == 1 && len(pb) > 0 {
+				// odd seeds walk through the values next to the
+				// immediates this parameter is compared against
+				v = pb[int(seed/2)%len(pb)]
+			} else {
+				v = scalarValue(r, bounds, imms)
 			}
 			for k := range b {
 				b[k] = byte(v >> (8 * k))
@@ -86,6 +96,138 @@ func MakeInput(f *ir.Func, seed int64, bufBytes int) Input {
 		l.Params = append(l.Params, b)
 	}
 	return Input{Launch: l, Mem: mem}
+}
+
+// scalarValue draws an integer scalar parameter: mostly small values
+// (thresholds in code are usually small), values next to the immediates
+// the kernel compares against (so that an off-by-one in a comparison
+// shows), other immediates of the kernel, and edge values.
+func scalarValue(r *rand.Rand, bounds, imms []uint64) uint64 {
+	x := r.Intn(100)
+	switch {
+	case x < 35:
+		return uint64(r.Intn(18))
+	case x < 45:
+		return uint64(r.Intn(1 << 12))
+	case x < 50:
+		edge := [...]uint64{0, 1, 2, 0x7fffffff, 0xffffffff, 0x80000000, 0xffff, 0x10000}
+		return edge[r.Intn(len(edge))]
+	case x < 85 && len(bounds) > 0:
+		return bounds[r.Intn(len(bounds))] + uint64(r.Intn(3)) - 1
+	case len(imms) > 0:
+		return imms[r.Intn(len(imms))] + uint64(r.Intn(3)) - 1
+	}
+	return uint64(r.Intn(18))
+}
+
+// kernelImmediates collects the distinct integer immediates of f (below
+// 1<<20): those of comparisons (setp, set, slct) and all of them.
+func kernelImmediates(f *ir.Func) (bounds, imms []uint64) {
+	seenB, seenI := map[uint64]bool{}, map[uint64]bool{}
+	for i := range f.Op {
+		id := ir.InstrID(i)
+		if f.Dead[id] || f.Block[id] == ir.NoBlock {
+			continue
+		}
+		mn := f.Str(f.Mnemonic[id])
+		cmp := strings.HasPrefix(mn, "setp.") || strings.HasPrefix(mn, "set.") || strings.HasPrefix(mn, "slct.")
+		for _, o := range f.Ops(id) {
+			if o.Kind() != ir.KImm {
+				continue
+			}
+			im := f.Imms[o.Index()]
+			if im.Kind.IsFloat() || im.Bits >= 1<<20 {
+				continue
+			}
+			if cmp && !seenB[im.Bits] {
+				seenB[im.Bits] = true
+				bounds = append(bounds, im.Bits)
+			}
+			if !seenI[im.Bits] {
+				seenI[im.Bits] = true
+				imms = append(imms, im.Bits)
+			}
+		}
+	}
+	return bounds, imms
+}
+
+// paramBounds returns the values just at and around the integer
+// immediates that registers loaded from parameter p are compared against
+// (k-1, k, k+1 for "setp.gt.u32 %p, %n, k"), sorted.
+func paramBounds(f *ir.Func, p ir.SymID) []uint64 {
+	loaded := map[ir.RegID]bool{}
+	for i := range f.Op {
+		id := ir.InstrID(i)
+		if f.Dead[id] || f.Block[id] == ir.NoBlock || !strings.HasPrefix(f.Str(f.Mnemonic[id]), "ld.param") {
+			continue
+		}
+		ops := f.Ops(id)
+		if len(ops) != 2 || ops[0].Kind() != ir.KReg || ops[1].Kind() != ir.KAddr {
+			continue
+		}
+		el := f.ListElems(f.Addrs[ops[1].Index()].Elems)
+		if len(el) == 1 && el[0].Kind() == ir.KSym && ir.SymID(el[0].Index()) == p {
+			loaded[ops[0].Reg()] = true
+		}
+	}
+	if len(loaded) == 0 {
+		return nil
+	}
+	seen := map[uint64]bool{}
+	var out []uint64
+	for i := range f.Op {
+		id := ir.InstrID(i)
+		if f.Dead[id] || f.Block[id] == ir.NoBlock {
+			continue
+		}
+		mn := f.Str(f.Mnemonic[id])
+		if !strings.HasPrefix(mn, "setp.") && !strings.HasPrefix(mn, "set.") && !strings.HasPrefix(mn, "slct.") {
+			continue
+		}
+		uses := false
+		for _, o := range f.Ops(id) {
+			if o.Kind() == ir.KReg && !o.IsDef() && loaded[o.Reg()] {
+				uses = true
+			}
+		}
+		if !uses {
+			continue
+		}
+		for _, o := range f.Ops(id) {
+			if o.Kind() != ir.KImm {
+				continue
+			}
+			im := f.Imms[o.Index()]
+			if im.Kind.IsFloat() || im.Bits >= 1<<20 {
+				continue
+			}
+			for _, v := range []uint64{im.Bits - 1, im.Bits, im.Bits + 1} {
+				if v < 1<<20 && !seen[v] {
+					seen[v] = true
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dynSharedBytes is the extern shared memory given to kernels that
+// declare some.
+const dynSharedBytes = 16 << 10
+
+// usesDynShared reports whether f's module declares extern (unsized)
+// shared memory.
+func usesDynShared(f *ir.Func) bool {
+	for i := range f.Mod.Syms {
+		s := &f.Mod.Syms[i]
+		if s.Kind == ir.SymVar && (s.Space == ir.SpaceShared || s.Space == ir.SpaceSharedCluster) && strings.Contains(f.Str(s.Dims), "[]") {
+			return true
+		}
+	}
+	return false
 }
 
 // fillRandom fills buf with 32-bit words: small integers, random bits and

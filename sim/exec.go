@@ -406,6 +406,8 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 			sp, addr = ir.SpaceShared, addr-sharedWindow
 		case addr-localWindow < windowSize:
 			sp, addr = ir.SpaceLocal, addr-localWindow
+		case addr-constWindow < windowSize:
+			sp, addr = ir.SpaceConst, addr-constWindow
 		default:
 			sp = ir.SpaceGlobal
 		}

@@ -314,6 +314,20 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 			return unsup(in, "")
 		}
 		return nil
+	case "elect":
+		if err := d.setDsts(in, dst); err != nil {
+			return err
+		}
+		if in.nd < 1 || len(src) != 1 {
+			return unsup(in, "operands")
+		}
+		if err := d.setSrcs(in, src, ir.TU32); err != nil {
+			return err
+		}
+		in.fn = execElect
+		return nil
+	case "cp":
+		return d.cpAsync(in, dst, src)
 	case "activemask":
 		if err := d.setDsts(in, dst); err != nil {
 			return err
@@ -795,6 +809,8 @@ func (d *decoder) cvta(in *inst, dst, src []ir.Operand) error {
 		in.off = sharedWindow
 	case ir.SpaceLocal:
 		in.off = localWindow
+	case ir.SpaceConst:
+		in.off = constWindow
 	case ir.SpaceGlobal:
 		in.off = 0
 	default:
@@ -813,13 +829,16 @@ func fCvta(in *inst, a, _, _, _ uint64) uint64 {
 func fIsspacep(in *inst, a, _, _, _ uint64) uint64 {
 	sh := a-sharedWindow < windowSize
 	lo := a-localWindow < windowSize
+	co := a-constWindow < windowSize
 	switch ir.Space(in.sub) {
+	case ir.SpaceConst:
+		return b2u(co)
 	case ir.SpaceShared, ir.SpaceSharedCluster:
 		return b2u(sh)
 	case ir.SpaceLocal:
 		return b2u(lo)
 	case ir.SpaceGlobal:
-		return b2u(!sh && !lo)
+		return b2u(!sh && !lo && !co)
 	}
 	return 0
 }
@@ -1071,6 +1090,11 @@ func (d *decoder) call(in *inst, dst, src []ir.Operand) error {
 		}
 	}
 	if fnOp == ir.NoOperand {
+		for _, o := range all {
+			if o.Kind() == ir.KSym && d.f.Mod.Syms[o.Index()].Kind == ir.SymImplicit {
+				return unsup(in, "undeclared function "+d.f.Str(d.f.Mod.Syms[o.Index()].Name))
+			}
+		}
 		return unsup(in, "indirect call")
 	}
 	s := &d.f.Mod.Syms[fnOp.Index()]
@@ -1084,6 +1108,16 @@ func (d *decoder) call(in *inst, dst, src []ir.Operand) error {
 				callee = g
 				break
 			}
+		}
+	}
+	if !callee.HasBody {
+		switch callee.Name {
+		case "vprintf":
+			// printing is not observable in memory: it returns 0
+			return d.builtinRet(in, rets)
+		case "__assertfail":
+			in.ctl = ctlTrap
+			return nil
 		}
 	}
 	q, err := d.ml.compile(callee)
@@ -1131,3 +1165,137 @@ func (d *decoder) call(in *inst, dst, src []ir.Operand) error {
 }
 
 var _ = math.Abs
+
+// builtinRet decodes a call of a builtin without a body that returns 0
+// into each return operand (a register or a caller .param variable).
+func (d *decoder) builtinRet(in *inst, rets []ir.Operand) error {
+	if len(rets) > 1 {
+		return unsup(in, "builtin with several return values")
+	}
+	in.nd = 0
+	in.fn = execBuiltinZero
+	for _, r := range rets {
+		switch r.Kind() {
+		case ir.KSym:
+			a, ok := d.ml.addr[ir.SymID(r.Index())]
+			if !ok {
+				return unsup(in, "return parameter")
+			}
+			s := &d.f.Mod.Syms[r.Index()]
+			sz, _, _ := d.ml.symGeometry(s)
+			in.addr, in.size, in.sub = opnd{k: oImm, v: a}, uint8(min(max(sz, 1), 8)), 1
+		case ir.KReg:
+			in.d[0], in.nd = uint32(r.Reg()), 1
+		default:
+			return unsup(in, "return operand")
+		}
+	}
+	return nil
+}
+
+func execBuiltinZero(w *warp, in *inst, m uint32) {
+	for x := m; x != 0; x &= x - 1 {
+		l := trailing(x)
+		if in.nd == 1 {
+			w.regs[int(in.d[0])<<5|l] = 0
+		}
+		if in.sub == 1 {
+			b := w.mem(in, ir.SpaceParam, in.addr.v, int(in.size), l, true)
+			if b == nil {
+				return
+			}
+			clear(b)
+		}
+	}
+}
+
+// execElect: elect.sync d|p, membermask picks the lowest active lane of
+// the member mask as the leader.
+func execElect(w *warp, in *inst, m uint32) {
+	d := int(in.d[0]) << 5
+	first := trailing(m)
+	mm := m & uint32(w.val(&in.s[0], first))
+	leader := uint64(trailing(mm))
+	if mm == 0 {
+		leader = 0
+	}
+	for x := m; x != 0; x &= x - 1 {
+		l := trailing(x)
+		w.regs[d|l] = leader
+		if in.nd > 1 {
+			w.regs[int(in.d[1])<<5|l] = b2u(mm != 0 && uint64(l) == leader)
+		}
+	}
+}
+
+// cpAsync decodes cp.async (non-bulk) as a synchronous copy at issue time,
+// which is one valid execution: the data is complete before any wait.
+// cp.async.commit_group / wait_group / wait_all then do nothing.
+func (d *decoder) cpAsync(in *inst, dst, src []ir.Operand) error {
+	if !d.has("async") || d.has("bulk") || d.has("mbarrier") {
+		return unsup(in, "")
+	}
+	if d.has("commit_group") || d.has("wait_group") || d.has("wait_all") {
+		return nil
+	}
+	ops := append(append([]ir.Operand(nil), dst...), src...)
+	if len(ops) < 3 || len(ops) > 5 || ops[0].Kind() != ir.KAddr || ops[1].Kind() != ir.KAddr || ops[2].Kind() != ir.KImm {
+		return unsup(in, "operands")
+	}
+	var dd, ss inst
+	dd.name, ss.name = in.name, in.name
+	if err := d.addr(&dd, ops[0]); err != nil {
+		return err
+	}
+	if err := d.addr(&ss, ops[1]); err != nil {
+		return err
+	}
+	in.addr, in.off = dd.addr, dd.off
+	in.s[0], in.s[1] = ss.addr, opnd{k: oImm, v: ss.off}
+	size := d.f.Imms[ops[2].Index()].Bits
+	if size != 4 && size != 8 && size != 16 {
+		return unsup(in, "copy size")
+	}
+	in.size = uint8(size)
+	in.s[2] = opnd{k: oImm, v: size}
+	in.ns = 3
+	if len(ops) >= 4 && ops[3].Kind() != ir.KSym && !(len(ops) == 4 && d.has("L2::cache_hint")) {
+		v, err := d.src(ops[3], ir.TU32)
+		if err != nil {
+			return err
+		}
+		in.s[2] = v
+	}
+	in.fn = execCpAsync
+	return nil
+}
+
+func execCpAsync(w *warp, in *inst, m uint32) {
+	size := int(in.size)
+	var tmp [16]byte
+	for x := m; x != 0; x &= x - 1 {
+		l := trailing(x)
+		n := min(int(w.val(&in.s[2], l)&0xffffffff), size)
+		clear(tmp[:])
+		if n > 0 {
+			sa := w.val(&in.s[0], l) + in.s[1].v
+			if sa%uint64(size) != 0 {
+				w.trap(in, l, sa, "misaligned access")
+				return
+			}
+			for k := 0; k < n; k++ {
+				b := w.mem(in, ir.SpaceGlobal, sa+uint64(k), 1, l, false)
+				if b == nil {
+					return
+				}
+				tmp[k] = b[0]
+			}
+		}
+		da := w.val(&in.addr, l) + in.off
+		b := w.mem(in, ir.SpaceShared, da, size, l, true)
+		if b == nil {
+			return
+		}
+		copy(b, tmp[:size])
+	}
+}

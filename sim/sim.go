@@ -70,6 +70,7 @@ type Launch struct {
 // shared and local memory are fixed high ranges.
 const (
 	globalBase   uint64 = 1 << 32
+	constWindow  uint64 = 0x7d00_0000_0000
 	sharedWindow uint64 = 0x7e00_0000_0000
 	localWindow  uint64 = 0x7f00_0000_0000
 	windowSize   uint64 = 1 << 32
