@@ -39,7 +39,7 @@ func TestCorpusLiveness(t *testing.T) {
 			funcs++
 			f.ComputeCFG()
 			ref := computeRef(f, nil)
-			for _, opt := range []LiveOptions{{}, {Solver: Worklist}, {MemBudget: -1}} {
+			for _, opt := range []LiveOptions{{}, {Solver: Worklist}, {segBlocks: 1}, {Solver: Worklist, segBlocks: 2}, {MemBudget: -1}} {
 				l := ComputeLiveness(f, opt)
 				checkLiveness(t, f, l, ref)
 			}

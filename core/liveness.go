@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/ptxopt/ptxopt/bitvec"
@@ -37,19 +38,40 @@ import (
 // range (FileStart) and one vector holds every file: the files are solved
 // together but stay separate sets.
 //
-// The dense method keeps in, out, gen and kill of every block in one
-// bitvec.Slab and iterates in post-order (reverse RPO), either round-robin
-// until a pass changes nothing or with a worklist that re-queues only the
-// predecessors of blocks whose in set changed. The meet is OrIfChanged
-// (out |= in(s)); the transfer is the fused OrWithAndNotIfChanged
-// (in |= gen | (out &^ kill)): since every set only grows from empty, OR
-// into in computes the same as assigning, and a block whose out did not
-// change is skipped. When the sets would take more than the memory budget
-// (many global registers times many blocks), the sparse method runs
-// instead: for each global register, a backward search from the blocks
-// where it is upward-exposed through predecessors, stopping at blocks that
-// kill it — exact, linear in the total size of the live ranges, and the
-// result is stored as sorted per-block lists.
+// The dense method solves the blocks in segments. A segment is a run of
+// consecutive blocks in reverse post-order (RPO) that no retreating edge
+// crosses: every edge leaving a segment goes forward, to a later
+// segment, so the segments can be solved one at a time from the last to
+// the first, each to its own fixed point, and the result is exactly the
+// global least fixed point. Straight-line code and sequences of loop
+// nests cut into many small pieces; pieces are grouped until a segment's
+// sets take about segBytes, so the sets being iterated stay in L1/L2
+// however large the function is, and the SIMD kernels run at cache
+// speed instead of DRAM speed. A loop spanning the whole function is one
+// segment (the old, whole-function solve). Unreachable blocks form a
+// last segment of their own.
+//
+// Only in(b) is kept for every block, in one bitvec.Slab laid out in
+// solve order (a segment's sets are contiguous). out, gen and kill live
+// in a scratch slab sized for the largest segment and reused: gen and
+// kill are set from per-block lists of global bits before the segment is
+// solved and cleared after. Inside a segment the blocks are visited in
+// post-order, either round-robin until a pass changes nothing (one pass
+// when the segment has no retreating edge) or with a worklist that
+// re-queues only the predecessors, inside the segment, of blocks whose
+// in set changed. The meet is OrIfChanged (out |= in(s)); the transfer
+// is the fused OrWithAndNotIfChanged (in |= gen | (out &^ kill)): since
+// every set only grows from empty, OR into in computes the same as
+// assigning, and a block whose out did not change is skipped. Live-out
+// is not stored: it is the union of the successors' in sets (LiveAtExit
+// for blocks without successors), formed word by word when asked for.
+//
+// When the sets would take more than the memory budget (many global
+// registers times many blocks), the sparse method runs instead: for each
+// global register, a backward search from the blocks where it is
+// upward-exposed through predecessors, stopping at blocks that kill it —
+// exact, linear in the total size of the live ranges, and the result is
+// stored as sorted per-block lists.
 
 // Solver picks the iteration strategy of the dense method.
 type Solver uint8
@@ -89,15 +111,20 @@ type LiveOptions struct {
 	MemBudget int64
 	// LiveAtExit are registers live when the function returns.
 	LiveAtExit []ir.RegID
+
+	// segBlocks, when positive, overrides the blocks per segment the
+	// dense method aims at (tests use 1 to cut at every allowed point).
+	segBlocks int
 }
 
 // LiveStats are the solver's counters.
 type LiveStats struct {
-	Iterations  int   // dense round-robin: passes over the blocks; worklist: pops / blocks, rounded up
+	Iterations  int   // dense round-robin: most passes over one segment; worklist: pops / blocks of the largest ratio, rounded up
 	BlockVisits int   // blocks processed by the solver
 	Words       int64 // 32-bit words the set kernels read
-	Bytes       int64 // bytes held by the per-block sets
+	Bytes       int64 // bytes held by the per-block sets (in sets plus the segment scratch)
 	Globals     int   // registers with a bit in the global solve
+	Segments    int   // dense: segments solved one after the other
 }
 
 // Liveness is the result of ComputeLiveness.
@@ -114,13 +141,15 @@ type Liveness struct {
 	Method    Method
 	Stats     LiveStats
 
-	// Dense: per-block sets, nil under Sparse.
-	In, Out   []bitvec.BitVector
-	gen, kill []bitvec.BitVector
+	// Dense: the live-in set of every block, nil under Sparse. Live-out
+	// sets are derived (LiveOut, LiveOutRegs).
+	In []bitvec.BitVector
+	// exitOut is the live-out set of blocks without successors.
+	exitOut bitvec.BitVector
 	// Sparse: sorted global bits per block.
 	inSets, outSets idxCSR
 
-	order []ir.BlockID // solve order: reachable blocks in post-order, then the rest
+	order []ir.BlockID // solve order: reachable blocks in RPO, then the rest
 	slots []uint8      // 32-bit slots of each register
 }
 
@@ -132,9 +161,25 @@ type idxCSR struct {
 
 func (c *idxCSR) of(b ir.BlockID) []uint32 { return c.idx[c.start[b]:c.start[b+1]] }
 
+// segBytes is the size the sets of one segment (in, out, gen, kill) aim
+// at: well inside L2, so a segment's fixed-point iteration runs from
+// cache.
+const segBytes = 192 << 10
+
 // ComputeLiveness computes block live-in and live-out sets of f's
 // registers per register file.
 func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
+	l, s := prepareLiveness(f, opt)
+	if s != nil {
+		s.run(opt.Solver)
+	}
+	return l
+}
+
+// prepareLiveness does everything but the dense fixed-point solve: scan,
+// numbering, segments and sets. It returns the dense solver to run, or
+// nil when the sparse method has already produced the result.
+func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 	ensureCFG(f)
 	nb, nr := f.NumBlocks(), f.NumRegs()
 	l := &Liveness{F: f, Files: opt.Files}
@@ -149,12 +194,10 @@ func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
 		l.slots[r] = uint8(ir.Slots(t))
 	}
 
-	// Solve order: post-order of the reachable blocks, then the others.
+	// Solve order: RPO of the reachable blocks, then the others.
 	o := ComputeOrder(f)
 	l.order = make([]ir.BlockID, 0, nb)
-	for b := range o.PostOrder() {
-		l.order = append(l.order, b)
-	}
+	l.order = append(l.order, o.RPO...)
 	for b := range nb {
 		if o.Num[b] < 0 {
 			l.order = append(l.order, ir.BlockID(b))
@@ -162,11 +205,11 @@ func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
 	}
 
 	// One forward scan: upward-exposed uses and first killing definition
-	// of every register in every block, as (register, block) pairs.
-	genP, killP := scanBlocks(f)
+	// of every register in every block, as per-block lists.
+	gen, kill := scanBlocks(f)
 	global := make([]bool, nr)
-	for _, p := range genP {
-		global[p.r] = true
+	for _, r := range gen.bits {
+		global[r] = true
 	}
 	for _, r := range opt.LiveAtExit {
 		global[r] = true
@@ -194,73 +237,89 @@ func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
 		}
 	}
 	l.Stats.Globals = ng
+	// Registers to global bits; kill lists drop block-local registers.
+	for k, r := range gen.bits {
+		gen.bits[k] = uint32(l.Global[r])
+	}
+	kill.toGlobal(l.Global)
 
-	stride := int64((bitvec.WordsFor(ng)+15)&^15) * 4
-	bytes := stride * 4 * int64(nb)
+	strideW := int64((bitvec.WordsFor(ng) + 15) &^ 15)
+	stride := strideW * 4
+	segs, maxSeg := l.segments(o, stride, opt.segBlocks)
+	bytes := stride * (int64(nb) + 3*int64(maxSeg))
 	budget := opt.MemBudget
 	if budget == 0 {
 		budget = DefaultMemBudget
 	}
 	if budget < 0 || bytes > budget {
 		l.Method = Sparse
-		l.solveSparse(genP, killP, opt.LiveAtExit)
-		return l
+		l.solveSparse(gen, kill, opt.LiveAtExit)
+		return l, nil
 	}
 	l.Method = Dense
 	l.Stats.Bytes = bytes
-	slab := bitvec.NewSlab(ng, 4*nb)
-	l.In = make([]bitvec.BitVector, nb)
-	l.Out = make([]bitvec.BitVector, nb)
-	l.gen = make([]bitvec.BitVector, nb)
-	l.kill = make([]bitvec.BitVector, nb)
-	for b := range nb {
-		l.In[b], l.Out[b], l.gen[b], l.kill[b] = slab.Next(), slab.Next(), slab.Next(), slab.Next()
+	l.exitOut = bitvec.New(ng)
+	for _, r := range opt.LiveAtExit {
+		l.exitOut.Set(int(l.Global[r]))
 	}
-	for _, p := range genP {
-		l.gen[p.b].Set(int(l.Global[p.r]))
-	}
-	for _, p := range killP {
-		if g := l.Global[p.r]; g >= 0 {
-			l.kill[p.b].Set(int(g))
-		}
-	}
-	for b := range nb {
-		if len(f.SuccsOf(ir.BlockID(b))) == 0 {
-			for _, r := range opt.LiveAtExit {
-				l.Out[b].Set(int(l.Global[r]))
+	s := &segSolver{l: l, segs: segs, gen: gen, kill: kill}
+	s.setup(maxSeg)
+	return l, s
+}
+
+// blockSets holds a list of registers (or global bits) per block:
+// bits[start[b]:start[b+1]].
+type blockSets struct {
+	start []uint32
+	bits  []uint32
+}
+
+func (c *blockSets) of(b ir.BlockID) []uint32 { return c.bits[c.start[b]:c.start[b+1]] }
+
+// toGlobal maps registers to global bits in place, dropping block-local
+// registers.
+func (c *blockSets) toGlobal(global []int32) {
+	n := 0
+	k := uint32(0)
+	for b := range len(c.start) - 1 {
+		end := c.start[b+1]
+		c.start[b] = uint32(n)
+		for ; k < end; k++ {
+			if g := global[c.bits[k]]; g >= 0 {
+				c.bits[n] = uint32(g)
+				n++
 			}
 		}
 	}
-	if opt.Solver == Worklist {
-		l.solveWorklist()
-	} else {
-		l.solveRoundRobin()
-	}
-	return l
-}
-
-type regBlock struct {
-	r ir.RegID
-	b ir.BlockID
+	c.start[len(c.start)-1] = uint32(n)
+	c.bits = c.bits[:n]
 }
 
 // scanBlocks walks every block forward once. A use of r not preceded in
-// the block by a killing (unguarded) definition makes (r, b) a gen pair;
-// the first killing definition of r in b makes a kill pair. Within an
+// the block by a killing (unguarded) definition puts r in gen(b); the
+// first killing definition of r in b puts it in kill(b). Within an
 // instruction, uses come before definitions.
-func scanBlocks(f *ir.Func) (genP, killP []regBlock) {
-	nr := f.NumRegs()
-	defStamp := make([]uint32, nr) // block+1 of the last kill seen
-	genStamp := make([]uint32, nr) // block+1 of the last gen pair
+func scanBlocks(f *ir.Func) (gen, kill blockSets) {
+	nr, nb := f.NumRegs(), f.NumBlocks()
+	stamps := make([]uint32, 2*nr)
+	defStamp := stamps[:nr:nr] // block+1 of the last kill seen
+	genStamp := stamps[nr:]    // block+1 of the last gen entry
+	gen.start = make([]uint32, nb+1)
+	kill.start = make([]uint32, nb+1)
+	ni := len(f.Op)
+	gen.bits = make([]uint32, 0, ni+ni/2)
+	kill.bits = make([]uint32, 0, ni)
 	var refs []RegRef
-	for b := range f.NumBlocks() {
+	for b := range nb {
 		st := uint32(b) + 1
+		gen.start[b] = uint32(len(gen.bits))
+		kill.start[b] = uint32(len(kill.bits))
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
 			for _, x := range refs {
 				if !x.Def && defStamp[x.Reg] != st && genStamp[x.Reg] != st {
 					genStamp[x.Reg] = st
-					genP = append(genP, regBlock{x.Reg, ir.BlockID(b)})
+					gen.bits = append(gen.bits, uint32(x.Reg))
 				}
 			}
 			if f.Guard[i] != ir.NoOperand {
@@ -269,89 +328,253 @@ func scanBlocks(f *ir.Func) (genP, killP []regBlock) {
 			for _, x := range refs {
 				if x.Def && defStamp[x.Reg] != st {
 					defStamp[x.Reg] = st
-					killP = append(killP, regBlock{x.Reg, ir.BlockID(b)})
+					kill.bits = append(kill.bits, uint32(x.Reg))
 				}
 			}
 		}
 	}
-	return genP, killP
+	gen.start[nb] = uint32(len(gen.bits))
+	kill.start[nb] = uint32(len(kill.bits))
+	return gen, kill
 }
 
-func (l *Liveness) solveRoundRobin() {
+// segment is a run [lo, hi) of positions in l.order; cyclic when a
+// retreating edge lies inside it.
+type segment struct {
+	lo, hi int32
+	cyclic bool
+}
+
+// segments cuts the solve order into segments (see the package comment
+// above): a cut after RPO position i is allowed when no retreating edge
+// spans it; pieces are grouped until a segment's four sets take about
+// segBytes. The unreachable blocks form the last segment. It returns the
+// segments and the length of the longest.
+func (l *Liveness) segments(o *Order, stride int64, segBlocks int) ([]segment, int) {
 	f := l.F
-	nw := int64(bitvec.WordsFor(len(l.GlobalRegs)))
-	first := true
-	for {
-		l.Stats.Iterations++
-		changed := false
-		for _, b := range l.order {
-			l.Stats.BlockVisits++
-			out := l.Out[b]
-			ch := first
-			for _, s := range f.SuccsOf(b) {
-				if out.OrIfChanged(l.In[s]) {
-					ch = true
-				}
+	m := len(o.RPO)
+	nb := len(l.order)
+	target := int32(max(8, segBytes/(4*max(stride, 64))))
+	if segBlocks > 0 {
+		target = int32(segBlocks)
+	}
+	// reach[i]: the furthest position a retreating edge into position i
+	// comes from; back[i]: some retreating edge enters i.
+	reach := make([]int32, m)
+	back := make([]bool, m)
+	for i := range reach {
+		reach[i] = int32(i)
+	}
+	for i, b := range o.RPO {
+		for _, s := range f.SuccsOf(b) {
+			if j := o.Num[s]; j <= int32(i) {
+				back[j] = true
+				reach[j] = max(reach[j], int32(i))
 			}
-			l.Stats.Words += 2 * nw * int64(len(f.SuccsOf(b)))
-			if ch {
-				l.Stats.Words += 4 * nw
-				if l.In[b].OrWithAndNotIfChanged(l.gen[b], out, l.kill[b]) {
-					changed = true
-				}
-			}
-		}
-		first = false
-		if !changed {
-			return
 		}
 	}
+	var segs []segment
+	maxSeg := 0
+	lo, end := int32(0), int32(-1)
+	cyc := false
+	for i := range int32(m) {
+		end = max(end, reach[i])
+		cyc = cyc || back[i]
+		if end == i && (i+1-lo >= target || i+1 == int32(m)) {
+			segs = append(segs, segment{lo, i + 1, cyc})
+			maxSeg = max(maxSeg, int(i+1-lo))
+			lo, cyc = i+1, false
+		}
+	}
+	if nb > m {
+		// Unreachable blocks may branch into reachable ones, never the
+		// other way: their segment is solved last, so it goes first (the
+		// segments are solved from the last to the first).
+		segs = slices.Insert(segs, 0, segment{int32(m), int32(nb), true})
+		maxSeg = max(maxSeg, nb-m)
+	}
+	return segs, maxSeg
 }
 
-func (l *Liveness) solveWorklist() {
+// segSolver holds the dense method's state: the final in sets, the
+// per-block gen and kill lists, and the scratch out/gen/kill sets of one
+// segment.
+type segSolver struct {
+	l    *Liveness
+	segs []segment
+	pos  []int32 // position of each block in l.order
+
+	gen, kill blockSets // per-block global bits
+
+	out, genV, killV []bitvec.BitVector // scratch, by position inside the segment
+	nw               int64
+
+	// worklist
+	queue []int32
+	inQ   []bool
+}
+
+func (s *segSolver) setup(maxSeg int) {
+	l := s.l
 	f := l.F
 	nb := f.NumBlocks()
-	nw := int64(bitvec.WordsFor(len(l.GlobalRegs)))
-	queue := make([]ir.BlockID, nb) // ring buffer; a block is queued at most once
-	inQ := make([]bool, nb)
-	done := make([]bool, nb)
-	copy(queue, l.order)
-	head, size := 0, nb
-	for _, b := range l.order {
-		inQ[b] = true
+	ng := len(l.GlobalRegs)
+	s.nw = int64(bitvec.WordsFor(ng))
+	s.pos = make([]int32, nb)
+	for p, b := range l.order {
+		s.pos[b] = int32(p)
 	}
-	for size > 0 {
-		b := queue[head]
-		head = (head + 1) % nb
-		size--
-		inQ[b] = false
-		l.Stats.BlockVisits++
-		out := l.Out[b]
-		ch := !done[b]
-		done[b] = true
-		for _, s := range f.SuccsOf(b) {
-			if out.OrIfChanged(l.In[s]) {
+
+	in := bitvec.NewSlab(ng, nb)
+	l.In = make([]bitvec.BitVector, nb)
+	for _, b := range l.order {
+		l.In[b] = in.Next()
+	}
+	scratch := bitvec.NewSlab(ng, 3*maxSeg)
+	s.out = make([]bitvec.BitVector, maxSeg)
+	s.genV = make([]bitvec.BitVector, maxSeg)
+	s.killV = make([]bitvec.BitVector, maxSeg)
+	for j := range maxSeg {
+		s.out[j], s.genV[j], s.killV[j] = scratch.Next(), scratch.Next(), scratch.Next()
+	}
+}
+
+func (s *segSolver) run(sv Solver) {
+	l := s.l
+	f := l.F
+	l.Stats.Segments = len(s.segs)
+	for k := len(s.segs) - 1; k >= 0; k-- {
+		sg := s.segs[k]
+		for j, b := range l.order[sg.lo:sg.hi] {
+			g, kl := s.genV[j].Words(), s.killV[j].Words()
+			for _, x := range s.gen.of(b) {
+				g[x>>5] |= 1 << (x & 31)
+			}
+			for _, x := range s.kill.of(b) {
+				kl[x>>5] |= 1 << (x & 31)
+			}
+		}
+		if sv == Worklist {
+			s.worklist(sg)
+		} else {
+			s.roundRobin(sg)
+		}
+		for j, b := range l.order[sg.lo:sg.hi] {
+			g, kl := s.genV[j].Words(), s.killV[j].Words()
+			for _, x := range s.gen.of(b) {
+				g[x>>5] = 0
+			}
+			for _, x := range s.kill.of(b) {
+				kl[x>>5] = 0
+			}
+			if len(f.SuccsOf(b)) > 1 {
+				s.out[j].Clear()
+			}
+		}
+	}
+}
+
+// visit applies the meet and the transfer to block b at position j of
+// its segment and reports whether in(b) changed. A block with one
+// successor (or none) reads that successor's in set (or the live-at-exit
+// set) as its out set directly: one fused kernel call. A block with
+// several ORs their in sets into its scratch out set first and skips the
+// transfer when nothing new arrived (after its first visit).
+func (s *segSolver) visit(b ir.BlockID, j int32, first bool) bool {
+	l := s.l
+	succs := l.F.SuccsOf(b)
+	var out bitvec.BitVector
+	switch len(succs) {
+	case 0:
+		out = l.exitOut
+	case 1:
+		out = l.In[succs[0]]
+	default:
+		out = s.out[j]
+		ch := first
+		for _, x := range succs {
+			if out.OrIfChanged(l.In[x]) {
 				ch = true
 			}
 		}
-		l.Stats.Words += 2 * nw * int64(len(f.SuccsOf(b)))
+		l.Stats.Words += 2 * s.nw * int64(len(succs))
 		if !ch {
+			return false
+		}
+	}
+	l.Stats.Words += 4 * s.nw
+	return l.In[b].OrWithAndNotIfChanged(s.genV[j], out, s.killV[j])
+}
+
+func (s *segSolver) roundRobin(sg segment) {
+	l := s.l
+	first := true
+	passes := 0
+	for {
+		passes++
+		changed := false
+		for p := sg.hi - 1; p >= sg.lo; p-- {
+			if s.visit(l.order[p], p-sg.lo, first) {
+				changed = true
+			}
+		}
+		l.Stats.BlockVisits += int(sg.hi - sg.lo)
+		first = false
+		// Without a retreating edge, post-order sees every successor
+		// inside the segment before the block: one pass is the fixed point.
+		if !changed || !sg.cyclic {
+			break
+		}
+	}
+	l.Stats.Iterations = max(l.Stats.Iterations, passes)
+}
+
+func (s *segSolver) worklist(sg segment) {
+	l := s.l
+	f := l.F
+	n := int(sg.hi - sg.lo)
+	if len(s.queue) < n {
+		s.queue = make([]int32, len(s.out))
+		s.inQ = make([]bool, len(s.out))
+	}
+	queue, inQ := s.queue[:n], s.inQ[:n]
+	// Post-order: positions from the last to the first.
+	for j := range n {
+		queue[j] = int32(n - 1 - j)
+		inQ[j] = true
+	}
+	head, size := 0, n
+	visits := 0
+	for size > 0 {
+		j := queue[head]
+		head++
+		if head == n {
+			head = 0
+		}
+		size--
+		inQ[j] = false
+		visits++
+		b := l.order[sg.lo+j]
+		// The first n pops are the initial post-order pass: every block's
+		// transfer runs once.
+		if !s.visit(b, j, visits <= n) {
 			continue
 		}
-		l.Stats.Words += 4 * nw
-		if l.In[b].OrWithAndNotIfChanged(l.gen[b], out, l.kill[b]) {
-			for _, p := range f.PredsOf(b) {
-				if !inQ[p] {
-					inQ[p] = true
-					queue[(head+size)%nb] = p
-					size++
+		for _, p := range f.PredsOf(b) {
+			k := s.pos[p] - sg.lo
+			if k >= 0 && k < int32(n) && !inQ[k] {
+				inQ[k] = true
+				t := head + size
+				if t >= n {
+					t -= n
 				}
+				queue[t] = k
+				size++
 			}
 		}
 	}
-	if nb > 0 {
-		l.Stats.Iterations = (l.Stats.BlockVisits + nb - 1) / nb
-	}
+	l.Stats.BlockVisits += visits
+	l.Stats.Iterations = max(l.Stats.Iterations, (visits+n-1)/n)
 }
 
 // solveSparse is the per-register method: for each global register g, in
@@ -360,12 +583,12 @@ func (l *Liveness) solveWorklist() {
 // out(p), and in in(p) unless p kills g. The (block, g) pairs come out in
 // g order, so a stable counting sort by block leaves each block's list
 // sorted.
-func (l *Liveness) solveSparse(genP, killP []regBlock, atExit []ir.RegID) {
+func (l *Liveness) solveSparse(gen, kill blockSets, atExit []ir.RegID) {
 	f := l.F
 	nb := f.NumBlocks()
 	ng := len(l.GlobalRegs)
-	genC := groupByGlobal(l, genP)
-	killC := groupByGlobal(l, killP)
+	genC := groupByGlobal(ng, gen)
+	killC := groupByGlobal(ng, kill)
 	killMark := make([]uint32, nb)
 	inMark := make([]uint32, nb)
 	outMark := make([]uint32, nb)
@@ -426,30 +649,31 @@ func (l *Liveness) solveSparse(genP, killP []regBlock, atExit []ir.RegID) {
 	l.Stats.Bytes = int64(len(inP)+len(outP))*4 + int64(nb+1)*8
 }
 
-// groupByGlobal sorts (register, block) pairs of global registers into
-// rows by bit number.
-func groupByGlobal(l *Liveness, ps []regBlock) csr {
-	ng := len(l.GlobalRegs)
-	c := csr{start: make([]uint32, ng+1)}
-	n := 0
-	for _, p := range ps {
-		if g := l.Global[p.r]; g >= 0 {
-			c.start[g+1]++
-			n++
-		}
+// regBlock is a (bit, block) pair of the sparse method.
+type regBlock struct {
+	r ir.RegID
+	b ir.BlockID
+}
+
+// groupByGlobal transposes per-block lists of global bits into rows of
+// blocks by bit number.
+func groupByGlobal(ng int, c blockSets) csr {
+	t := csr{start: make([]uint32, ng+1)}
+	for _, g := range c.bits {
+		t.start[g+1]++
 	}
 	for g := range ng {
-		c.start[g+1] += c.start[g]
+		t.start[g+1] += t.start[g]
 	}
-	c.adj = make([]ir.BlockID, n)
-	fill := slices.Clone(c.start[:ng])
-	for _, p := range ps {
-		if g := l.Global[p.r]; g >= 0 {
-			c.adj[fill[g]] = p.b
+	t.adj = make([]ir.BlockID, len(c.bits))
+	fill := slices.Clone(t.start[:ng])
+	for b := range len(c.start) - 1 {
+		for _, g := range c.of(ir.BlockID(b)) {
+			t.adj[fill[g]] = ir.BlockID(b)
 			fill[g]++
 		}
 	}
-	return c
+	return t
 }
 
 func byBlock(nb int, ps []regBlock) idxCSR {
@@ -474,53 +698,106 @@ func (l *Liveness) NumGlobals() int { return len(l.GlobalRegs) }
 
 // IsLiveIn reports whether r is live on entry to b.
 func (l *Liveness) IsLiveIn(b ir.BlockID, r ir.RegID) bool {
-	return l.isLive(b, r, l.In, &l.inSets)
-}
-
-// IsLiveOut reports whether r is live on exit from b.
-func (l *Liveness) IsLiveOut(b ir.BlockID, r ir.RegID) bool {
-	return l.isLive(b, r, l.Out, &l.outSets)
-}
-
-func (l *Liveness) isLive(b ir.BlockID, r ir.RegID, sets []bitvec.BitVector, sp *idxCSR) bool {
 	g := l.Global[r]
 	if g < 0 {
 		return false
 	}
 	if l.Method == Dense {
-		return sets[b].Test(int(g))
+		return l.In[b].Test(int(g))
 	}
-	_, ok := slices.BinarySearch(sp.of(b), uint32(g))
+	_, ok := slices.BinarySearch(l.inSets.of(b), uint32(g))
 	return ok
+}
+
+// IsLiveOut reports whether r is live on exit from b.
+func (l *Liveness) IsLiveOut(b ir.BlockID, r ir.RegID) bool {
+	g := l.Global[r]
+	if g < 0 {
+		return false
+	}
+	if l.Method == Dense {
+		return l.testOut(b, int(g))
+	}
+	_, ok := slices.BinarySearch(l.outSets.of(b), uint32(g))
+	return ok
+}
+
+// testOut tests global bit g of out(b) (dense method).
+func (l *Liveness) testOut(b ir.BlockID, g int) bool {
+	succs := l.F.SuccsOf(b)
+	if len(succs) == 0 {
+		return l.exitOut.Test(g)
+	}
+	w, m := g>>5, uint32(1)<<(uint(g)&31)
+	for _, s := range succs {
+		if l.In[s].Words()[w]&m != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// outWord returns word w of out(b) (dense method).
+func (l *Liveness) outWord(succs []ir.BlockID, w int) uint32 {
+	if len(succs) == 0 {
+		return l.exitOut.Words()[w]
+	}
+	x := l.In[succs[0]].Words()[w]
+	for _, s := range succs[1:] {
+		x |= l.In[s].Words()[w]
+	}
+	return x
+}
+
+// LiveOut stores out(b) into dst, a vector of NumGlobals() bits, by
+// global bit number (dense method only).
+func (l *Liveness) LiveOut(b ir.BlockID, dst bitvec.BitVector) {
+	succs := l.F.SuccsOf(b)
+	if len(succs) == 0 {
+		dst.Copy(l.exitOut)
+		return
+	}
+	dst.Copy(l.In[succs[0]])
+	for _, s := range succs[1:] {
+		dst.Or(l.In[s])
+	}
 }
 
 // LiveInRegs appends the registers live on entry to b, in global bit
 // order (file by file).
 func (l *Liveness) LiveInRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
-	return l.appendRegs(b, dst, l.In, &l.inSets)
-}
-
-// LiveOutRegs appends the registers live on exit from b.
-func (l *Liveness) LiveOutRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
-	return l.appendRegs(b, dst, l.Out, &l.outSets)
-}
-
-func (l *Liveness) appendRegs(b ir.BlockID, dst []ir.RegID, sets []bitvec.BitVector, sp *idxCSR) []ir.RegID {
 	if l.Method == Dense {
-		for g := range sets[b].All() {
+		for g := range l.In[b].All() {
 			dst = append(dst, l.GlobalRegs[g])
 		}
 		return dst
 	}
-	for _, g := range sp.of(b) {
+	for _, g := range l.inSets.of(b) {
+		dst = append(dst, l.GlobalRegs[g])
+	}
+	return dst
+}
+
+// LiveOutRegs appends the registers live on exit from b.
+func (l *Liveness) LiveOutRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
+	if l.Method == Dense {
+		succs := l.F.SuccsOf(b)
+		for w := range bitvec.WordsFor(len(l.GlobalRegs)) {
+			for x := l.outWord(succs, w); x != 0; x &= x - 1 {
+				dst = append(dst, l.GlobalRegs[w<<5|bits.TrailingZeros32(x)])
+			}
+		}
+		return dst
+	}
+	for _, g := range l.outSets.of(b) {
 		dst = append(dst, l.GlobalRegs[g])
 	}
 	return dst
 }
 
 func (l *Liveness) String() string {
-	return fmt.Sprintf("liveness(%s, %d globals, %d iterations, %d visits, %d words, %d bytes)",
-		l.Method, l.Stats.Globals, l.Stats.Iterations, l.Stats.BlockVisits, l.Stats.Words, l.Stats.Bytes)
+	return fmt.Sprintf("liveness(%s, %d globals, %d segments, %d iterations, %d visits, %d words, %d bytes)",
+		l.Method, l.Stats.Globals, l.Stats.Segments, l.Stats.Iterations, l.Stats.BlockVisits, l.Stats.Words, l.Stats.Bytes)
 }
 
 // Walker computes per-instruction live sets on demand by walking a block
@@ -547,8 +824,11 @@ func (w *Walker) Block(b ir.BlockID, fn func(i ir.InstrID, after bitvec.BitVecto
 	l, f := w.l, w.l.F
 	w.live.Clear()
 	if l.Method == Dense {
-		for g := range l.Out[b].All() {
-			w.live.Set(int(l.GlobalRegs[g]))
+		succs := f.SuccsOf(b)
+		for k := range bitvec.WordsFor(len(l.GlobalRegs)) {
+			for x := l.outWord(succs, k); x != 0; x &= x - 1 {
+				w.live.Set(int(l.GlobalRegs[k<<5|bits.TrailingZeros32(x)]))
+			}
 		}
 	} else {
 		for _, g := range l.outSets.of(b) {

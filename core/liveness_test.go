@@ -191,6 +191,7 @@ func TestLivenessRandom(t *testing.T) {
 	if testing.Short() {
 		n = 600
 	}
+	multi := 0 // runs cut into several segments
 	for k := range n {
 		cfg := testgen.RandomConfig{Blocks: 1 + rng.IntN(24), Regs: 1 + rng.IntN(12), MaxInstrs: rng.IntN(7)}
 		f := testgen.Random(rng, cfg)
@@ -203,22 +204,30 @@ func TestLivenessRandom(t *testing.T) {
 		for _, opt := range []LiveOptions{
 			{Solver: RoundRobin, LiveAtExit: atExit},
 			{Solver: Worklist, LiveAtExit: atExit},
+			{Solver: RoundRobin, LiveAtExit: atExit, segBlocks: 1},
+			{Solver: Worklist, LiveAtExit: atExit, segBlocks: 1 + k%3},
 			{MemBudget: -1, LiveAtExit: atExit},
 		} {
 			l := ComputeLiveness(f, opt)
+			if opt.segBlocks > 0 && l.Stats.Segments > 1 {
+				multi++
+			}
 			checkLiveness(t, f, l, ref)
 			if k%10 == 0 {
 				checkFixedPoint(t, f, l, atExit)
 			}
 			if prev != nil && prev.Method == Dense && l.Method == Dense {
 				for b := range f.NumBlocks() {
-					if !prev.In[b].Equal(l.In[b]) || !prev.Out[b].Equal(l.Out[b]) {
+					if !prev.In[b].Equal(l.In[b]) || !slices.Equal(prev.LiveOutRegs(ir.BlockID(b), nil), l.LiveOutRegs(ir.BlockID(b), nil)) {
 						t.Fatalf("round-robin and worklist differ at block %d", b)
 					}
 				}
 			}
 			prev = l
 		}
+	}
+	if multi < n/2 {
+		t.Errorf("only %d of %d runs were cut into several segments", multi, 2*n)
 	}
 }
 
@@ -269,5 +278,69 @@ func TestGuardedDefDoesNotKill(t *testing.T) {
 	w := l.NewWalker()
 	if !w.LiveBefore(i).Test(int(r)) || !w.LiveAfter(i).Test(int(r)) {
 		t.Fatalf("walker")
+	}
+}
+
+// refPressure is RegisterPressure computed from the reference liveness,
+// register by register, in the same traversal order.
+func refPressure(f *ir.Func, l *Liveness, ref *refLive) Pressure {
+	var p Pressure
+	for k := range p.At {
+		p.At[k] = ir.NoInstr
+		p.Block[k] = ir.NoBlock
+	}
+	count := func(m map[ir.RegID]bool) (c [ir.NumFiles]int) {
+		for r := range m {
+			c[l.Files[r]] += ir.Slots(f.RegType[r])
+		}
+		return c
+	}
+	record := func(c [ir.NumFiles]int, i ir.InstrID, b ir.BlockID) {
+		for k := range c {
+			if c[k] > p.Max[k] {
+				p.Max[k], p.At[k], p.Block[k] = c[k], i, b
+			}
+		}
+	}
+	for _, b := range f.Layout {
+		cur := maps.Clone(ref.out[b])
+		record(count(cur), ir.NoInstr, b)
+		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+			withDefs := maps.Clone(cur)
+			for _, x := range AppendRegRefs(f, i, nil) {
+				if x.Def {
+					withDefs[x.Reg] = true
+				}
+			}
+			record(count(withDefs), i, b)
+			refTransfer(f, i, cur)
+			record(count(cur), i, b)
+		}
+	}
+	return p
+}
+
+func TestPressureRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 7))
+	n := 600
+	if testing.Short() {
+		n = 200
+	}
+	for k := range n {
+		f := testgen.Random(rng, testgen.RandomConfig{Blocks: 1 + rng.IntN(16), Regs: 1 + rng.IntN(40), MaxInstrs: rng.IntN(9)})
+		ref := computeRef(f, nil)
+		var files []ir.File
+		if k%2 == 1 {
+			files = make([]ir.File, f.NumRegs())
+			for r := range files {
+				files[r] = ir.File(rng.IntN(int(ir.NumFiles)))
+			}
+		}
+		for _, opt := range []LiveOptions{{Files: files}, {Files: files, MemBudget: -1}} {
+			l := ComputeLiveness(f, opt)
+			if got, want := RegisterPressure(l), refPressure(f, l, ref); got != want {
+				t.Fatalf("case %d (%s): pressure %+v, want %+v", k, l.Method, got, want)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"github.com/ptxopt/ptxopt/bitvec"
@@ -19,9 +20,16 @@ import (
 //	after(i) ∪ defs(i)  registers live just after i, plus i's destinations
 //	                    (a result nobody reads still needs a register)
 //
-// Blocks are walked backwards from their live-out sets with one
-// register-indexed vector and running per-file counters updated as bits
-// flip, so the whole function costs one pass over the instructions.
+// Each block starts from its live-out set without expanding it: the
+// per-file counts come from popcounts over the words of the solver's
+// vectors (the union of the successors' in sets), weighted by slots with
+// two bit planes of (slots − 1). The walk backwards then touches only the
+// registers the instructions name: the first time a block's walk meets a
+// register, its state is read from the live-out set (a bit test per
+// successor); after that a register-indexed vector, valid under a
+// per-register block stamp, holds it, and the counts change as bits flip.
+// So a block costs its words plus its register references, and nothing
+// is cleared between blocks.
 
 // Pressure is the maximum pressure per file and where it occurs.
 type Pressure struct {
@@ -42,49 +50,73 @@ func RegisterPressure(l *Liveness) Pressure {
 		p.At[k] = ir.NoInstr
 		p.Block[k] = ir.NoBlock
 	}
-	live := bitvec.New(f.NumRegs())
+	nr := f.NumRegs()
+	live := bitvec.New(nr)
+	lw := live.Words()
+	stamp := make([]uint32, nr)
 	var cnt [ir.NumFiles]int
 	var refs []RegRef
 	var extra []ir.RegID
+	var b ir.BlockID
+	var st uint32
+	var outRegs []ir.RegID
+	// isLive reads r's state, from the live-out set on first sight.
+	isLive := func(r ir.RegID) bool {
+		if stamp[r] == st {
+			return lw[r>>5]&(1<<(r&31)) != 0
+		}
+		stamp[r] = st
+		v := l.IsLiveOut(b, r)
+		if v {
+			lw[r>>5] |= 1 << (r & 31)
+		} else {
+			lw[r>>5] &^= 1 << (r & 31)
+		}
+		return v
+	}
 	set := func(r ir.RegID) {
-		if !live.Test(int(r)) {
-			live.Set(int(r))
+		if !isLive(r) {
+			lw[r>>5] |= 1 << (r & 31)
 			cnt[l.Files[r]] += int(l.slots[r])
 		}
 	}
 	clr := func(r ir.RegID) {
-		if live.Test(int(r)) {
-			live.ClearBit(int(r))
+		if isLive(r) {
+			lw[r>>5] &^= 1 << (r & 31)
 			cnt[l.Files[r]] -= int(l.slots[r])
 		}
 	}
-	record := func(i ir.InstrID, b ir.BlockID) {
+	record := func(i ir.InstrID) {
 		for k := range cnt {
 			if cnt[k] > p.Max[k] {
 				p.Max[k], p.At[k], p.Block[k] = cnt[k], i, b
 			}
 		}
 	}
-	var tmp []ir.RegID
-	for _, b := range f.Layout {
-		live.Clear()
-		cnt = [ir.NumFiles]int{}
-		tmp = l.LiveOutRegs(b, tmp[:0])
-		for _, r := range tmp {
-			set(r)
+	planes := l.slotPlanes()
+	for _, b = range f.Layout {
+		st++
+		if l.Method == Dense {
+			cnt = l.outCounts(b, planes)
+		} else {
+			cnt = [ir.NumFiles]int{}
+			outRegs = l.LiveOutRegs(b, outRegs[:0])
+			for _, r := range outRegs {
+				cnt[l.Files[r]] += int(l.slots[r])
+			}
 		}
-		record(ir.NoInstr, b)
+		record(ir.NoInstr)
 		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
 			// after(i) ∪ defs(i)
 			extra = extra[:0]
 			for _, x := range refs {
-				if x.Def && !live.Test(int(x.Reg)) {
+				if x.Def && !isLive(x.Reg) {
 					set(x.Reg)
 					extra = append(extra, x.Reg)
 				}
 			}
-			record(i, b)
+			record(i)
 			for _, r := range extra {
 				clr(r)
 			}
@@ -101,10 +133,56 @@ func RegisterPressure(l *Liveness) Pressure {
 					set(x.Reg)
 				}
 			}
-			record(i, b)
+			record(i)
 		}
 	}
 	return p
+}
+
+// slotPlanes returns, over the global bits, the bit planes of
+// (slots − 1): planes[0] marks registers with an odd extra slot count,
+// planes[1] those with two or three extra slots.
+func (l *Liveness) slotPlanes() [2][]uint32 {
+	ng := len(l.GlobalRegs)
+	var pl [2][]uint32
+	for k := range pl {
+		pl[k] = make([]uint32, bitvec.WordsFor(ng))
+	}
+	for g, r := range l.GlobalRegs {
+		e := uint32(l.slots[r] - 1)
+		pl[0][g>>5] |= (e & 1) << (g & 31)
+		pl[1][g>>5] |= (e >> 1 & 1) << (g & 31)
+	}
+	return pl
+}
+
+// outCounts returns the live slots per file of out(b) (dense method),
+// by popcounts over the words of the successors' in sets.
+func (l *Liveness) outCounts(b ir.BlockID, planes [2][]uint32) [ir.NumFiles]int {
+	var cnt [ir.NumFiles]int
+	succs := l.F.SuccsOf(b)
+	for k := range ir.NumFiles {
+		lo, hi := l.FileStart[k], l.FileStart[k+1]
+		if lo == hi {
+			continue
+		}
+		c := 0
+		for w := lo >> 5; w <= (hi-1)>>5; w++ {
+			x := l.outWord(succs, w)
+			if x == 0 {
+				continue
+			}
+			if w == lo>>5 {
+				x &^= uint32(1)<<(lo&31) - 1
+			}
+			if w == (hi-1)>>5 && hi&31 != 0 {
+				x &= uint32(1)<<(hi&31) - 1
+			}
+			c += bits.OnesCount32(x) + bits.OnesCount32(x&planes[0][w]) + 2*bits.OnesCount32(x&planes[1][w])
+		}
+		cnt[k] = c
+	}
+	return cnt
 }
 
 // Summary is the per-function report printed by "ptxopt -v", in the

@@ -261,59 +261,127 @@ func StraightLine(n, regs int) *ir.Func {
 	return b.F
 }
 
-// LoopNest builds a function of about n instructions made of many small
-// blocks (about 8 instructions) in nests of loops three deep, with a
-// conditional branch (a diamond) inside the innermost body, over regs
-// u32 registers used with locality: each nest works on a window of the
-// pool that slides along the function, so thousands of registers are live
-// across block boundaries.
+// LoopNest builds a function of about n instructions shaped like a long
+// unrolled GPU kernel: a sequence of loop nests three deep (an outer
+// loop, a middle loop, and four inner loops in a row, each inner body a
+// diamond), in blocks of about 6-10 instructions. Registers are scoped
+// the way compiled kernels scope them:
+//
+//   - 16 u64 parameters (base pointers) are loaded in the entry and read
+//     throughout, so they are live everywhere;
+//   - each nest works on a window of 128 registers of a pool of regs u32
+//     registers (the window moves on by 128 per nest and wraps, so the
+//     pool is reused; thousands of registers overall): 24 accumulators
+//     set in the nest's preheader, updated in the loop bodies (live
+//     around the back edges) and stored after the nest, and 104
+//     temporaries recycled round-robin;
+//   - every read is of a register defined earlier on every path from the
+//     nest's entry (in a dominating block or earlier in the same block),
+//     so no value is live from one use of a window to the next;
+//   - four values computed after a nest are read by the next nest's
+//     preheader, and each loop's predicate is set in its latch.
+//
+// So about 50-100 registers are live at block boundaries (as in real
+// register-hungry kernels), globals number in the thousands, and the
+// live ranges stay inside a nest or two however long the function is.
 func LoopNest(n, regs int) *ir.Func {
 	b := New("loops")
-	rs := b.Regs(regs, ir.TU32)
+	params := b.Regs(16, ir.TU64)
+	rs := b.Regs(max(regs, 160), ir.TU32)
 	p := b.Regs(4, ir.TPred)
 	rng := rand.New(rand.NewPCG(2, uint64(n)))
 	count := 0
-	blk := b.Block()
-	for k := range min(regs, n/2) {
-		b.MovImm(blk, rs[k], int64(k))
-		count++
+	op := func(i ir.InstrID) { count++ }
+	entry := b.Block()
+	for k, r := range params {
+		op(b.MovImm(entry, r, int64(4096*k)))
 	}
-	base := 0
-	const window = 512
-	body := func(blk ir.BlockID, m int) {
-		for range m {
-			d := rs[(base+rng.IntN(window))%regs]
-			x := rs[(base+rng.IntN(window))%regs]
-			y := rs[(base+rng.IntN(window))%regs]
-			b.Add(blk, d, x, y)
-			count++
-		}
-	}
+	carry := params[:4] // values the previous nest hands on
+	const win, nacc = 128, 24
+	nest := 0
 	for count < n {
-		// h1: h2: [h3: a; @p bra c; b: ...; c: ...; @p bra h3] @p bra h2; @p bra h1
+		w := make([]ir.RegID, win)
+		for k := range w {
+			w[k] = rs[(nest*win+k)%len(rs)]
+		}
+		nest++
+		accs, temps := w[:nacc], w[nacc:]
+		tnext := 0
+		// avail: registers readable here (defined on every path from the
+		// nest's entry); scopes are prefixes of it.
+		avail := append([]ir.RegID{}, params...)
+		pick := func() ir.RegID {
+			if rng.IntN(4) == 0 {
+				return avail[rng.IntN(len(avail))]
+			}
+			return avail[len(avail)-1-rng.IntN(min(len(avail), 12))]
+		}
+		body := func(blk ir.BlockID, m int) {
+			for range m {
+				switch rng.IntN(3) {
+				case 0: // acc += x
+					a := accs[rng.IntN(nacc)]
+					op(b.Add(blk, a, a, pick()))
+				case 1: // t = ld [param + x]
+					t := temps[tnext%len(temps)]
+					tnext++
+					op(b.Load(blk, t, params[rng.IntN(len(params))]))
+					avail = append(avail, t)
+				default: // t = x + y
+					t := temps[tnext%len(temps)]
+					tnext++
+					op(b.Add(blk, t, pick(), pick()))
+					avail = append(avail, t)
+				}
+			}
+		}
+		pre := b.Block()
+		for k, a := range accs {
+			op(b.Add(pre, a, carry[k%len(carry)], params[k%len(params)]))
+		}
+		avail = append(avail, accs...)
 		h1 := b.Block()
 		body(h1, 4)
+		s1 := len(avail)
 		h2 := b.Block()
 		body(h2, 4)
+		s2 := len(avail)
 		for range 4 {
 			h3 := b.Block()
-			body(h3, 6)
-			b.CondBra(h3, p[0], ir.BlockID(b.F.NumBlocks()+1))
+			body(h3, 5)
+			s3 := len(avail)
+			c := ir.BlockID(b.F.NumBlocks() + 1)
+			op(b.Op(h3, ir.OpMov, "mov.pred", ir.RegDef(p[0]), ir.RegOp(pick())))
+			op(b.CondBra(h3, p[0], c))
 			bb := b.Block()
 			body(bb, 8)
-			c := b.Block()
-			body(c, 6)
-			b.CondBra(c, p[1], h3)
-			count += 2
-			base += window / 8
+			avail = avail[:s3]
+			b.Block() // c
+			body(c, 5)
+			op(b.Op(c, ir.OpMov, "mov.pred", ir.RegDef(p[1]), ir.RegOp(pick())))
+			op(b.CondBra(c, p[1], h3))
+			avail = avail[:s2]
 		}
 		l2 := b.Block()
 		body(l2, 2)
-		b.CondBra(l2, p[2], h2)
+		op(b.Op(l2, ir.OpMov, "mov.pred", ir.RegDef(p[2]), ir.RegOp(pick())))
+		op(b.CondBra(l2, p[2], h2))
+		avail = avail[:s1]
 		l1 := b.Block()
 		body(l1, 2)
-		b.CondBra(l1, p[3], h1)
-		count += 2
+		op(b.Op(l1, ir.OpMov, "mov.pred", ir.RegDef(p[3]), ir.RegOp(pick())))
+		op(b.CondBra(l1, p[3], h1))
+		post := b.Block()
+		for _, a := range accs {
+			op(b.Use(post, params[rng.IntN(len(params))], a))
+		}
+		next := make([]ir.RegID, 4)
+		for k := range next {
+			next[k] = temps[tnext%len(temps)]
+			tnext++
+			op(b.Add(post, next[k], accs[k], accs[nacc-1-k]))
+		}
+		carry = next
 	}
 	b.Ret(b.Block())
 	b.F.ComputeCFG()
