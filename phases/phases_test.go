@@ -318,12 +318,27 @@ func TestScratchNoLeak(t *testing.T) {
 func TestPressureAndResources(t *testing.T) {
 	f := testFunc("k")
 	r := Measure(f)
-	if r.Instrs != 6 || r.Regs[ir.FileR] != 4 || r.Regs[ir.FileP] != 1 {
+	// Nothing depends on the thread: every register is uniform (UR, UP).
+	if r.Instrs != 6 || r.Regs[ir.FileUR] != 4 || r.Regs[ir.FileUP] != 1 || r.Regs[ir.FileR] != 0 || r.Regs[ir.FileP] != 0 {
 		t.Errorf("resources %+v", r)
 	}
 	// %rd1 (2 slots) is live throughout, then %r1 or %r2.
-	if r.MaxLive[ir.FileR] != 3 || r.MaxLive[ir.FileP] != 1 {
+	if r.MaxLive[ir.FileUR] != 3 || r.MaxLive[ir.FileUP] != 1 {
 		t.Errorf("max live %v", r.MaxLive)
+	}
+}
+
+func TestResourcesVaryingFiles(t *testing.T) {
+	// Make %r1 depend on %tid.x: it and %r2 (computed from it) become
+	// varying R registers; %rd1 and the predicate stay uniform.
+	f := testFunc("k")
+	tid := ir.Pack(ir.KSpecial, uint32(len(f.Mod.Specials)), 0, false)
+	f.Mod.Specials = append(f.Mod.Specials, f.Mod.Strings.Intern("%tid.x"))
+	first := f.BlockFirst[f.Layout[0]]
+	f.Ops(first)[1] = tid
+	r := Measure(f)
+	if r.Regs[ir.FileR] != 2 || r.Regs[ir.FileUR] != 2 || r.Regs[ir.FileUP] != 1 {
+		t.Errorf("resources %+v", r)
 	}
 }
 

@@ -17,12 +17,12 @@ import (
 //
 // per file: the larger of the two program points around i, counting a
 // dead definition, which still takes a register.
-func corePressure(f *ir.Func) Pressure {
+func corePressure(f *ir.Func, files []ir.File) Pressure {
 	var p Pressure
 	if !f.HasBody || f.NumBlocks() == 0 {
 		return p
 	}
-	l := core.ComputeLiveness(f, core.LiveOptions{})
+	l := core.ComputeLiveness(f, core.LiveOptions{Files: files})
 	nr := f.NumRegs()
 	slots := make([]int32, nr)
 	for r, t := range f.RegType {

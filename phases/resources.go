@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -23,8 +24,8 @@ type Resources struct {
 	LocalBytes int
 }
 
-// Measure computes f's resources. Until the uniformity analysis assigns
-// registers to UR and UP, everything counts in R and P.
+// Measure computes f's resources, with registers placed in the uniform
+// files UR/UP where the uniformity analysis proves them uniform.
 func Measure(f *ir.Func) Resources {
 	var r Resources
 	if !f.HasBody {
@@ -35,15 +36,11 @@ func Measure(f *ir.Func) Resources {
 			r.Instrs++
 		}
 	}
+	files := RegisterFiles(f)
 	for i, t := range f.RegType {
-		n := ir.Slots(t) * max(1, int(f.RegVec[i]))
-		if t == ir.TPred {
-			r.Regs[ir.FileP] += n
-		} else {
-			r.Regs[ir.FileR] += n
-		}
+		r.Regs[files[i]] += ir.Slots(t) * max(1, int(f.RegVec[i]))
 	}
-	r.MaxLive = ComputePressure(f).Max
+	r.MaxLive = pressureWith(f, files).Max
 	for _, s := range f.Locals {
 		sym := &f.Mod.Syms[s]
 		if sym.Space == ir.SpaceLocal {
@@ -79,5 +76,18 @@ func ComputePressure(f *ir.Func) Pressure {
 	if PressureHook != nil {
 		return PressureHook(f)
 	}
-	return corePressure(f)
+	return corePressure(f, RegisterFiles(f))
+}
+
+func pressureWith(f *ir.Func, files []ir.File) Pressure {
+	if PressureHook != nil {
+		return PressureHook(f)
+	}
+	return corePressure(f, files)
+}
+
+// RegisterFiles assigns each register of f to R, UR, P or UP from the
+// uniformity analysis.
+func RegisterFiles(f *ir.Func) []ir.File {
+	return core.ComputeUniformity(f).Files(f)
 }

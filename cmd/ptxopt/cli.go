@@ -30,6 +30,7 @@ const usageText = `usage:
   ptxopt [flags] in.ptx [-o out.ptx]        optimize one file (stdout without -o)
   ptxopt [flags] [-] [-o out.ptx]           read stdin
   ptxopt [flags] -j N -o OUTDIR FILES|DIRS  batch mode: N workers (default: all cores)
+  ptxopt check [flags] in.ptx               differential check in the simulator (see ptxopt check --help)
 
 Batch mode is chosen when -j is given, when there are several inputs, when
 an input is a directory, or when -o names an existing directory. Each output is written atomically (temporary file and
