@@ -53,6 +53,18 @@ func (w *warp) call(in *inst, mask uint32) {
 	w.frames = append(w.frames, fr)
 	w.p = q
 	w.regs = make([]uint64, q.nregs*32)
+	for k, r := range q.argReg {
+		if r < 0 {
+			continue
+		}
+		// a .reg parameter starts with the argument's value
+		for x := mask; x != 0; x &= x - 1 {
+			l := trailing(x)
+			if b := fr.params[l]; b != nil {
+				w.regs[int(r)<<5|l] = getLE(b[q.argOff[k] : q.argOff[k]+q.argSize[k]])
+			}
+		}
+	}
 	w.stack = []entry{{0, -1, mask}}
 	w.lsize = q.localSize
 	w.local = make([]byte, 32*q.localSize)
@@ -73,6 +85,11 @@ func (w *warp) popFrame() {
 	for x := fr.mask & w.live; x != 0; x &= x - 1 {
 		l := trailing(x)
 		buf := fr.params[l]
+		for k, r := range q.retReg {
+			if r >= 0 { // a .reg return value: its register's final value
+				putLE(buf[q.retOff[k]:q.retOff[k]+q.retSize[k]], w.regs[int(r)<<5|l])
+			}
+		}
 		for k, ro := range q.retOff {
 			if k >= len(in.d) || k >= int(in.nd) {
 				break

@@ -55,7 +55,7 @@ func runCorpusKernel(f *ir.Func) (out kernelOutcome) {
 			return c
 		}
 		if out.reason == "" {
-			out.reason = c.reason
+			out.reason, out.detail = c.reason, c.detail
 		}
 	}
 	return out
@@ -84,7 +84,12 @@ func classify(err error) kernelOutcome {
 		if i := strings.IndexAny(msg, "0123456789"); i > 0 {
 			msg = strings.TrimSpace(msg[:i])
 		}
-		return kernelOutcome{status: "trapped", reason: msg}
+		// the trap class and the instruction's opcode name the reason
+		op := t.Instr
+		if i := strings.IndexByte(op, '.'); i > 0 {
+			op = op[:i]
+		}
+		return kernelOutcome{status: "trapped", reason: msg + " (" + op + ")", detail: t.Error()}
 	}
 	return kernelOutcome{status: "error", reason: err.Error()}
 }
@@ -162,7 +167,22 @@ func TestCorpusRuns(t *testing.T) {
 	for _, r := range reasons {
 		fmt.Fprintf(&sb, "  %4d  %s\n", byReason[r], r)
 	}
-	fmt.Fprintf(&sb, "files with a kernel that ran to completion: %d of %d", filesRun, len(paths))
+	fmt.Fprintf(&sb, "files with a kernel that ran to completion: %d of %d\n", filesRun, len(paths))
+	fmt.Fprintf(&sb, "kernels that do not run to completion:\n")
+	fmt.Fprintf(&sb, "  %-8s  %-50s  %-40s  %s\n", "status", "file", "kernel", "reason")
+	for _, o := range outs {
+		if o.status == "ran" {
+			continue
+		}
+		k := o.kernel
+		if len(k) > 40 {
+			k = k[:37] + "..."
+		}
+		fmt.Fprintf(&sb, "  %-8s  %-50s  %-40s  %s\n", o.status, strings.TrimSuffix(o.file, ".ptx"), k, o.reason)
+		if o.reason == "" {
+			t.Errorf("%s: %s: %s without a named reason", o.file, o.kernel, o.status)
+		}
+	}
 	t.Log(sb.String())
 	if 2*filesRun < len(paths) {
 		t.Errorf("only %d of %d corpus files have a kernel that runs to completion; want at least half", filesRun, len(paths))

@@ -64,6 +64,7 @@ func MakeInput(f *ir.Func, seed int64, bufBytes int) Input {
 		l.Block.X = 1 + r.Intn(128)
 	}
 	bounds, imms := kernelImmediates(f)
+	nested := nestedPointers(f)
 	if usesDynShared(f) {
 		l.DynShared = dynSharedBytes
 	}
@@ -75,6 +76,22 @@ func MakeInput(f *ir.Func, seed int64, bufBytes int) Input {
 		case size == 8 && !s.Type.IsFloat():
 			buf := make([]byte, bufBytes)
 			fillRandom(r, buf)
+			for _, ns := range nested {
+				if ns.param != id || ns.off%8 != 0 || ns.off+8 > int64(len(buf)) {
+					continue
+				}
+				if ns.null {
+					binary.LittleEndian.PutUint64(buf[ns.off:], 0)
+					continue
+				}
+				// the field is a pointer: point it at a buffer of small
+				// integers (they are often indices into another field)
+				inner := make([]byte, bufBytes)
+				for k := 0; k+4 <= len(inner); k += 4 {
+					binary.LittleEndian.PutUint32(inner[k:], uint32(r.Intn(256)))
+				}
+				binary.LittleEndian.PutUint64(buf[ns.off:], mem.AllocBytes(inner))
+			}
 			binary.LittleEndian.PutUint64(b, mem.AllocBytes(buf))
 		case s.Type == ir.TF32:
 			binary.LittleEndian.PutUint32(b, math.Float32bits(float32(r.Intn(64))-8))
@@ -349,4 +366,123 @@ func CheckEquivalent(t testing.TB, before, after *ir.Func, seeds int) {
 	if res.Matches == 0 {
 		t.Fatalf("differential check of %s: no input ran to completion (%d trapped in both)", before.Name, res.NotExercised)
 	}
+}
+
+// ptrSlot is a 64-bit field at a constant offset inside the buffer of a
+// pointer parameter.
+type ptrSlot struct {
+	param ir.SymID
+	off   int64
+	null  bool
+}
+
+// nestedPointers finds the fields of pointer-parameter buffers that the
+// kernel loads as 64-bit integers and then uses as addresses (a struct
+// holding pointers, a pointer to a pointer): MakeInput stores pointers to
+// fresh buffers there instead of random bits. Fields that are only
+// compared with zero (an optional pointer the kernel tests but does not
+// follow) are returned with null set: MakeInput stores 0 there.
+func nestedPointers(f *ir.Func) []ptrSlot {
+	paramReg := map[ir.RegID]ptrSlot{} // registers holding a parameter's pointer plus a constant
+	loaded := map[ir.RegID]ptrSlot{}   // registers holding (a value derived from) a field
+	used := map[ptrSlot]bool{}
+	tested := map[ptrSlot]bool{}
+	is64Int := func(mn string) bool {
+		return strings.HasSuffix(mn, ".u64") || strings.HasSuffix(mn, ".b64") || strings.HasSuffix(mn, ".s64")
+	}
+	addrBase := func(o ir.Operand) (ir.RegID, int64, bool) {
+		if o.Kind() != ir.KAddr {
+			return 0, 0, false
+		}
+		a := f.Addrs[o.Index()]
+		el := f.ListElems(a.Elems)
+		if len(el) != 1 || el[0].Kind() != ir.KReg {
+			return 0, 0, false
+		}
+		return el[0].Reg(), a.Off, true
+	}
+	// a few passes in code order reach the fixed point for loop-carried copies
+	for pass := 0; pass < 3; pass++ {
+		for i := range f.Op {
+			id := ir.InstrID(i)
+			if f.Dead[id] || f.Block[id] == ir.NoBlock {
+				continue
+			}
+			mn := f.Str(f.Mnemonic[id])
+			ops := f.Ops(id)
+			if strings.HasPrefix(mn, "setp.eq.") || strings.HasPrefix(mn, "setp.ne.") {
+				for _, o := range ops {
+					if o.Kind() == ir.KReg && !o.IsDef() {
+						if s, ok := loaded[o.Reg()]; ok {
+							tested[s] = true
+						}
+					}
+				}
+			}
+			for _, o := range ops {
+				if r, _, ok := addrBase(o); ok {
+					if s, ok := loaded[r]; ok && !strings.HasPrefix(mn, "ld.param") {
+						used[s] = true
+					}
+				}
+			}
+			if len(ops) < 2 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() {
+				continue
+			}
+			dst := ops[0].Reg()
+			switch {
+			case strings.HasPrefix(mn, "ld.param"):
+				if ops[1].Kind() == ir.KAddr {
+					el := f.ListElems(f.Addrs[ops[1].Index()].Elems)
+					if len(el) == 1 && el[0].Kind() == ir.KSym && f.Addrs[ops[1].Index()].Off == 0 {
+						paramReg[dst] = ptrSlot{param: ir.SymID(el[0].Index())}
+					}
+				}
+			case strings.HasPrefix(mn, "ld.") && is64Int(mn) && !strings.Contains(mn, ".v"):
+				if r, off, ok := addrBase(ops[1]); ok {
+					if p, ok := paramReg[r]; ok && p.off+off >= 0 {
+						loaded[dst] = ptrSlot{param: p.param, off: p.off + off}
+					}
+				}
+			case strings.HasPrefix(mn, "mov.") || strings.HasPrefix(mn, "cvta.") || strings.HasPrefix(mn, "add.s64") || strings.HasPrefix(mn, "add.u64"):
+				var imm int64
+				if strings.HasPrefix(mn, "add.") {
+					imm = -1 << 62 // an add of a register: not a constant offset
+					for _, o := range ops[1:] {
+						if o.Kind() == ir.KImm && !f.Imms[o.Index()].Kind.IsFloat() {
+							imm = int64(f.Imms[o.Index()].Bits)
+						}
+					}
+				}
+				for _, o := range ops[1:] {
+					if o.Kind() != ir.KReg {
+						continue
+					}
+					if p, ok := paramReg[o.Reg()]; ok && imm != -1<<62 {
+						paramReg[dst] = ptrSlot{param: p.param, off: p.off + imm}
+					}
+					if s, ok := loaded[o.Reg()]; ok {
+						loaded[dst] = s
+					}
+				}
+			}
+		}
+	}
+	var out []ptrSlot
+	for s := range used {
+		out = append(out, s)
+	}
+	for s := range tested {
+		if !used[s] {
+			s.null = true
+			out = append(out, s)
+		}
+	}
+	slices.SortFunc(out, func(a, b ptrSlot) int {
+		if a.param != b.param {
+			return int(a.param) - int(b.param)
+		}
+		return int(a.off - b.off)
+	})
+	return out
 }
