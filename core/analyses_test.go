@@ -1,6 +1,8 @@
 package core
 
 import (
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,5 +135,46 @@ func TestDefUse(t *testing.T) {
 	}
 	if len(du.Uses(r[2])) != 1 || len(du.Defs(r[2])) != 0 {
 		t.Errorf("r2")
+	}
+}
+
+// TestDefUseBlockedFill checks the register-block fill (large functions)
+// against a plain per-instruction reference, row by row and in order.
+func TestDefUseBlockedFill(t *testing.T) {
+	fs := []*ir.Func{
+		testgen.StraightLine(30_000, 4000),
+		testgen.LoopNest(30_000, 2048),
+		testgen.Random(rand.New(rand.NewPCG(7, 8)), testgen.RandomConfig{Blocks: 3000, Regs: 700, MaxInstrs: 12}),
+	}
+	for _, f := range fs {
+		f.ComputeCFG()
+		du := ComputeDefUse(f)
+		nr := f.NumRegs()
+		defs := make([][]Ref, nr)
+		uses := make([][]Ref, nr)
+		var refs []RegRef
+		n := 0
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				refs = AppendRegRefs(f, i, refs[:0])
+				for _, x := range refs {
+					n++
+					if x.Def {
+						defs[x.Reg] = append(defs[x.Reg], Ref{i, x.Loc})
+					} else {
+						uses[x.Reg] = append(uses[x.Reg], Ref{i, x.Loc})
+					}
+				}
+			}
+		}
+		if n < directFillRefs {
+			t.Fatalf("%s: only %d refs, blocked fill not exercised", f.Name, n)
+		}
+		for r := range nr {
+			if !slices.Equal(du.Defs(ir.RegID(r)), defs[r]) || !slices.Equal(du.Uses(ir.RegID(r)), uses[r]) {
+				t.Fatalf("%s: register %d: defs %v uses %v, want %v %v", f.Name, r,
+					du.Defs(ir.RegID(r)), du.Uses(ir.RegID(r)), defs[r], uses[r])
+			}
+		}
 	}
 }

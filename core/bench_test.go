@@ -34,7 +34,8 @@ import (
 // (-short stops at 100K). BenchmarkLiveness/<family>/<size>/<level>
 // times ComputeLiveness (round-robin) at the best bitvec level and at
 // forced generic; .../<level>/solve times the fixed-point solve alone
-// (scan, numbering and allocation done outside the timer), the part the
+// (scan, numbering, dense gen/kill sets and allocation done outside the
+// timer: the iteration given gen and kill), the part the
 // kernels run; .../<level>/wl the worklist solver. BenchmarkAnalyses/
 // <family>/<size>/<analysis> times each analysis. Metric: ns/instr.
 

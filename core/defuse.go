@@ -1,6 +1,10 @@
 package core
 
-import "github.com/ptxopt/ptxopt/ir"
+import (
+	"math/bits"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
 
 // Ref is one occurrence of a register: the instruction and where in it
 // the operand word is stored (OperandAt/SetOperandAt read and rewrite it;
@@ -11,10 +15,21 @@ type Ref struct {
 }
 
 // DefUse holds, per register, its definitions and its uses in compressed
-// rows: two counting passes over the instructions, a prefix sum, one
-// fill — four slices in all, no per-use objects. Only instructions linked
-// into blocks are seen; rows list them in layout order. The guard of an
+// rows: a counting pass over the instructions, a prefix sum, and a fill —
+// four slices in all, no per-use objects. Only instructions linked into
+// blocks are seen; rows list them in layout order. The guard of an
 // instruction is a use; a guarded definition is a definition.
+//
+// The fill is a two-level counting sort so that its write frontier stays
+// cache-sized however many registers the function has. Registers are
+// grouped in register blocks of 1<<shift consecutive numbers; the rows of
+// one register block are one contiguous range of the row array. The
+// second instruction walk writes every reference into the range of its
+// register block (a few dozen sequential streams), in layout order, and
+// notes its register in a side array; then each register block is
+// copied out to a small buffer and scattered into its own rows (a
+// frontier of 1<<shift rows). Both passes are stable, so rows stay in
+// layout order. Small functions fill directly.
 type DefUse struct {
 	defStart, useStart []uint32
 	defs, uses         []Ref
@@ -25,6 +40,10 @@ func (d *DefUse) Defs(r ir.RegID) []Ref { return d.defs[d.defStart[r]:d.defStart
 
 // Uses returns the uses of r.
 func (d *DefUse) Uses(r ir.RegID) []Ref { return d.uses[d.useStart[r]:d.useStart[r+1]] }
+
+// directFillRefs: below this many references the rows are filled in one
+// scatter (the whole row array fits in cache).
+const directFillRefs = 16 << 10
 
 // ComputeDefUse builds the def-use chains of f.
 func ComputeDefUse(f *ir.Func) *DefUse {
@@ -47,8 +66,54 @@ func ComputeDefUse(f *ir.Func) *DefUse {
 		d.defStart[r+1] += d.defStart[r]
 		d.useStart[r+1] += d.useStart[r]
 	}
-	d.defs = make([]Ref, d.defStart[nr])
-	d.uses = make([]Ref, d.useStart[nr])
+	nd, nu := d.defStart[nr], d.useStart[nr]
+	d.defs = make([]Ref, nd)
+	d.uses = make([]Ref, nu)
+	// Register blocks of 1<<shift registers: about sqrt(nr), at least
+	// 256, so both the block streams and the rows of one block stay few.
+	shift := max(8, (bits.Len(uint(nr))+1)/2)
+	if int(nd+nu) < directFillRefs || nr <= 1<<shift {
+		d.fillDirect(f, refs)
+		return d
+	}
+	nblk := (nr + 1<<shift - 1) >> shift
+	// fill[k]: next slot of register block k, defs then uses.
+	fill := make([]uint32, 2*nblk)
+	for k := range nblk {
+		fill[k] = d.defStart[k<<shift]
+		fill[nblk+k] = d.useStart[k<<shift]
+	}
+	regOf := make([]ir.RegID, nd+nu)
+	defReg, useReg := regOf[:nd:nd], regOf[nd:]
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			refs = AppendRegRefs(f, i, refs[:0])
+			for _, x := range refs {
+				k := int(x.Reg >> shift)
+				if x.Def {
+					p := fill[k]
+					d.defs[p] = Ref{i, x.Loc}
+					defReg[p] = x.Reg
+					fill[k]++
+				} else {
+					p := fill[nblk+k]
+					d.uses[p] = Ref{i, x.Loc}
+					useReg[p] = x.Reg
+					fill[nblk+k]++
+				}
+			}
+		}
+	}
+	var buf []Ref
+	buf = scatterRows(d.defs, defReg, d.defStart, shift, nblk, buf)
+	scatterRows(d.uses, useReg, d.useStart, shift, nblk, buf)
+	return d
+}
+
+// fillDirect fills the rows in one walk, scattering each reference
+// straight into its row.
+func (d *DefUse) fillDirect(f *ir.Func, refs []RegRef) {
+	nr := len(d.defStart) - 1
 	fd := make([]uint32, 2*nr)
 	copy(fd, d.defStart[:nr])
 	copy(fd[nr:], d.useStart[:nr])
@@ -66,5 +131,30 @@ func ComputeDefUse(f *ir.Func) *DefUse {
 			}
 		}
 	}
-	return d
+}
+
+// scatterRows sorts each register block of rows (grouped by block, in
+// layout order, with reg giving each entry's register) into its rows,
+// stably. It returns the scratch buffer for reuse.
+func scatterRows(rows []Ref, reg []ir.RegID, start []uint32, shift, nblk int, buf []Ref) []Ref {
+	nr := len(start) - 1
+	fill := make([]uint32, 1<<shift)
+	for k := range nblk {
+		lo, hi := k<<shift, min(nr, (k+1)<<shift)
+		a, e := start[lo], start[hi]
+		if e-a <= 1 {
+			continue
+		}
+		buf = append(buf[:0], rows[a:e]...)
+		rg := reg[a:e]
+		for r := lo; r < hi; r++ {
+			fill[r-lo] = start[r]
+		}
+		for j, x := range buf {
+			r := int(rg[j]) - lo
+			rows[fill[r]] = x
+			fill[r]++
+		}
+	}
+	return buf
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/ir"
@@ -51,19 +52,21 @@ import (
 // segment (the old, whole-function solve). Unreachable blocks form a
 // last segment of their own.
 //
-// Only in(b) is kept for every block, in one bitvec.Slab laid out in
-// solve order (a segment's sets are contiguous). out, gen and kill live
-// in a scratch slab sized for the largest segment and reused: gen and
-// kill are set from per-block lists of global bits before the segment is
-// solved and cleared after. Inside a segment the blocks are visited in
-// post-order, either round-robin until a pass changes nothing (one pass
-// when the segment has no retreating edge) or with a worklist that
-// re-queues only the predecessors, inside the segment, of blocks whose
-// in set changed. The meet is OrIfChanged (out |= in(s)); the transfer
-// is the fused OrWithAndNotIfChanged (in |= gen | (out &^ kill)): since
-// every set only grows from empty, OR into in computes the same as
-// assigning, and a block whose out did not change is skipped. Live-out
-// is not stored: it is the union of the successors' in sets (LiveAtExit
+// in(b), gen(b) and kill(b) are dense sets of every block, built once
+// before the solve from per-block lists of global bits and laid out in
+// solve order in one aligned array, a block's three sets back to back
+// (a segment's sets are one contiguous range that the iteration streams
+// through). Inside a segment the blocks are visited in post-order,
+// either round-robin until a pass changes nothing (one pass when the
+// segment has no retreating edge) or with a worklist that re-queues only
+// the predecessors, inside the segment, of blocks whose in set changed.
+// There is no meet step and no out set: the transfer distributes over
+// the union of the successors, in(b) = ∪ (gen ∪ (in(s) − kill)), so each
+// edge b→s is one fused OrWithAndNotIfChanged (in(b) |= gen | (in(s) &^
+// kill)) reading in(s) directly; since every set only grows from empty,
+// OR into in computes the same as assigning. The solve is nothing but
+// these kernel calls over the padded stride (see segSolver). Live-out is
+// not stored: it is the union of the successors' in sets (LiveAtExit
 // for blocks without successors), formed word by word when asked for.
 //
 // When the sets would take more than the memory budget (many global
@@ -122,7 +125,7 @@ type LiveStats struct {
 	Iterations  int   // dense round-robin: most passes over one segment; worklist: pops / blocks of the largest ratio, rounded up
 	BlockVisits int   // blocks processed by the solver
 	Words       int64 // 32-bit words the set kernels read
-	Bytes       int64 // bytes held by the per-block sets (in sets plus the segment scratch)
+	Bytes       int64 // bytes held by the per-block sets (in, gen and kill of every block)
 	Globals     int   // registers with a bit in the global solve
 	Segments    int   // dense: segments solved one after the other
 }
@@ -161,9 +164,9 @@ type idxCSR struct {
 
 func (c *idxCSR) of(b ir.BlockID) []uint32 { return c.idx[c.start[b]:c.start[b+1]] }
 
-// segBytes is the size the sets of one segment (in, out, gen, kill) aim
-// at: well inside L2, so a segment's fixed-point iteration runs from
-// cache.
+// segBytes is the size the sets of one segment (in, gen, kill and the
+// successors' in) aim at: well inside L2, so a segment's fixed-point
+// iteration runs from cache.
 const segBytes = 192 << 10
 
 // ComputeLiveness computes block live-in and live-out sets of f's
@@ -246,7 +249,7 @@ func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 	strideW := int64((bitvec.WordsFor(ng) + 15) &^ 15)
 	stride := strideW * 4
 	segs, maxSeg := l.segments(o, stride, opt.segBlocks)
-	bytes := stride * (int64(nb) + 3*int64(maxSeg))
+	bytes := stride * (3*int64(nb) + 1)
 	budget := opt.MemBudget
 	if budget == 0 {
 		budget = DefaultMemBudget
@@ -258,12 +261,11 @@ func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 	}
 	l.Method = Dense
 	l.Stats.Bytes = bytes
-	l.exitOut = bitvec.New(ng)
+	s := &segSolver{l: l, segs: segs}
+	s.setup(gen, kill, maxSeg)
 	for _, r := range opt.LiveAtExit {
 		l.exitOut.Set(int(l.Global[r]))
 	}
-	s := &segSolver{l: l, segs: segs, gen: gen, kill: kill}
-	s.setup(maxSeg)
 	return l, s
 }
 
@@ -396,130 +398,200 @@ func (l *Liveness) segments(o *Order, stride int64, segBlocks int) ([]segment, i
 	return segs, maxSeg
 }
 
-// segSolver holds the dense method's state: the final in sets, the
-// per-block gen and kill lists, and the scratch out/gen/kill sets of one
-// segment.
+// segSolver holds the dense method's state: per solve position, the in
+// set and the gen and kill sets, and the successor positions.
+//
+// The hot loop works on raw words, not on BitVector values: every set is
+// a window of sw words (the stride, a multiple of 16 words, whose
+// padding stays zero) in one aligned array, where position p holds in,
+// gen and kill back to back (3 sets, contiguous: a block's sets share
+// pages and prefetch streams, and a segment's sets are one contiguous
+// range). The successors of every position are precomputed as positions
+// (an exit block has the live-at-exit set, stored after the last block,
+// as its one successor). The kernels are called through the level's
+// kernel table over the whole padded stride: a single indirect call per
+// edge, with no shape checks and no tail handling.
+//
+// A block with several successors needs no out set: the transfer
+// distributes over the union, in = gen ∪ ((∪ in(s)) − kill) =
+// ∪ (gen ∪ (in(s) − kill)), so the solver calls the fused
+// OrWithAndNotIfChanged once per successor, each reading that
+// successor's in set directly. The bytes read are the same as a meet
+// (OrIfChanged per successor) followed by one transfer, with one call
+// fewer and no scratch set to clear.
 type segSolver struct {
 	l    *Liveness
 	segs []segment
-	pos  []int32 // position of each block in l.order
 
-	gen, kill blockSets // per-block global bits
-
-	out, genV, killV []bitvec.BitVector // scratch, by position inside the segment
-	nw               int64
+	sw     int      // words per set (the stride)
+	maxSeg int      // blocks in the longest segment
+	w      []uint32 // in, gen, kill of each position; then LiveAtExit
+	sstart []int32  // successors of position p: spos[sstart[p]:sstart[p+1]]
+	spos   []int32  // successor positions (nb: LiveAtExit)
 
 	// worklist
 	queue []int32
 	inQ   []bool
+	pred  csr32 // predecessor positions of each position
 }
 
-func (s *segSolver) setup(maxSeg int) {
+// csr32 is a compressed list of int32 per position.
+type csr32 struct {
+	start []int32
+	adj   []int32
+}
+
+// alignedWords returns n zeroed words starting on a 64-byte boundary.
+func alignedWords(n int) []uint32 {
+	raw := make([]uint32, n+16)
+	off := int((64-uintptr(unsafe.Pointer(&raw[0]))&63)&63) / 4
+	return raw[off : off+n : off+n]
+}
+
+// setup lays out the sets and sets gen and kill from the per-block lists
+// of global bits.
+func (s *segSolver) setup(gen, kill blockSets, maxSeg int) {
 	l := s.l
 	f := l.F
 	nb := f.NumBlocks()
 	ng := len(l.GlobalRegs)
-	s.nw = int64(bitvec.WordsFor(ng))
-	s.pos = make([]int32, nb)
+	nw := bitvec.WordsFor(ng)
+	s.sw = (nw + 15) &^ 15
+	s.maxSeg = maxSeg
+	sw := s.sw
+	pos := make([]int32, nb)
 	for p, b := range l.order {
-		s.pos[b] = int32(p)
+		pos[b] = int32(p)
 	}
 
-	in := bitvec.NewSlab(ng, nb)
+	s.w = alignedWords(sw * (3*nb + 1))
+	w := s.w
 	l.In = make([]bitvec.BitVector, nb)
-	for _, b := range l.order {
-		l.In[b] = in.Next()
+	for p, b := range l.order {
+		base := 3 * p * sw
+		l.In[b] = bitvec.FromWords(w[base:base+nw], ng)
+		g := w[base+sw : base+2*sw]
+		for _, x := range gen.of(b) {
+			g[x>>5] |= 1 << (x & 31)
+		}
+		k := w[base+2*sw : base+3*sw]
+		for _, x := range kill.of(b) {
+			k[x>>5] |= 1 << (x & 31)
+		}
 	}
-	scratch := bitvec.NewSlab(ng, 3*maxSeg)
-	s.out = make([]bitvec.BitVector, maxSeg)
-	s.genV = make([]bitvec.BitVector, maxSeg)
-	s.killV = make([]bitvec.BitVector, maxSeg)
-	for j := range maxSeg {
-		s.out[j], s.genV[j], s.killV[j] = scratch.Next(), scratch.Next(), scratch.Next()
+	l.exitOut = bitvec.FromWords(w[3*nb*sw:3*nb*sw+nw], ng)
+
+	s.sstart = make([]int32, nb+1)
+	n := 0
+	for p, b := range l.order {
+		n += max(1, len(f.SuccsOf(b)))
+		s.sstart[p+1] = int32(n)
+	}
+	s.spos = make([]int32, n)
+	for p, b := range l.order {
+		succs := f.SuccsOf(b)
+		k := s.sstart[p]
+		if len(succs) == 0 {
+			s.spos[k] = int32(nb)
+			continue
+		}
+		for i, x := range succs {
+			s.spos[int(k)+i] = pos[x]
+		}
 	}
 }
 
+// setupWorklist builds the predecessor positions the worklist needs.
+func (s *segSolver) setupWorklist() {
+	if s.pred.start != nil {
+		return
+	}
+	nb := len(s.l.order)
+	st := make([]int32, nb+2)
+	for _, q := range s.spos {
+		if int(q) < nb {
+			st[q+2]++
+		}
+	}
+	for p := range nb {
+		st[p+2] += st[p+1]
+	}
+	adj := make([]int32, len(s.spos))
+	for p := range nb {
+		for _, q := range s.spos[s.sstart[p]:s.sstart[p+1]] {
+			if int(q) < nb {
+				adj[st[q+1]] = int32(p)
+				st[q+1]++
+			}
+		}
+	}
+	s.pred = csr32{start: st[:nb+1], adj: adj}
+}
+
+// run solves the segments from the last to the first.
 func (s *segSolver) run(sv Solver) {
 	l := s.l
-	f := l.F
+	kern, _ := bitvec.KernelsFor(bitvec.Level())
+	if sv == Worklist {
+		s.setupWorklist()
+	}
 	l.Stats.Segments = len(s.segs)
+	var calls int64
 	for k := len(s.segs) - 1; k >= 0; k-- {
-		sg := s.segs[k]
-		for j, b := range l.order[sg.lo:sg.hi] {
-			g, kl := s.genV[j].Words(), s.killV[j].Words()
-			for _, x := range s.gen.of(b) {
-				g[x>>5] |= 1 << (x & 31)
-			}
-			for _, x := range s.kill.of(b) {
-				kl[x>>5] |= 1 << (x & 31)
-			}
-		}
 		if sv == Worklist {
-			s.worklist(sg)
+			calls += s.worklist(s.segs[k], kern)
 		} else {
-			s.roundRobin(sg)
-		}
-		for j, b := range l.order[sg.lo:sg.hi] {
-			g, kl := s.genV[j].Words(), s.killV[j].Words()
-			for _, x := range s.gen.of(b) {
-				g[x>>5] = 0
-			}
-			for _, x := range s.kill.of(b) {
-				kl[x>>5] = 0
-			}
-			if len(f.SuccsOf(b)) > 1 {
-				s.out[j].Clear()
-			}
+			calls += s.roundRobin(s.segs[k], kern)
 		}
 	}
+	l.Stats.Words += 4 * int64(bitvec.WordsFor(len(l.GlobalRegs))) * calls
 }
 
-// visit applies the meet and the transfer to block b at position j of
-// its segment and reports whether in(b) changed. A block with one
-// successor (or none) reads that successor's in set (or the live-at-exit
-// set) as its out set directly: one fused kernel call. A block with
-// several ORs their in sets into its scratch out set first and skips the
-// transfer when nothing new arrived (after its first visit).
-func (s *segSolver) visit(b ir.BlockID, j int32, first bool) bool {
-	l := s.l
-	succs := l.F.SuccsOf(b)
-	var out bitvec.BitVector
-	switch len(succs) {
-	case 0:
-		out = l.exitOut
-	case 1:
-		out = l.In[succs[0]]
-	default:
-		out = s.out[j]
-		ch := first
-		for _, x := range succs {
-			if out.OrIfChanged(l.In[x]) {
-				ch = true
-			}
-		}
-		l.Stats.Words += 2 * s.nw * int64(len(succs))
-		if !ch {
-			return false
+// visit applies the transfer to the block at position p, one fused call
+// per successor, and reports whether its in set changed.
+func (s *segSolver) visit(kern *bitvec.Kernels, p int, calls *int64) bool {
+	sw := s.sw
+	w := s.w
+	base := 3 * p * sw
+	dst, g, k := w[base:base+sw], w[base+sw:base+2*sw], w[base+2*sw:base+3*sw]
+	ss := s.spos[s.sstart[p]:s.sstart[p+1]]
+	changed := false
+	for _, q := range ss {
+		o := 3 * int(q) * sw
+		if kern.OrWithAndNotIfChanged(dst, g, w[o:o+sw], k) {
+			changed = true
 		}
 	}
-	l.Stats.Words += 4 * s.nw
-	return l.In[b].OrWithAndNotIfChanged(s.genV[j], out, s.killV[j])
+	*calls += int64(len(ss))
+	return changed
 }
 
-func (s *segSolver) roundRobin(sg segment) {
+func (s *segSolver) roundRobin(sg segment, kern *bitvec.Kernels) (calls int64) {
 	l := s.l
-	first := true
+	sw := s.sw
+	lo, hi := int(sg.lo), int(sg.hi)
+	// Every window below lies inside s.w by construction (positions are
+	// < nb, successors ≤ nb): the sets are formed from the base pointer
+	// without bounds checks.
+	w := unsafe.Pointer(unsafe.SliceData(s.w))
+	set := func(off int) []uint32 { return unsafe.Slice((*uint32)(unsafe.Add(w, 4*off)), sw) }
+	spos, sstart := s.spos, s.sstart
+	fused := kern.OrWithAndNotIfChanged
 	passes := 0
 	for {
 		passes++
 		changed := false
-		for p := sg.hi - 1; p >= sg.lo; p-- {
-			if s.visit(l.order[p], p-sg.lo, first) {
-				changed = true
+		for p := hi - 1; p >= lo; p-- {
+			base := 3 * p * sw
+			dst, g, k := set(base), set(base+sw), set(base+2*sw)
+			for _, q := range spos[sstart[p]:sstart[p+1]] {
+				if fused(dst, g, set(3*int(q)*sw), k) {
+					changed = true
+				}
 			}
 		}
-		l.Stats.BlockVisits += int(sg.hi - sg.lo)
-		first = false
+		calls += int64(sstart[hi] - sstart[lo])
+		l.Stats.BlockVisits += hi - lo
 		// Without a retreating edge, post-order sees every successor
 		// inside the segment before the block: one pass is the fixed point.
 		if !changed || !sg.cyclic {
@@ -527,15 +599,15 @@ func (s *segSolver) roundRobin(sg segment) {
 		}
 	}
 	l.Stats.Iterations = max(l.Stats.Iterations, passes)
+	return calls
 }
 
-func (s *segSolver) worklist(sg segment) {
+func (s *segSolver) worklist(sg segment, kern *bitvec.Kernels) (calls int64) {
 	l := s.l
-	f := l.F
 	n := int(sg.hi - sg.lo)
 	if len(s.queue) < n {
-		s.queue = make([]int32, len(s.out))
-		s.inQ = make([]bool, len(s.out))
+		s.queue = make([]int32, s.maxSeg)
+		s.inQ = make([]bool, s.maxSeg)
 	}
 	queue, inQ := s.queue[:n], s.inQ[:n]
 	// Post-order: positions from the last to the first.
@@ -554,14 +626,12 @@ func (s *segSolver) worklist(sg segment) {
 		size--
 		inQ[j] = false
 		visits++
-		b := l.order[sg.lo+j]
-		// The first n pops are the initial post-order pass: every block's
-		// transfer runs once.
-		if !s.visit(b, j, visits <= n) {
+		p := int(sg.lo + j)
+		if !s.visit(kern, p, &calls) {
 			continue
 		}
-		for _, p := range f.PredsOf(b) {
-			k := s.pos[p] - sg.lo
+		for _, q := range s.pred.adj[s.pred.start[p]:s.pred.start[p+1]] {
+			k := q - sg.lo
 			if k >= 0 && k < int32(n) && !inQ[k] {
 				inQ[k] = true
 				t := head + size
@@ -575,6 +645,7 @@ func (s *segSolver) worklist(sg segment) {
 	}
 	l.Stats.BlockVisits += visits
 	l.Stats.Iterations = max(l.Stats.Iterations, (visits+n-1)/n)
+	return calls
 }
 
 // solveSparse is the per-register method: for each global register g, in
