@@ -18,7 +18,7 @@
 //     []uint32, no unrolling (naive.go);
 //   - bnb: the kernel composed from github.com/bits-and-blooms/bitset the way
 //     a user of that library writes it, without allocating (bnb.go);
-//   - readprobe: a read-only sum over the same vectors, the read-bandwidth
+//   - readprobe: a read-only XOR-sum over the same vectors, the read-bandwidth
 //     limit (probe.go; assembly at the widest width the CPU has on amd64).
 //
 // Every kernel is called through a function value, as the BitVector

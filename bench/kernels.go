@@ -41,7 +41,7 @@ const (
 const (
 	ImplNaive32   = "naive32"   // the obvious []uint32 loop (naive.go)
 	ImplBNB       = "bnb"       // composed from bits-and-blooms/bitset (bnb.go)
-	ImplReadProbe = "readprobe" // read-only sum over the touched bytes (probe.go)
+	ImplReadProbe = "readprobe" // read-only XOR-sum over the touched bytes (probe.go)
 )
 
 // Rotation is how many calls the changed case of an IfChanged kernel makes
@@ -530,7 +530,7 @@ func probeLoop(vs [][]uint32) func(int) int {
 		var s uint64
 		for range n {
 			for _, v := range vs {
-				s += readSum(v)
+				s ^= readSum(v)
 			}
 		}
 		return int(s & 1)
