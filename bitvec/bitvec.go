@@ -30,9 +30,11 @@
 package bitvec
 
 import (
+	"encoding/binary"
 	"fmt"
 	"iter"
 	"math/bits"
+	"unsafe"
 )
 
 // BitVector is a dense set of bit positions [0, Len()).
@@ -123,6 +125,24 @@ func (v BitVector) Or(a BitVector) {
 
 // OrIfChanged sets v = v | a and reports whether v changed.
 func (v BitVector) OrIfChanged(a BitVector) bool {
+	if len(v.words) == smallWords && a.nbits == v.nbits {
+		// 256 bits: four 64-bit words in registers, no loop, no call.
+		d, s := bytes256(v.words), bytes256(a.words)
+		d0, d1, d2, d3 := le.Uint64(d[0:]), le.Uint64(d[8:]), le.Uint64(d[16:]), le.Uint64(d[24:])
+		s0, s1, s2, s3 := le.Uint64(s[0:]), le.Uint64(s[8:]), le.Uint64(s[16:]), le.Uint64(s[24:])
+		if s0&^d0|s1&^d1|s2&^d2|s3&^d3 == 0 {
+			return false
+		}
+		le.PutUint64(d[0:], d0|s0)
+		le.PutUint64(d[8:], d1|s1)
+		le.PutUint64(d[16:], d2|s2)
+		le.PutUint64(d[24:], d3|s3)
+		return true
+	}
+	return v.orIfChangedSlow(a)
+}
+
+func (v BitVector) orIfChangedSlow(a BitVector) bool {
 	if sameShape(v, a) {
 		if len(v.words) <= smallWords {
 			return orIfChangedSmall(v.words, a.words)
@@ -176,6 +196,27 @@ func (v BitVector) OrWithAndNot(gen, in, kill BitVector) {
 // v changed. This is the fused transfer-and-meet step of the liveness
 // solver; when nothing changes it writes nothing.
 func (v BitVector) OrWithAndNotIfChanged(gen, in, kill BitVector) bool {
+	if len(v.words) == smallWords && gen.nbits == v.nbits && in.nbits == v.nbits && kill.nbits == v.nbits {
+		// 256 bits: the whole equation in registers, no loop, no call.
+		d, g, x, k := bytes256(v.words), bytes256(gen.words), bytes256(in.words), bytes256(kill.words)
+		n0 := le.Uint64(g[0:]) | le.Uint64(x[0:])&^le.Uint64(k[0:])
+		n1 := le.Uint64(g[8:]) | le.Uint64(x[8:])&^le.Uint64(k[8:])
+		n2 := le.Uint64(g[16:]) | le.Uint64(x[16:])&^le.Uint64(k[16:])
+		n3 := le.Uint64(g[24:]) | le.Uint64(x[24:])&^le.Uint64(k[24:])
+		d0, d1, d2, d3 := le.Uint64(d[0:]), le.Uint64(d[8:]), le.Uint64(d[16:]), le.Uint64(d[24:])
+		if n0&^d0|n1&^d1|n2&^d2|n3&^d3 == 0 {
+			return false
+		}
+		le.PutUint64(d[0:], d0|n0)
+		le.PutUint64(d[8:], d1|n1)
+		le.PutUint64(d[16:], d2|n2)
+		le.PutUint64(d[24:], d3|n3)
+		return true
+	}
+	return v.orWithAndNotIfChangedSlow(gen, in, kill)
+}
+
+func (v BitVector) orWithAndNotIfChangedSlow(gen, in, kill BitVector) bool {
 	if sameShape(v, gen) && sameShape(v, in) && sameShape(v, kill) {
 		if len(v.words) <= smallWords {
 			return orWithAndNotIfChangedSmall(v.words, gen.words, in.words, kill.words)
@@ -300,6 +341,23 @@ func (v BitVector) String() string {
 		b = fmt.Appendf(b, "%d", i)
 	}
 	return string(append(b, '}'))
+}
+
+// le reads and writes the words of the 256-bit paths 64 bits at a time.
+// The byte order only has to round-trip: OR, AND and AND-NOT act on each
+// bit in place, whatever order the halves are loaded in.
+var le = binary.LittleEndian
+
+// bytes256 views the eight words of a 256-bit vector as bytes, so the
+// fixed-size paths load them 64 bits at a time whatever their alignment
+// (a byte pointer is always aligned, which keeps checkptr content).
+//
+// Callers check that the receiver has eight words and that every operand
+// has the receiver's bit count; a vector's word count follows from its bit
+// count (New, FromWords and Slab all make it so), so no bounds check is
+// repeated here.
+func bytes256(w []uint32) *[32]byte {
+	return (*[32]byte)(unsafe.Pointer(unsafe.SliceData(w)))
 }
 
 // fit returns a's words resized to dst's word count: truncated when longer,
