@@ -3,7 +3,6 @@ package ir
 import (
 	"bufio"
 	"io"
-	"math"
 	"strconv"
 )
 
@@ -13,12 +12,15 @@ import (
 //	  param  NAME .space .type
 //	  local  NAME .space .type
 //	  reg    r3 %r3 .b32
+//	  reg    r0 x .u32 (.reg parameter)
 //	  b2 $L__BB0_3:  preds b0 b1  succs b3 b4
 //	    i17  @!%p1 bra.uni $L__BB0_5(b4)          ; line 40 loc "1 23 5"
 //	    i18  add.s32 %r3*, %r2, 7
 //
-// Definitions carry a trailing '*'. Labels show their block in
-// parentheses. The CFG edges are those of the last ComputeCFG (computed
+// Instructions go through AppendInstr in StyleDump: definitions carry a
+// trailing '*', labels show their block in parentheses, immediates are
+// written as in the source except floating-point ones, shown as their
+// value ("1.5f32"). The CFG edges are those of the last ComputeCFG (computed
 // here when stale). Dump never changes the instructions.
 func Dump(w io.Writer, f *Func) error {
 	bw := bufio.NewWriter(w)
@@ -108,6 +110,9 @@ func (d *dumper) dump() {
 		}
 		d.b = append(d.b, " ."...)
 		d.b = append(d.b, f.RegType[r].String()...)
+		if len(f.Params)+len(f.RetParams) > 0 && f.RegParam(RegID(r)) != NoSym {
+			d.b = append(d.b, " (.reg parameter)"...)
+		}
 		d.flush()
 	}
 	if !f.HasBody {
@@ -161,7 +166,7 @@ func (d *dumper) symLine(prefix string, id SymID) {
 			d.b = append(d.b, " .branchtargets"...)
 			for _, e := range d.f.ListElems(s.List) {
 				d.b = append(d.b, ' ')
-				d.operand(e)
+				d.b = AppendOperand(d.b, d.f, e, nil, StyleDump)
 			}
 		}
 	}
@@ -173,22 +178,7 @@ func (d *dumper) instr(i InstrID) {
 	d.b = append(d.b, "    i"...)
 	d.b = strconv.AppendInt(d.b, int64(i), 10)
 	d.b = append(d.b, "  "...)
-	if g := f.Guard[i]; g != NoOperand {
-		d.b = append(d.b, '@')
-		d.operand(g)
-		d.b = append(d.b, ' ')
-	}
-	d.b = append(d.b, d.str(f.Mnemonic[i])...)
-	for k, o := range f.Ops(i) {
-		if k == 0 {
-			d.b = append(d.b, ' ')
-		} else if o.Has(FlagPipe) && o.Kind() != KLabel {
-			d.b = append(d.b, '|')
-		} else {
-			d.b = append(d.b, ", "...)
-		}
-		d.operand(o)
-	}
+	d.b = AppendInstr(d.b, f, i, nil, StyleDump)
 	if f.Line[i] != 0 || f.Loc[i] != 0 {
 		d.b = append(d.b, "    ;"...)
 		if f.Line[i] != 0 {
@@ -201,94 +191,4 @@ func (d *dumper) instr(i InstrID) {
 		}
 	}
 	d.flush()
-}
-
-func (d *dumper) operand(o Operand) {
-	f := d.f
-	if o == NoOperand {
-		d.b = append(d.b, "none"...)
-		return
-	}
-	if o.Has(FlagNot) {
-		d.b = append(d.b, '!')
-	}
-	if o.Has(FlagNeg) {
-		d.b = append(d.b, '-')
-	}
-	idx := o.Index()
-	switch o.Kind() {
-	case KReg:
-		if int(idx) < len(f.RegName) {
-			d.b = append(d.b, d.str(f.RegName[idx])...)
-		} else {
-			d.b = append(d.b, "r?"...)
-			d.b = strconv.AppendInt(d.b, int64(idx), 10)
-		}
-	case KImm:
-		if int(idx) < len(f.Imms) {
-			v := f.Imms[idx]
-			switch v.Kind {
-			case ImmF32:
-				d.b = strconv.AppendFloat(d.b, float64(math.Float32frombits(uint32(v.Bits))), 'g', -1, 32)
-				d.b = append(d.b, "f32"...)
-			case ImmF64, ImmDecimal:
-				d.b = strconv.AppendFloat(d.b, math.Float64frombits(v.Bits), 'g', -1, 64)
-				d.b = append(d.b, "f64"...)
-			case ImmInt:
-				d.b = strconv.AppendInt(d.b, int64(v.Bits), 10)
-			default:
-				d.b = append(d.b, "0x"...)
-				d.b = strconv.AppendUint(d.b, v.Bits, 16)
-			}
-		}
-	case KSym:
-		d.b = append(d.b, d.symName(SymID(idx))...)
-	case KLabel:
-		if int(idx) < len(f.BlockLabel) && f.BlockLabel[idx] != NoSym {
-			d.b = append(d.b, d.symName(f.BlockLabel[idx])...)
-		}
-		d.b = append(d.b, "(b"...)
-		d.b = strconv.AppendInt(d.b, int64(idx), 10)
-		d.b = append(d.b, ')')
-	case KSpecial:
-		if f.Mod != nil && int(idx) < len(f.Mod.Specials) {
-			d.b = append(d.b, d.str(f.Mod.Specials[idx])...)
-		}
-	case KSink:
-		d.b = append(d.b, '_')
-	case KList:
-		open, close := byte('{'), byte('}')
-		if o.Has(FlagParen) {
-			open, close = '(', ')'
-		}
-		d.b = append(d.b, open)
-		if int(idx) < len(f.Lists) {
-			for k, e := range f.ListElems(idx) {
-				if k > 0 {
-					d.b = append(d.b, ", "...)
-				}
-				d.operand(e)
-			}
-		}
-		d.b = append(d.b, close)
-	case KAddr:
-		d.b = append(d.b, '[')
-		if int(idx) < len(f.Addrs) {
-			a := f.Addrs[idx]
-			for k, e := range f.ListElems(a.Elems) {
-				if k > 0 {
-					d.b = append(d.b, ", "...)
-				}
-				d.operand(e)
-				if k == 0 && a.HasOff {
-					d.b = append(d.b, '+')
-					d.b = strconv.AppendInt(d.b, a.Off, 10)
-				}
-			}
-		}
-		d.b = append(d.b, ']')
-	}
-	if o.IsDef() {
-		d.b = append(d.b, '*')
-	}
 }

@@ -225,6 +225,11 @@ type Symbol struct {
 	Func     FuncID // for SymFunc: the function it names
 	Block    BlockID
 	List     uint32 // for SymBranchTargets: index into the owner's Lists
+	// Reg is, for a .reg-space parameter (Kind SymParam or SymRetParam,
+	// Space SpaceReg), the register of the Owner function that holds it;
+	// see Func.ParamReg. It means nothing for any other symbol (a zero
+	// there is not register 0).
+	Reg RegID
 }
 
 // FuncKind distinguishes kernels from device functions.
@@ -305,6 +310,19 @@ type List struct {
 //     already used; names may therefore repeat in RegName and among a
 //     function's symbols. The printer makes them unique with a "$k"
 //     suffix (k from 1, skipping any name interned in the module).
+//   - A .reg-space parameter of a .func (".func (.reg .b32 r) f(.reg
+//     .b32 a)") is a register: it keeps its SymParam/SymRetParam symbol
+//     in Params/RetParams (so the signature prints unchanged), and the
+//     symbol's Reg names a register of the function, declared with the
+//     parameter's name, type and vector width. Every operand naming the
+//     parameter, in a declaration or a definition, is that KReg (with the
+//     usual definition bits), never the KSym; the printer declares it in
+//     the signature only, not in the body's ".reg" lines. An argument
+//     register holds the caller's value on entry (it is live-in, never
+//     defined before its first read); a return register's value at "ret"
+//     is what the caller receives (it is live at exit, see ReturnRegs).
+//     Call sites are unchanged: "call (a), f, (b)" names the caller's
+//     registers or .param variables.
 //   - Body variables (.local/.shared/.param/.const…) and the
 //     ".branchtargets"/".callprototype" tables are in Func.Locals.
 //   - Loc[i] is the interned argument text of the ".loc" in force
@@ -408,6 +426,45 @@ func (f *Func) Ops(i InstrID) []Operand {
 func (f *Func) ListElems(l uint32) []Operand {
 	x := f.Lists[l]
 	return f.ListOps[x.Start : x.Start+x.Count]
+}
+
+// ParamReg returns the register that holds parameter or return
+// parameter id when it is a .reg-space parameter of f.
+func (f *Func) ParamReg(id SymID) (RegID, bool) {
+	if f.Mod == nil || int(id) >= len(f.Mod.Syms) {
+		return NoReg, false
+	}
+	s := &f.Mod.Syms[id]
+	if s.Space != SpaceReg || (s.Kind != SymParam && s.Kind != SymRetParam) || s.Owner != f.ID || int(s.Reg) >= len(f.RegType) {
+		return NoReg, false
+	}
+	return s.Reg, true
+}
+
+// RegParam returns the .reg-space parameter (or return parameter) that
+// register r holds, NoSym when r is an ordinary register. It scans the
+// signature, which is short.
+func (f *Func) RegParam(r RegID) SymID {
+	for _, ids := range [2][]SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if pr, ok := f.ParamReg(id); ok && pr == r {
+				return id
+			}
+		}
+	}
+	return NoSym
+}
+
+// ReturnRegs appends to dst the registers of f's .reg-space return
+// parameters, in signature order: the registers live when f returns
+// (liveness's live-at-exit set).
+func (f *Func) ReturnRegs(dst []RegID) []RegID {
+	for _, id := range f.RetParams {
+		if r, ok := f.ParamReg(id); ok {
+			dst = append(dst, r)
+		}
+	}
+	return dst
 }
 
 // AddReg declares a new register.

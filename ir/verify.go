@@ -103,7 +103,7 @@ func (v *verifier) errorf(b BlockID, i InstrID, format string, args ...any) {
 		e.Text = v.f.FormatInstr(i)
 	}
 	if b != NoBlock && int(b) < len(v.f.BlockLabel) && v.f.BlockLabel[b] != NoSym {
-		e.Label = v.f.blockName(b)
+		e.Label = string(v.f.appendBlockName(nil, b))
 	}
 	v.errs = append(v.errs, e)
 }
@@ -124,6 +124,7 @@ func VerifyWith(f *Func, opts VerifyOptions) []error {
 	if len(v.errs) > 0 {
 		return v.errs // the lists cannot be walked safely
 	}
+	v.regParams()
 	v.labels()
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
@@ -187,6 +188,87 @@ func (v *verifier) shapes() bool {
 		}
 	}
 	return len(v.errs) == 0
+}
+
+// regParams checks that each .reg-space parameter has a register of its
+// own that matches it (name, type, vector width), and that no operand
+// names such a parameter as a symbol.
+func (v *verifier) regParams() {
+	f := v.f
+	if f.Mod == nil {
+		return
+	}
+	var owner map[RegID]SymID
+	for _, ids := range [2][]SymID{f.RetParams, f.Params} {
+		for _, id := range ids {
+			if int(id) >= len(f.Mod.Syms) {
+				v.errorf(NoBlock, NoInstr, "parameter symbol %d out of range", id)
+				continue
+			}
+			s := &f.Mod.Syms[id]
+			if s.Space != SpaceReg {
+				continue
+			}
+			name := f.Str(s.Name)
+			r := s.Reg
+			switch {
+			case int(r) >= len(f.RegType):
+				v.errorf(NoBlock, NoInstr, ".reg parameter %s: register %d out of range", name, r)
+				continue
+			case f.RegName[r] != s.Name || f.RegType[r] != s.Type || f.RegVec[r] != s.Vec:
+				v.errorf(NoBlock, NoInstr, ".reg parameter %s (.%s) held by register %s (.%s)", name, s.Type, f.Str(f.RegName[r]), f.RegType[r])
+			}
+			if owner == nil {
+				owner = map[RegID]SymID{}
+			}
+			if o, dup := owner[r]; dup {
+				v.errorf(NoBlock, NoInstr, ".reg parameters %s and %s share register %d", f.Str(f.Mod.Syms[o].Name), name, r)
+			}
+			owner[r] = id
+		}
+	}
+	if owner == nil {
+		return
+	}
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
+			for _, o := range f.Ops(i) {
+				if v.symParam(o) {
+					v.errorf(b, i, ".reg parameter %s used as a symbol, not as its register", f.FormatOperand(o))
+				}
+			}
+		}
+	}
+}
+
+// symParam reports whether o (or an element of it) names a .reg-space
+// parameter as a KSym.
+func (v *verifier) symParam(o Operand) bool {
+	f := v.f
+	switch o.Kind() {
+	case KSym:
+		if int(o.Index()) < len(f.Mod.Syms) {
+			s := &f.Mod.Syms[o.Index()]
+			return s.Space == SpaceReg && s.Owner == f.ID && (s.Kind == SymParam || s.Kind == SymRetParam)
+		}
+	case KList:
+		if int(o.Index()) < len(f.Lists) {
+			for _, e := range f.ListElems(o.Index()) {
+				if v.symParam(e) {
+					return true
+				}
+			}
+		}
+	case KAddr:
+		if int(o.Index()) < len(f.Addrs) {
+			for _, e := range f.ListElems(f.Addrs[o.Index()].Elems) {
+				if v.symParam(e) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // layout checks the block order and the linked lists.

@@ -26,11 +26,10 @@ type Program struct {
 	dynShared  int
 	localVars  int
 	localSize  int
-	// regParam maps the .reg-space parameters of a .func (".func (.reg
-	// .u32 r) f (.reg .u32 x)") to register slots after the function's
-	// own; argReg/retReg give the slot of each argument/return (-1: a
-	// .param-space one).
-	regParam       map[ir.SymID]uint32
+	// argReg/retReg give, for each parameter/return parameter of a
+	// .func, the register of a .reg-space one (".func (.reg .u32 r) f
+	// (.reg .u32 x)": the IR gives it a register of the function), -1
+	// for a .param-space one.
 	argReg, retReg []int32
 	constBank      []byte
 	globals        []*Alloc
@@ -67,16 +66,10 @@ func (ml *modLayout) compile(f *ir.Func) (*Program, error) {
 	p.nregs = n + 2
 	if f.Kind != ir.KindEntry {
 		slot := func(id ir.SymID) int32 {
-			if f.Mod.Syms[id].Space != ir.SpaceReg {
-				return -1
+			if r, ok := f.ParamReg(id); ok {
+				return int32(r)
 			}
-			if p.regParam == nil {
-				p.regParam = map[ir.SymID]uint32{}
-			}
-			r := uint32(p.nregs)
-			p.regParam[id] = r
-			p.nregs++
-			return int32(r)
+			return -1
 		}
 		for _, id := range f.Params {
 			p.argReg = append(p.argReg, slot(id))
@@ -222,9 +215,6 @@ func (d *decoder) src(o ir.Operand, t ir.Type) (opnd, error) {
 		return opnd{k: oImm, v: v}, nil
 	case ir.KSym:
 		s := &f.Mod.Syms[o.Index()]
-		if r, ok := d.p.regParam[ir.SymID(o.Index())]; ok {
-			return opnd{k: oReg, r: r}, nil
-		}
 		if s.Kind == ir.SymImplicit && f.Str(s.Name) == "WARP_SZ" {
 			return opnd{k: oImm, v: 32}, nil
 		}
@@ -301,10 +291,6 @@ func (d *decoder) dstReg(in *inst, o ir.Operand) (uint32, error) {
 		return uint32(o.Reg()), nil
 	case ir.KSink:
 		return d.p.sink, nil
-	case ir.KSym:
-		if r, ok := d.p.regParam[ir.SymID(o.Index())]; ok {
-			return r, nil
-		}
 	}
 	return 0, &Unsupported{Op: in.name, Detail: "destination operand of kind " + o.Kind().String()}
 }
@@ -488,23 +474,5 @@ func (d *decoder) decode(i ir.InstrID, in *inst) error {
 		in.hasG, in.g, in.gneg = true, uint32(g.Reg()), g.Has(ir.FlagNot)
 	}
 	dst, src := splitOps(f.Ops(i))
-	if len(dst) == 0 && len(src) > 0 && src[0].Kind() == ir.KSym && !noDest(d.parts[0]) {
-		// the parser gives a .reg parameter named as a destination no
-		// def bit (it is a symbol, not a register): the first operand
-		// of an instruction that writes one is its destination
-		if _, ok := d.p.regParam[ir.SymID(src[0].Index())]; ok {
-			dst, src = src[:1], src[1:]
-		}
-	}
 	return d.decodeOp(d.parts[0], in, dst, src)
-}
-
-// noDest reports whether instructions with this opcode write no
-// register operand first (stores, reductions, branches, barriers).
-func noDest(op string) bool {
-	switch op {
-	case "st", "red", "bra", "brx", "call", "ret", "exit", "bar", "barrier", "membar", "fence", "trap", "prefetch", "prefetchu", "cp", "stmatrix", "sust", "sured", "pmevent", "nanosleep":
-		return true
-	}
-	return false
 }

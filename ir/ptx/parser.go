@@ -841,9 +841,20 @@ func (p *parser) parseParams(kind ir.SymKind) []ir.SymID {
 			return nil
 		}
 		s.Kind = kind
-		id := p.addSym(s)
-		p.params = append(p.params, id)
-		p.bindName(s.Name, bSym|uint32(id))
+		if d.space == ir.SpaceReg {
+			// A .reg parameter is a register of the function (see the
+			// conventions in package ir): its uses and definitions in
+			// the body resolve to the register, not the symbol.
+			r := p.newReg(s.Name, &d)
+			s.Reg = r
+			id := p.addSym(s)
+			p.params = append(p.params, id)
+			p.bindName(s.Name, bReg|uint32(r))
+		} else {
+			id := p.addSym(s)
+			p.params = append(p.params, id)
+			p.bindName(s.Name, bSym|uint32(id))
+		}
 		if p.isPunct(',') {
 			l.next()
 			continue
@@ -927,6 +938,9 @@ func (p *parser) endFunc(body bool) {
 		p.undo = p.undo[:0]
 	}()
 	if !body {
+		// A declaration keeps the registers of its .reg parameters.
+		w := &p.w
+		f.RegName, f.RegType, f.RegVec = carve(p, w.RegName), carve(p, w.RegType), carve(p, w.RegVec)
 		return
 	}
 	f.HasBody = true

@@ -1,9 +1,7 @@
 package ptx
 
 import (
-	"bytes"
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -67,6 +65,8 @@ type printer struct {
 	stamp uint32
 
 	regNames   []string
+	sigReg     []bool // by RegID: the register of a .reg parameter
+	nSigRegs   int
 	symNames   map[ir.SymID]string // renamed function-local symbols
 	blockName  []string            // generated labels for unlabeled targets
 	newNames   map[string]bool
@@ -143,10 +143,25 @@ func (pr *printer) assignNames(f *ir.Func) {
 	for _, id := range f.Locals {
 		sym(id)
 	}
-	pr.regNames = pr.regNames[:0]
-	for r := range f.RegName {
-		n, _ := pr.claim(f.RegName[r])
-		pr.regNames = append(pr.regNames, n)
+	// A .reg parameter's register prints as the parameter (declared in
+	// the signature, not in the body).
+	nr := len(f.RegName)
+	pr.regNames = append(pr.regNames[:0], make([]string, nr)...)
+	pr.sigReg = append(pr.sigReg[:0], make([]bool, nr)...)
+	pr.nSigRegs = 0
+	for _, ids := range [2][]ir.SymID{f.RetParams, f.Params} {
+		for _, id := range ids {
+			if r, ok := f.ParamReg(id); ok && !pr.sigReg[r] {
+				pr.sigReg[r] = true
+				pr.regNames[r] = pr.symName(id)
+				pr.nSigRegs++
+			}
+		}
+	}
+	for r := range nr {
+		if !pr.sigReg[r] {
+			pr.regNames[r], _ = pr.claim(f.RegName[r])
+		}
 	}
 	for _, b := range f.Layout {
 		if id := f.BlockLabel[b]; id != ir.NoSym {
@@ -243,7 +258,7 @@ func (pr *printer) symDecl(id ir.SymID, f *ir.Func) {
 				if k > 0 {
 					pr.b = append(pr.b, ", "...)
 				}
-				pr.operand(o)
+				pr.b = ir.AppendOperand(pr.b, f, o, pr, ir.StylePTX)
 			}
 		}
 		return
@@ -343,7 +358,7 @@ func (pr *printer) function(f *ir.Func) {
 			pr.b = append(pr.b, ";\n"...)
 		}
 	}
-	if len(f.RegType) > 0 || len(f.Locals) > 0 {
+	if len(f.RegType) > pr.nSigRegs || len(f.Locals) > 0 {
 		pr.b = append(pr.b, '\n')
 	}
 	var loc ir.StrID
@@ -386,6 +401,9 @@ func (pr *printer) regDecls(f *ir.Func) {
 	// register without a number.
 	order := make([]int32, 0, 16)
 	for r := 0; r < n; r++ {
+		if pr.sigReg[r] {
+			continue // declared in the signature
+		}
 		name := pr.regNames[r]
 		prefix, num, ok := splitNum(name)
 		if !ok {
@@ -469,157 +487,20 @@ func splitNum(s string) (string, int32, bool) {
 }
 
 func (pr *printer) instr(i ir.InstrID) {
-	f := pr.f
 	pr.b = append(pr.b, '\t')
-	if g := f.Guard[i]; g != ir.NoOperand {
-		pr.b = append(pr.b, '@')
-		pr.operand(g)
-		pr.b = append(pr.b, ' ')
-	}
-	pr.b = append(pr.b, pr.str(f.Mnemonic[i])...)
-	for k, o := range f.Ops(i) {
-		switch {
-		case k == 0:
-			pr.b = append(pr.b, ' ')
-		case o.Has(ir.FlagPipe) && o.Kind() != ir.KLabel:
-			pr.b = append(pr.b, '|')
-		default:
-			pr.b = append(pr.b, ", "...)
-		}
-		pr.operand(o)
-	}
+	pr.b = ir.AppendInstr(pr.b, pr.f, i, pr, ir.StylePTX)
 	pr.b = append(pr.b, ";\n"...)
 }
 
-func (pr *printer) operand(o ir.Operand) {
-	if o == ir.NoOperand {
-		pr.b = append(pr.b, "_"...)
-		return
+// The printer is the ir.Namer of the names it printed the declarations
+// with (made unique per function, generated labels included).
+
+func (pr *printer) RegName(r ir.RegID) string {
+	if int(r) < len(pr.regNames) {
+		return pr.regNames[r]
 	}
-	f := pr.f
-	if o.Has(ir.FlagNot) {
-		pr.b = append(pr.b, '!')
-	}
-	if o.Has(ir.FlagNeg) {
-		pr.b = append(pr.b, '-')
-	}
-	idx := o.Index()
-	switch o.Kind() {
-	case ir.KReg:
-		if int(idx) < len(pr.regNames) {
-			pr.b = append(pr.b, pr.regNames[idx]...)
-		} else {
-			pr.b = append(pr.b, "%__bad_reg"...)
-		}
-	case ir.KImm:
-		if int(idx) < len(f.Imms) {
-			pr.b = appendImm(pr.b, f.Imms[idx])
-		}
-	case ir.KSym:
-		pr.b = append(pr.b, pr.symName(ir.SymID(idx))...)
-	case ir.KLabel:
-		pr.b = append(pr.b, pr.labelName(ir.BlockID(idx))...)
-	case ir.KSpecial:
-		if int(idx) < len(pr.m.Specials) {
-			pr.b = append(pr.b, pr.str(pr.m.Specials[idx])...)
-		}
-	case ir.KSink:
-		pr.b = append(pr.b, '_')
-	case ir.KList:
-		open, close := byte('{'), byte('}')
-		if o.Has(ir.FlagParen) {
-			open, close = '(', ')'
-		}
-		pr.b = append(pr.b, open)
-		if int(idx) < len(f.Lists) {
-			for k, e := range f.ListElems(idx) {
-				if k > 0 {
-					pr.b = append(pr.b, ", "...)
-				}
-				pr.operand(e)
-			}
-		}
-		pr.b = append(pr.b, close)
-	case ir.KAddr:
-		pr.b = append(pr.b, '[')
-		if int(idx) < len(f.Addrs) {
-			a := f.Addrs[idx]
-			for k, e := range f.ListElems(a.Elems) {
-				if k > 0 {
-					pr.b = append(pr.b, ", "...)
-				}
-				pr.operand(e)
-				if k == 0 && a.HasOff {
-					pr.b = append(pr.b, '+')
-					pr.b = strconv.AppendInt(pr.b, a.Off, 10)
-				}
-			}
-		}
-		pr.b = append(pr.b, ']')
-	}
+	return "%__bad_reg"
 }
 
-const hexDigits = "0123456789ABCDEF"
-
-func appendImm(b []byte, v ir.Imm) []byte {
-	switch v.Kind {
-	case ir.ImmInt:
-		return strconv.AppendInt(b, int64(v.Bits), 10)
-	case ir.ImmUint:
-		return append(strconv.AppendUint(b, v.Bits, 10), 'U')
-	case ir.ImmHex, ir.ImmHexU:
-		b = strconv.AppendUint(append(b, "0x"...), v.Bits, 16)
-		if v.Kind == ir.ImmHexU {
-			b = append(b, 'U')
-		}
-		return b
-	case ir.ImmOct, ir.ImmOctU:
-		b = strconv.AppendUint(append(b, '0'), v.Bits, 8)
-		if v.Kind == ir.ImmOctU {
-			b = append(b, 'U')
-		}
-		return b
-	case ir.ImmBin, ir.ImmBinU:
-		b = strconv.AppendUint(append(b, "0b"...), v.Bits, 2)
-		if v.Kind == ir.ImmBinU {
-			b = append(b, 'U')
-		}
-		return b
-	case ir.ImmF32:
-		b = append(b, "0f"...)
-		for s := 28; s >= 0; s -= 4 {
-			b = append(b, hexDigits[v.Bits>>uint(s)&15])
-		}
-		return b
-	case ir.ImmF64:
-		b = append(b, "0d"...)
-		for s := 60; s >= 0; s -= 4 {
-			b = append(b, hexDigits[v.Bits>>uint(s)&15])
-		}
-		return b
-	case ir.ImmDecimal:
-		x := math.Float64frombits(v.Bits)
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			// Not expressible as a decimal literal: use the exact bits.
-			b = append(b, "0d"...)
-			for s := 60; s >= 0; s -= 4 {
-				b = append(b, hexDigits[v.Bits>>uint(s)&15])
-			}
-			return b
-		}
-		start := len(b)
-		b = strconv.AppendFloat(b, x, 'g', -1, 64)
-		t := b[start:]
-		if bytes.IndexByte(t, '.') >= 0 {
-			return b
-		}
-		if e := bytes.IndexByte(t, 'e'); e >= 0 {
-			// 1e+06 -> 1.0e+06
-			exp := append([]byte(nil), t[e:]...)
-			b = append(append(b[:start+e], ".0"...), exp...)
-			return b
-		}
-		return append(b, ".0"...)
-	}
-	return strconv.AppendUint(b, v.Bits, 10)
-}
+func (pr *printer) SymName(id ir.SymID) string    { return pr.symName(id) }
+func (pr *printer) BlockName(b ir.BlockID) string { return pr.labelName(b) }
