@@ -112,7 +112,9 @@ type LiveOptions struct {
 	// MemBudget caps the dense sets, in bytes: 0 means DefaultMemBudget,
 	// a negative value forces the sparse method.
 	MemBudget int64
-	// LiveAtExit are registers live when the function returns.
+	// LiveAtExit are registers live when the function returns; nil means
+	// the function's .reg-space return parameters (f.ReturnRegs), which
+	// the caller reads after the call.
 	LiveAtExit []ir.RegID
 
 	// segBlocks, when positive, overrides the blocks per segment the
@@ -184,6 +186,9 @@ func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
 // nil when the sparse method has already produced the result.
 func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 	ensureCFG(f)
+	if opt.LiveAtExit == nil {
+		opt.LiveAtExit = f.ReturnRegs(nil)
+	}
 	nb, nr := f.NumBlocks(), f.NumRegs()
 	l := &Liveness{F: f, Files: opt.Files}
 	if l.Files == nil {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -74,11 +75,35 @@ func divergenceSource(f *ir.Func, i ir.InstrID, varSpecial []bool) bool {
 		return true
 	case p&ir.PReadsMem != 0 && f.Space[i] == ir.SpaceLocal:
 		return true
+	case p&ir.PReadsMem != 0 && f.Space[i] == ir.SpaceParam && !kernelParamLoad(f, i):
+		// A device function's .param arguments and the return values
+		// read back after a call (retval0) are per lane.
+		return true
 	}
 	for _, o := range f.Ops(i) {
 		if o.Kind() == ir.KSpecial && !o.IsDef() && int(o.Index()) < len(varSpecial) && varSpecial[o.Index()] {
 			return true
 		}
+	}
+	return false
+}
+
+// kernelParamLoad reports whether load i reads a parameter of the kernel
+// f itself: the same value for every thread of the launch.
+func kernelParamLoad(f *ir.Func, i ir.InstrID) bool {
+	if f.Kind != ir.KindEntry {
+		return false
+	}
+	for _, o := range f.Ops(i) {
+		if o.Kind() != ir.KAddr {
+			continue
+		}
+		elems := f.ListElems(f.Addrs[o.Index()].Elems)
+		if len(elems) != 1 || elems[0].Kind() != ir.KSym {
+			return false
+		}
+		s := ir.SymID(elems[0].Index())
+		return slices.Contains(f.Params, s)
 	}
 	return false
 }
@@ -104,6 +129,16 @@ func ComputeUniformity(f *ir.Func) *Uniformity {
 			if x.Def && !u.Varying[x.Reg] {
 				u.Varying[x.Reg] = true
 				work = append(work, x.Reg)
+			}
+		}
+	}
+	// A device function's arguments come from the caller's lanes, which
+	// may differ: its .reg parameters start out varying.
+	if f.Kind == ir.KindFunc {
+		for _, id := range f.Params {
+			if r, ok := f.ParamReg(id); ok && !u.Varying[r] {
+				u.Varying[r] = true
+				work = append(work, r)
 			}
 		}
 	}
