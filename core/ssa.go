@@ -25,7 +25,8 @@ import (
 // log, walked iteratively). The original register stands for the value
 // on entry (a parameter-like or undefined value).
 //
-// Not renamed, and so outside SSA: registers with a guarded definition
+// Not renamed, and so outside SSA: .reg-space parameters (the calling
+// convention names them), registers with a guarded definition
 // (a predicated write merges with the old value lane by lane, which a
 // single-definition name cannot say without a select), and every
 // register inside unreachable blocks (left as written; they never run).
@@ -81,6 +82,12 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 	rename := make([]bool, nr0)
 	for r := range nr0 {
 		rename[r] = true
+		if f.RegParam(ir.RegID(r)) != ir.NoSym {
+			// A .reg parameter is part of the calling convention: the
+			// caller reads the return registers under their own names.
+			rename[r] = false
+			continue
+		}
 		for _, d := range du.Defs(ir.RegID(r)) {
 			if f.Guard[d.Instr] != ir.NoOperand {
 				rename[r] = false
