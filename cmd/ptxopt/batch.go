@@ -156,8 +156,9 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 		}
 	}
 	t := rep.Totals()
-	fmt.Fprintf(c.stderr, "ptxopt: %d files: %d ok, %d failed; %d functions; instructions %d -> %d; registers R %d -> %d, P %d -> %d; max live R %d -> %d; %.2fs with %d worker(s)\n",
-		len(jobs), t.OK, t.Failed, t.Functions, t.InstrsIn, t.InstrsOut, t.RegsIn.R, t.RegsOut.R, t.RegsIn.P, t.RegsOut.P,
+	fmt.Fprintf(c.stderr, "ptxopt: %d files: %d ok, %d failed; %d functions; instructions %d -> %d; registers R %d -> %d, UR %d -> %d, P %d -> %d, UP %d -> %d; max live R %d -> %d; %.2fs with %d worker(s)\n",
+		len(jobs), t.OK, t.Failed, t.Functions, t.InstrsIn, t.InstrsOut, t.RegsIn.R, t.RegsOut.R, t.RegsIn.UR, t.RegsOut.UR,
+		t.RegsIn.P, t.RegsOut.P, t.RegsIn.UP, t.RegsOut.UP,
 		t.MaxLiveRIn, t.MaxLiveROut, time.Since(start).Seconds(), min(c.jobs, max(len(jobs), 1)))
 	if code := c.writeReport(rep); code != exitOK {
 		return code
