@@ -6,7 +6,7 @@ import (
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/sim"
+	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
 // TestSSARoundTripInSimulator takes generated kernels (loops, divergent
@@ -43,7 +43,7 @@ func TestSSARoundTripInSimulator(t *testing.T) {
 				t.Fatalf("seed %d: a PHI survived DestroySSA", seed)
 			}
 		}
-		sim.CheckEquivalent(t, before, after, 4)
+		simtest.CheckEquivalent(t, before, after, 4)
 	}
 	if phis == 0 {
 		t.Fatal("no PHI was placed in any kernel: the test exercised nothing")

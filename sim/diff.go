@@ -8,7 +8,6 @@ import (
 	"math/rand"
 	"slices"
 	"strings"
-	"testing"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -349,23 +348,6 @@ func compareMem(a, b *Memory) *Mismatch {
 		}
 	}
 	return nil
-}
-
-// CheckEquivalent is the helper for phase tests: it fails t when before
-// and after behave differently on any of seeds random inputs, and when
-// no input exercised the kernel at all.
-func CheckEquivalent(t testing.TB, before, after *ir.Func, seeds int) {
-	t.Helper()
-	res, err := Diff(before, after, DiffOptions{Seeds: seeds})
-	if err != nil {
-		t.Fatalf("differential check of %s: %v", before.Name, err)
-	}
-	if res.Mismatch != nil {
-		t.Fatalf("differential check: %v", res.Mismatch)
-	}
-	if res.Matches == 0 {
-		t.Fatalf("differential check of %s: no input ran to completion (%d trapped in both)", before.Name, res.NotExercised)
-	}
 }
 
 // ptrSlot is a 64-bit field at a constant offset inside the buffer of a

@@ -8,13 +8,14 @@ import (
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/sim"
+	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
 func TestDiffIdentical(t *testing.T) {
 	for seed := int64(0); seed < 10; seed++ {
 		a := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 200}))
 		b := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 200}))
-		sim.CheckEquivalent(t, a, b, 4)
+		simtest.CheckEquivalent(t, a, b, 4)
 	}
 }
 
