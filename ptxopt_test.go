@@ -164,3 +164,16 @@ func TestHTMLView(t *testing.T) {
 		t.Error("HTML view of a missing function")
 	}
 }
+
+// TestParseChecksInput: text that parses but is not valid PTX is rejected
+// by Parse (and so by Optimize) at the instruction's source position.
+func TestParseChecksInput(t *testing.T) {
+	src := ".version 8.0\n.target sm_80\n.address_size 64\n.entry k()\n{\n\t.reg .b32 %r<3>;\n\tadd.s32 %r1, %r2;\n\tret;\n}\n"
+	_, err := Parse("bad.ptx", []byte(src))
+	if err == nil || !strings.HasPrefix(err.Error(), "bad.ptx:7:2: add takes 3 operands, found 2") {
+		t.Fatalf("Parse: %v", err)
+	}
+	if _, _, err := Optimize(context.Background(), []byte(src), Options{Path: "bad.ptx"}); err == nil {
+		t.Fatal("Optimize accepted invalid PTX")
+	}
+}

@@ -5,7 +5,19 @@ import (
 	"github.com/ptxopt/ptxopt/ir/ptx"
 )
 
-// The PTX parser and printer (package ir/ptx).
+// The PTX parser and printer (package ir/ptx). Input is checked by the IR
+// verifier right after parsing, so invalid PTX is reported at its source
+// position before any phase sees it.
 
-func parsePTX(path string, src []byte) (*ir.Module, error) { return ptx.Parse(path, src) }
-func formatPTX(m *ir.Module) []byte                        { return ptx.Format(m) }
+func parsePTX(path string, src []byte) (*ir.Module, error) {
+	m, err := ptx.Parse(path, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := ptx.Check(path, src, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func formatPTX(m *ir.Module) []byte { return ptx.Format(m) }

@@ -387,6 +387,13 @@ func (v *verifier) instr(b BlockID, i InstrID) {
 			sawUse = true
 		}
 	}
+	if a, ok := arity[f.Op[i]]; ok && (len(ops) < int(a[0]) || len(ops) > int(a[1])) {
+		if a[0] == a[1] {
+			v.errorf(b, i, "%s takes %d operands, found %d", f.Op[i], a[0], len(ops))
+		} else {
+			v.errorf(b, i, "%s takes %d to %d operands, found %d", f.Op[i], a[0], a[1], len(ops))
+		}
+	}
 	p := f.Op[i].Props()
 	if p&(PTerminator|PBranch) != 0 && i != f.BlockLast[b] {
 		v.errorf(b, i, "%s is not the last instruction of its block", f.Op[i])
@@ -395,6 +402,21 @@ func (v *verifier) instr(b BlockID, i InstrID) {
 		v.branchTarget(b, i, ops)
 	}
 	v.types(b, i, ops)
+}
+
+// arity gives the operand count range of the instructions whose every
+// PTX form has a known count (the second destination of "setp a|b", a
+// boolean-combine source, a cache-policy operand or a three-input min/max
+// widen the range where the ISA has them). Opcodes not listed are not
+// checked here.
+var arity = map[Opcode][2]uint8{
+	OpAdd: {3, 3}, OpSub: {3, 3}, OpMul: {3, 3}, OpDiv: {3, 3}, OpRem: {3, 3},
+	OpAnd: {3, 3}, OpOr: {3, 3}, OpXor: {3, 3}, OpShl: {3, 3}, OpShr: {3, 3},
+	OpMad: {4, 4}, OpFma: {4, 4}, OpSelp: {4, 4},
+	OpMov: {2, 2}, OpNeg: {2, 2}, OpNot: {2, 2}, OpAbs: {2, 2}, OpCvta: {2, 2},
+	OpRcp: {2, 2}, OpSqrt: {2, 2},
+	OpSetp: {3, 5}, OpLd: {2, 3}, OpSt: {2, 3},
+	OpBra: {1, 1}, OpRet: {0, 0}, OpExit: {0, 0},
 }
 
 // operand checks one operand word; depth counts list nesting. It reports
@@ -530,6 +552,10 @@ func (v *verifier) types(b BlockID, i InstrID, ops []Operand) {
 		return // pack/unpack, symbol address, special register: not a plain move
 	}
 	wide := (op == OpMul || op == OpMad) && HasMod(m, "wide")
+	if wide && want > 32 {
+		v.errorf(b, i, "%s.wide takes 16- and 32-bit types only, not .%s", op, t)
+		return
+	}
 	for k, o := range ops {
 		if o.Kind() != KReg || int(o.Index()) >= f.NumRegs() {
 			continue

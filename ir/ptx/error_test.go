@@ -36,6 +36,8 @@ func TestErrors(t *testing.T) {
 		{hdr + ".global .u32 x = ;\n", `4:18: expected an initializer, found ';'`},
 		{hdr + ".entry k() .maxntid 1 {\n\t.reg .b32 %r<999999999999>;\n}", `5:15: bad register count 999999999999`},
 		{hdr + ".func (.param .b32 r) k(.param .b32 a) ", `4:40: expected '{' or ';', found end of file`},
+		{body("ld.global.u32 %r1, [%rd9];\n}"), `8:21: undeclared register %rd9`},
+		{body("@%p1 bra NOWHERE;\n}"), `8:10: branch to undefined label NOWHERE`},
 	}
 	for _, tc := range tests {
 		_, err := Parse("bad.ptx", []byte(tc.src))
@@ -54,5 +56,42 @@ func TestErrors(t *testing.T) {
 		if got := strings.TrimPrefix(err.Error(), "bad.ptx:"); got != tc.want {
 			t.Errorf("%q:\n got  %s\n want %s", tc.src, got, tc.want)
 		}
+	}
+}
+
+// TestCheck: well-formed text that PTX does not allow is rejected by Check
+// at the instruction's position, every violation listed.
+func TestCheck(t *testing.T) {
+	src := hdr + ".entry k()\n{\n.reg .b32 %r<4>;\n.reg .pred %p<2>;\n" +
+		"\tadd.s32 %r1, %r2;\n" + // line 8: too few operands
+		"\tsetp.lt.s32 %r1, %r2, 3;\n" + // line 9: a .b32 destination for setp
+		"\tmov.u32 %r3, 1;\n" +
+		"\tret;\n}\n"
+	m, err := Parse("c.ptx", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Check("c.ptx", []byte(src), m)
+	if err == nil {
+		t.Fatal("Check accepted invalid PTX")
+	}
+	want := []string{
+		"c.ptx:8:2: add takes 3 operands, found 2 in `add.s32 %r1, %r2;`",
+		"c.ptx:9:2: setp destination %r1 is not .pred in `setp.lt.s32 %r1, %r2, 3;`",
+	}
+	if got := strings.Split(err.Error(), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("Check:\n%s\nwant:\n%s", err, strings.Join(want, "\n"))
+	}
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Line != 8 || pe.Col != 2 {
+		t.Fatalf("first error not a positioned *Error: %#v", pe)
+	}
+	good := hdr + ".entry k()\n{\n.reg .b32 %r<4>;\n\tadd.s32 %r1, %r2, 1;\n\tret;\n}\n"
+	m, err = Parse("g.ptx", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check("g.ptx", []byte(good), m); err != nil {
+		t.Fatalf("Check rejected valid PTX: %v", err)
 	}
 }

@@ -75,6 +75,7 @@ type pending struct {
 	result   ir.Operand
 	line     int32
 	col      int32
+	target   bool // the operand of a bra: must name a label of the function
 }
 
 type undoEnt struct {
@@ -956,8 +957,18 @@ func (p *parser) endFunc(body bool) {
 			e.resolved = true
 			continue
 		}
-		// Declared nowhere before the end of the function: an implicit
-		// module symbol (WARP_SZ, driver-provided functions).
+		// Declared nowhere before the end of the function. A register
+		// name or a branch target is an error; any other name becomes
+		// an implicit module symbol (WARP_SZ, driver-provided functions).
+		name := p.m.Strings.Get(e.name)
+		switch {
+		case len(name) > 0 && name[0] == '%':
+			p.failAt(int(e.line), int(e.col), fmt.Sprintf("undeclared register %s", name))
+			return
+		case e.target:
+			p.failAt(int(e.line), int(e.col), fmt.Sprintf("branch to undefined label %s", name))
+			return
+		}
 		sid := p.addSym(ir.Symbol{Name: e.name, Kind: ir.SymImplicit, Owner: ir.NoFunc, Func: ir.NoFunc, Block: ir.NoBlock})
 		p.modBind[e.name] = uint32(sid) + 1
 		e.result = ir.Pack(ir.KSym, uint32(sid), e.flags, e.def)
@@ -1412,6 +1423,13 @@ func (p *parser) parseInstr() {
 		}
 		if len(ops) > 1 && p.realFlags(ops[1])&ir.FlagPipe != 0 && ops[0].IsDef() {
 			p.markDef(1)
+		}
+	}
+	if mi.op == ir.OpBra {
+		for _, o := range ops {
+			if o.Kind() == ir.KLabel && o.Flags() == placeholderFlags {
+				p.pend[o.Index()].target = true
+			}
 		}
 	}
 	p.emit(mi.op, mn, guard, mi, line)
