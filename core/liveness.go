@@ -198,8 +198,8 @@ func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 		}
 	}
 	l.slots = make([]uint8, nr)
-	for r, t := range f.RegType {
-		l.slots[r] = uint8(ir.Slots(t))
+	for r := range f.RegType {
+		l.slots[r] = uint8(RegSlots(f, ir.RegID(r)))
 	}
 
 	// Solve order: RPO of the reachable blocks, then the others.

@@ -283,15 +283,16 @@ func TestGuardedDefDoesNotKill(t *testing.T) {
 
 // refPressure is RegisterPressure computed from the reference liveness,
 // register by register, in the same traversal order.
-func refPressure(f *ir.Func, l *Liveness, ref *refLive) Pressure {
+func refPressure(f *ir.Func, l *Liveness, ref *refLive) (Pressure, map[ir.InstrID][ir.NumFiles]int) {
 	var p Pressure
+	per := map[ir.InstrID][ir.NumFiles]int{}
 	for k := range p.At {
 		p.At[k] = ir.NoInstr
 		p.Block[k] = ir.NoBlock
 	}
 	count := func(m map[ir.RegID]bool) (c [ir.NumFiles]int) {
 		for r := range m {
-			c[l.Files[r]] += ir.Slots(f.RegType[r])
+			c[l.Files[r]] += ir.Slots(f.RegType[r]) * max(1, int(f.RegVec[r]))
 		}
 		return c
 	}
@@ -312,12 +313,18 @@ func refPressure(f *ir.Func, l *Liveness, ref *refLive) Pressure {
 					withDefs[x.Reg] = true
 				}
 			}
-			record(count(withDefs), i, b)
+			a := count(withDefs)
+			record(a, i, b)
 			refTransfer(f, i, cur)
-			record(count(cur), i, b)
+			c := count(cur)
+			record(c, i, b)
+			for k := range a {
+				a[k] = max(a[k], c[k])
+			}
+			per[i] = a
 		}
 	}
-	return p
+	return p, per
 }
 
 func TestPressureRandom(t *testing.T) {
@@ -328,6 +335,12 @@ func TestPressureRandom(t *testing.T) {
 	}
 	for k := range n {
 		f := testgen.Random(rng, testgen.RandomConfig{Blocks: 1 + rng.IntN(16), Regs: 1 + rng.IntN(40), MaxInstrs: rng.IntN(9)})
+		// Some vector registers (.v2/.v4), up to 8 slots each.
+		for r := range f.RegVec {
+			if rng.IntN(6) == 0 {
+				f.RegVec[r] = uint8(2 << rng.IntN(2))
+			}
+		}
 		ref := computeRef(f, nil)
 		var files []ir.File
 		if k%2 == 1 {
@@ -338,8 +351,19 @@ func TestPressureRandom(t *testing.T) {
 		}
 		for _, opt := range []LiveOptions{{Files: files}, {Files: files, MemBudget: -1}} {
 			l := ComputeLiveness(f, opt)
-			if got, want := RegisterPressure(l), refPressure(f, l, ref); got != want {
+			want, wantAt := refPressure(f, l, ref)
+			if got := RegisterPressure(l); got != want {
 				t.Fatalf("case %d (%s): pressure %+v, want %+v", k, l.Method, got, want)
+			}
+			seen := 0
+			got := PressureTrace(l, func(i ir.InstrID, live [ir.NumFiles]int) {
+				seen++
+				if live != wantAt[i] {
+					t.Fatalf("case %d (%s): pressure at instr %d %v, want %v", k, l.Method, i, live, wantAt[i])
+				}
+			})
+			if got != want || seen != len(wantAt) {
+				t.Fatalf("case %d (%s): trace saw %d of %d instructions, max %+v", k, l.Method, seen, len(wantAt), got)
 			}
 		}
 	}

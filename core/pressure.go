@@ -42,8 +42,27 @@ type Pressure struct {
 	Block [ir.NumFiles]ir.BlockID
 }
 
+// RegSlots is how many 32-bit slots of its file register r takes: one per
+// 32 bits of its type, times the lanes of a .v2/.v4 vector register (at
+// most 8: a .v4 .b64 register).
+func RegSlots(f *ir.Func, r ir.RegID) int {
+	return ir.Slots(f.RegType[r]) * max(1, int(f.RegVec[r]))
+}
+
 // RegisterPressure computes the maximum pressure per file.
-func RegisterPressure(l *Liveness) Pressure {
+func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, nil) }
+
+// PressureTrace calls at for every instruction of l.F, blocks in layout
+// order and instructions backwards within a block, with the live slots
+// per file at that instruction: the larger of the two program points
+// around it, where the point after it includes its destinations (a result
+// nobody reads still occupies a register). It returns the maximum, as
+// RegisterPressure does.
+func PressureTrace(l *Liveness, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+	return walkPressure(l, at)
+}
+
+func walkPressure(l *Liveness, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
 	f := l.F
 	var p Pressure
 	for k := range p.At {
@@ -117,6 +136,7 @@ func RegisterPressure(l *Liveness) Pressure {
 				}
 			}
 			record(i)
+			after := cnt
 			for _, r := range extra {
 				clr(r)
 			}
@@ -134,31 +154,38 @@ func RegisterPressure(l *Liveness) Pressure {
 				}
 			}
 			record(i)
+			if each != nil {
+				for k := range after {
+					after[k] = max(after[k], cnt[k])
+				}
+				each(i, after)
+			}
 		}
 	}
 	return p
 }
 
 // slotPlanes returns, over the global bits, the bit planes of
-// (slots − 1): planes[0] marks registers with an odd extra slot count,
-// planes[1] those with two or three extra slots.
-func (l *Liveness) slotPlanes() [2][]uint32 {
+// (slots − 1): planes[k] marks the registers whose extra slot count has
+// bit k set (slots run from 1 to 8).
+func (l *Liveness) slotPlanes() [3][]uint32 {
 	ng := len(l.GlobalRegs)
-	var pl [2][]uint32
+	var pl [3][]uint32
 	for k := range pl {
 		pl[k] = make([]uint32, bitvec.WordsFor(ng))
 	}
 	for g, r := range l.GlobalRegs {
 		e := uint32(l.slots[r] - 1)
-		pl[0][g>>5] |= (e & 1) << (g & 31)
-		pl[1][g>>5] |= (e >> 1 & 1) << (g & 31)
+		for k := range pl {
+			pl[k][g>>5] |= (e >> k & 1) << (g & 31)
+		}
 	}
 	return pl
 }
 
 // outCounts returns the live slots per file of out(b) (dense method),
 // by popcounts over the words of the successors' in sets.
-func (l *Liveness) outCounts(b ir.BlockID, planes [2][]uint32) [ir.NumFiles]int {
+func (l *Liveness) outCounts(b ir.BlockID, planes [3][]uint32) [ir.NumFiles]int {
 	var cnt [ir.NumFiles]int
 	succs := l.F.SuccsOf(b)
 	for k := range ir.NumFiles {
@@ -178,7 +205,8 @@ func (l *Liveness) outCounts(b ir.BlockID, planes [2][]uint32) [ir.NumFiles]int 
 			if w == (hi-1)>>5 && hi&31 != 0 {
 				x &= uint32(1)<<(hi&31) - 1
 			}
-			c += bits.OnesCount32(x) + bits.OnesCount32(x&planes[0][w]) + 2*bits.OnesCount32(x&planes[1][w])
+			c += bits.OnesCount32(x) + bits.OnesCount32(x&planes[0][w]) +
+				2*bits.OnesCount32(x&planes[1][w]) + 4*bits.OnesCount32(x&planes[2][w])
 		}
 		cnt[k] = c
 	}
@@ -212,9 +240,9 @@ func Summarize(f *ir.Func, files []ir.File) Summary {
 		}
 	}
 	l := ComputeLiveness(f, LiveOptions{Files: files})
-	for r, t := range f.RegType {
+	for r := range f.RegType {
 		s.Regs[l.Files[r]]++
-		s.Slots[l.Files[r]] += ir.Slots(t)
+		s.Slots[l.Files[r]] += RegSlots(f, ir.RegID(r))
 	}
 	p := RegisterPressure(l)
 	s.MaxLive, s.MaxAt = p.Max, p.At
