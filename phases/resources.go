@@ -37,8 +37,8 @@ func Measure(f *ir.Func) Resources {
 		}
 	}
 	files := RegisterFiles(f)
-	for i, t := range f.RegType {
-		r.Regs[files[i]] += ir.Slots(t) * max(1, int(f.RegVec[i]))
+	for i := range f.RegType {
+		r.Regs[files[i]] += core.RegSlots(f, ir.RegID(i))
 	}
 	r.MaxLive = pressureWith(f, files).Max
 	for _, s := range f.Locals {
