@@ -52,7 +52,7 @@ func TestCorpusLiveness(t *testing.T) {
 			FindLoops(f, Dominators(f))
 			PostDominators(f)
 			u := ComputeUniformity(f)
-			Summarize(f, u.Files(f))
+			RegisterPressure(ComputeLiveness(f, LiveOptions{Files: u.Files(f)}))
 		}
 	}
 	t.Logf("%d functions from %d files", funcs, len(files))

@@ -1,9 +1,7 @@
 package core
 
 import (
-	"fmt"
 	"math/bits"
-	"strings"
 
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/ir"
@@ -211,60 +209,4 @@ func (l *Liveness) outCounts(b ir.BlockID, planes [3][]uint32) [ir.NumFiles]int 
 		cnt[k] = c
 	}
 	return cnt
-}
-
-// Summary is the per-function report printed by "ptxopt -v", in the
-// spirit of "ptxas -v".
-type Summary struct {
-	Name    string
-	Instrs  int
-	Blocks  int
-	Regs    [ir.NumFiles]int // registers declared (and referenced or not) per file
-	Slots   [ir.NumFiles]int // 32-bit slots of those registers
-	MaxLive [ir.NumFiles]int // maximum live slots
-	MaxAt   [ir.NumFiles]ir.InstrID
-	Method  Method // how liveness was computed
-	Globals int    // registers live across a block boundary
-}
-
-// Summarize computes f's summary. files gives each register's file (nil:
-// FileOf(type, false)).
-func Summarize(f *ir.Func, files []ir.File) Summary {
-	s := Summary{Name: f.Name, Blocks: f.NumBlocks()}
-	if !f.HasBody {
-		return s
-	}
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			s.Instrs++
-		}
-	}
-	l := ComputeLiveness(f, LiveOptions{Files: files})
-	for r := range f.RegType {
-		s.Regs[l.Files[r]]++
-		s.Slots[l.Files[r]] += RegSlots(f, ir.RegID(r))
-	}
-	p := RegisterPressure(l)
-	s.MaxLive, s.MaxAt = p.Max, p.At
-	s.Method = l.Method
-	s.Globals = l.NumGlobals()
-	return s
-}
-
-// String prints the summary on one line, e.g.
-//
-//	ptxopt info    : Function properties for 'k': 120 instructions, 8 blocks; R: 12 regs (14 slots), max live 10; UR: …
-func (s Summary) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "ptxopt info    : Function properties for '%s': %d instructions, %d blocks", s.Name, s.Instrs, s.Blocks)
-	for k := range ir.NumFiles {
-		if s.Regs[k] == 0 && k != ir.FileR {
-			continue
-		}
-		fmt.Fprintf(&b, "; %s: %d regs (%d slots), max live %d", k, s.Regs[k], s.Slots[k], s.MaxLive[k])
-	}
-	if s.Method == Sparse {
-		b.WriteString(" (liveness: sparse method, memory budget exceeded)")
-	}
-	return b.String()
 }
