@@ -387,7 +387,7 @@ func (v *verifier) instr(b BlockID, i InstrID) {
 			sawUse = true
 		}
 	}
-	if a, ok := arity[f.Op[i]]; ok && (len(ops) < int(a[0]) || len(ops) > int(a[1])) {
+	if a := arity[f.Op[i]]; len(ops) < int(a[0]) || len(ops) > int(a[1]) {
 		if a[0] == a[1] {
 			v.errorf(b, i, "%s takes %d operands, found %d", f.Op[i], a[0], len(ops))
 		} else {
@@ -409,7 +409,7 @@ func (v *verifier) instr(b BlockID, i InstrID) {
 // boolean-combine source, a cache-policy operand or a three-input min/max
 // widen the range where the ISA has them). Opcodes not listed are not
 // checked here.
-var arity = map[Opcode][2]uint8{
+var arityRanges = map[Opcode][2]uint8{
 	OpAdd: {3, 3}, OpSub: {3, 3}, OpMul: {3, 3}, OpDiv: {3, 3}, OpRem: {3, 3},
 	OpAnd: {3, 3}, OpOr: {3, 3}, OpXor: {3, 3}, OpShl: {3, 3}, OpShr: {3, 3},
 	OpMad: {4, 4}, OpFma: {4, 4}, OpSelp: {4, 4},
@@ -418,6 +418,18 @@ var arity = map[Opcode][2]uint8{
 	OpSetp: {3, 5}, OpLd: {2, 3}, OpSt: {2, 3},
 	OpBra: {1, 1}, OpRet: {0, 0}, OpExit: {0, 0},
 }
+
+// arity is arityRanges indexed by opcode; {0, 0xff} where unchecked.
+var arity = func() []([2]uint8) {
+	a := make([][2]uint8, NumOpcodes())
+	for i := range a {
+		a[i] = [2]uint8{0, 0xff}
+	}
+	for op, r := range arityRanges {
+		a[op] = r
+	}
+	return a
+}()
 
 // operand checks one operand word; depth counts list nesting. It reports
 // whether the operand is well-formed enough to look at further.

@@ -218,7 +218,7 @@ func (d *decoder) src(o ir.Operand, t ir.Type) (opnd, error) {
 		if s.Kind == ir.SymImplicit && f.Str(s.Name) == "WARP_SZ" {
 			return opnd{k: oImm, v: 32}, nil
 		}
-		a, ok := d.ml.addr[ir.SymID(o.Index())]
+		a, ok := d.ml.symAddr(ir.SymID(o.Index()))
 		if !ok {
 			return opnd{}, &Unsupported{Op: "symbol", Detail: fmt.Sprintf("address of %s (kind %d)", f.Str(s.Name), s.Kind)}
 		}

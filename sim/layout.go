@@ -17,14 +17,28 @@ const (
 // modLayout assigns addresses to a module's variables.
 type modLayout struct {
 	mod        *ir.Module
-	addr       map[ir.SymID]uint64
+	addr       []uint64 // by SymID, valid where hasAddr is set
+	hasAddr    []bool
 	shared     int // bytes of static shared memory
 	dynShared  int // offset of extern (dynamic) shared memory
 	constBank  []byte
 	globals    []*Alloc
 	progs      map[*ir.Func]*Program
-	localVars  map[ir.FuncID]int
-	paramLocal map[ir.FuncID]int
+	localVars  []int // by FuncID: bytes of .local variables
+	paramLocal []int // by FuncID: bytes of .param call-argument variables
+}
+
+// setAddr records the address of symbol id.
+func (ml *modLayout) setAddr(id ir.SymID, a uint64) {
+	ml.addr[id], ml.hasAddr[id] = a, true
+}
+
+// symAddr returns the address of symbol id, if it has one.
+func (ml *modLayout) symAddr(id ir.SymID) (uint64, bool) {
+	if int(id) >= len(ml.addr) || !ml.hasAddr[id] {
+		return 0, false
+	}
+	return ml.addr[id], true
 }
 
 func symSize(s *ir.Symbol) (size, align int, dynamic bool) {
@@ -71,12 +85,13 @@ func alignUp(x, a int) int {
 }
 
 func newModLayout(mod *ir.Module) *modLayout {
-	ml := &modLayout{mod: mod, addr: map[ir.SymID]uint64{}, progs: map[*ir.Func]*Program{},
-		localVars: map[ir.FuncID]int{}, paramLocal: map[ir.FuncID]int{}}
+	ns, nf := len(mod.Syms), len(mod.Funcs)
+	ml := &modLayout{mod: mod, addr: make([]uint64, ns), hasAddr: make([]bool, ns), progs: map[*ir.Func]*Program{},
+		localVars: make([]int, nf), paramLocal: make([]int, nf)}
 	gnext := moduleGlobalBase
 	dynAlign := 16
 	// Params of functions are laid out per function (see compile).
-	isParam := map[ir.SymID]bool{}
+	isParam := make([]bool, ns)
 	for _, f := range mod.Funcs {
 		for _, s := range f.Params {
 			isParam[s] = true
@@ -99,13 +114,13 @@ func newModLayout(mod *ir.Module) *modLayout {
 				continue
 			}
 			ml.shared = alignUp(ml.shared, align)
-			ml.addr[id] = uint64(ml.shared)
+			ml.setAddr(id, uint64(ml.shared))
 			ml.shared += size
 		case ir.SpaceGlobal:
 			a := alignUp(int(gnext), max(align, 16))
 			data := make([]byte, max(size, 1))
 			initVar(mod, s, data)
-			ml.addr[id] = uint64(a)
+			ml.setAddr(id, uint64(a))
 			ml.globals = append(ml.globals, &Alloc{Base: uint64(a), Data: data})
 			gnext = uint64(a+size) + 256
 		case ir.SpaceConst:
@@ -114,16 +129,16 @@ func newModLayout(mod *ir.Module) *modLayout {
 				ml.constBank = append(ml.constBank, 0)
 			}
 			initVar(mod, s, ml.constBank[off:off+size])
-			ml.addr[id] = uint64(off)
+			ml.setAddr(id, uint64(off))
 		case ir.SpaceLocal:
 			fid := s.Owner
 			off := alignUp(ml.localVars[fid], align)
-			ml.addr[id] = uint64(off)
+			ml.setAddr(id, uint64(off))
 			ml.localVars[fid] = off + size
 		case ir.SpaceParam:
 			fid := s.Owner
 			off := alignUp(ml.paramLocal[fid], align)
-			ml.addr[id] = paramLocalBase + uint64(off)
+			ml.setAddr(id, paramLocalBase+uint64(off))
 			ml.paramLocal[fid] = off + size
 		}
 	}
@@ -131,8 +146,8 @@ func newModLayout(mod *ir.Module) *modLayout {
 	for i := range mod.Syms {
 		s := &mod.Syms[i]
 		if s.Kind == ir.SymVar && (s.Space == ir.SpaceShared || s.Space == ir.SpaceSharedCluster) {
-			if _, ok := ml.addr[ir.SymID(i)]; !ok && !isParam[ir.SymID(i)] {
-				ml.addr[ir.SymID(i)] = uint64(ml.dynShared)
+			if _, ok := ml.symAddr(ir.SymID(i)); !ok && !isParam[i] {
+				ml.setAddr(ir.SymID(i), uint64(ml.dynShared))
 			}
 		}
 	}
@@ -222,7 +237,7 @@ func (ml *modLayout) paramLayout(syms []ir.SymID) (offs, sizes []int, total int)
 		total = alignUp(total, align)
 		offs = append(offs, total)
 		sizes = append(sizes, size)
-		ml.addr[id] = uint64(total)
+		ml.setAddr(id, uint64(total))
 		total += size
 	}
 	return

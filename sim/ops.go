@@ -233,7 +233,7 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 		}
 		return d.generic(in, fArith, dst, src)
 	case "rsqrt", "ex2", "lg2", "sin", "cos", "tanh":
-		in.sub = map[string]uint8{"rsqrt": 1, "ex2": 2, "lg2": 3, "sin": 4, "cos": 5, "tanh": 6}[base]
+		in.sub = approxSub(base)
 		return d.generic(in, fApprox, dst, src)
 	case "setp":
 		return d.setp(in, dst, src)
@@ -254,7 +254,10 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 			return unsup(in, "cvt without two types")
 		}
 		if len(src) == 2 && (t == ir.TF16x2 || t == ir.TBF16x2) {
-			in.t = map[ir.Type]ir.Type{ir.TF16x2: ir.TF16, ir.TBF16x2: ir.TBF16}[t]
+			in.t = ir.TF16
+			if t == ir.TBF16x2 {
+				in.t = ir.TBF16
+			}
 			in.ii, in.ff = intInfoOf(in.t), fmtOf(in.t)
 			err := d.generic(in, fCvtPack, dst, src, in.t2)
 			in.f, in.ef = fCvtPack, nil
@@ -1147,7 +1150,7 @@ func (d *decoder) call(in *inst, dst, src []ir.Operand) error {
 	for k, r := range rets {
 		switch r.Kind() {
 		case ir.KSym:
-			a, ok := d.ml.addr[ir.SymID(r.Index())]
+			a, ok := d.ml.symAddr(ir.SymID(r.Index()))
 			if !ok {
 				return unsup(in, "return parameter")
 			}
@@ -1177,7 +1180,7 @@ func (d *decoder) builtinRet(in *inst, rets []ir.Operand) error {
 	for _, r := range rets {
 		switch r.Kind() {
 		case ir.KSym:
-			a, ok := d.ml.addr[ir.SymID(r.Index())]
+			a, ok := d.ml.symAddr(ir.SymID(r.Index()))
 			if !ok {
 				return unsup(in, "return parameter")
 			}
@@ -1298,4 +1301,23 @@ func execCpAsync(w *warp, in *inst, m uint32) {
 		}
 		copy(b, tmp[:size])
 	}
+}
+
+// approxSub numbers the approximate functions for fApprox.
+func approxSub(base string) uint8 {
+	switch base {
+	case "rsqrt":
+		return 1
+	case "ex2":
+		return 2
+	case "lg2":
+		return 3
+	case "sin":
+		return 4
+	case "cos":
+		return 5
+	case "tanh":
+		return 6
+	}
+	return 0
 }
