@@ -3,6 +3,7 @@ package bitvec
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 	"unsafe"
 )
@@ -105,7 +106,7 @@ func methodCase(t *testing.T, r *rand.Rand, n, k, density int) {
 			changed = changed || want[i] != dm[i]
 		}
 		got := op.run(d, a)
-		what := op.name + " n=" + itoa(n) + " k=" + itoa(k)
+		what := op.name + " n=" + strconv.Itoa(n) + " k=" + strconv.Itoa(k)
 		checkModel(t, what, d, want)
 		if (op.name == "OrIfChanged" || op.name == "AndIfChanged") && got != changed {
 			t.Fatalf("%s: reported %v, want %v", what, got, changed)
@@ -125,7 +126,7 @@ func methodCase(t *testing.T, r *rand.Rand, n, k, density int) {
 			want[i] = dm[i] || gm.at(i) || (im.at(i) && !km.at(i))
 			changed = changed || want[i] != dm[i]
 		}
-		what := "OrWithAndNot n=" + itoa(n) + " k=" + itoa(k)
+		what := "OrWithAndNot n=" + strconv.Itoa(n) + " k=" + strconv.Itoa(k)
 		if ifChanged {
 			if got := d.OrWithAndNotIfChanged(g, in, kl); got != changed {
 				t.Fatalf("%sIfChanged: reported %v, want %v", what, got, changed)
@@ -148,7 +149,7 @@ func methodCase(t *testing.T, r *rand.Rand, n, k, density int) {
 		for i := range want {
 			want[i] = am.at(i) && bm.at(i)
 		}
-		checkModel(t, "AssignAnd n="+itoa(n)+" k="+itoa(k), d, want)
+		checkModel(t, "AssignAnd n="+strconv.Itoa(n)+" k="+strconv.Itoa(k), d, want)
 	}
 
 	// Read-only methods.
@@ -180,7 +181,7 @@ func methodCase(t *testing.T, r *rand.Rand, n, k, density int) {
 			pop++
 		}
 	}
-	what := " n=" + itoa(n) + " k=" + itoa(k)
+	what := " n=" + strconv.Itoa(n) + " k=" + strconv.Itoa(k)
 	if got := a.IsSubsetOf(b); got != sub {
 		t.Fatalf("IsSubsetOf%s: %v, want %v", what, got, sub)
 	}
@@ -196,17 +197,6 @@ func methodCase(t *testing.T, r *rand.Rand, n, k, density int) {
 	if got := a.IsEmpty(); got != (pop == 0) {
 		t.Fatalf("IsEmpty%s: %v, want %v", what, got, pop == 0)
 	}
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 func TestSetClearTestIterate(t *testing.T) {
