@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/ptxopt/ptxopt"
+	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/phases"
 )
 
@@ -57,6 +59,7 @@ flags:
   --report-file F      write the JSON report to F
   --help-phases        list the phases
   --help-knobs         list the knobs (defaults for --sm, else sm_80)
+  --version            print the version, the Go release and the bit-vector kernel level
   -h, --help           this text
 
 exit codes:
@@ -128,6 +131,7 @@ type cli struct {
 	reportFile  string
 	helpPhases  bool
 	helpKnobs   bool
+	version     bool
 	inputs      []string
 	stdin       io.Reader
 	stdout      io.Writer
@@ -164,6 +168,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.StringVar(&c.reportFile, "report-file", "", "")
 	fs.BoolVar(&c.helpPhases, "help-phases", false, "")
 	fs.BoolVar(&c.helpKnobs, "help-knobs", false, "")
+	fs.BoolVar(&c.version, "version", false, "")
 
 	// -O0..-O3 are not Go flags: rewrite them.
 	var pre []string
@@ -212,6 +217,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		c.stderrIsTTY = st.Mode()&os.ModeCharDevice != 0
 	}
 
+	if c.version {
+		fmt.Fprintln(stdout, versionLine())
+		return exitOK
+	}
 	if c.helpPhases {
 		phases.WriteHelpPhases(stdout)
 		return exitOK
@@ -437,4 +446,21 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// versionLine names the build: module version (or VCS revision), Go
+// release, and the bit-vector kernel level this machine runs.
+func versionLine() string {
+	v := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			v = bi.Main.Version
+		}
+		for _, kv := range bi.Settings {
+			if kv.Key == "vcs.revision" && len(kv.Value) >= 12 {
+				v += " " + kv.Value[:12]
+			}
+		}
+	}
+	return fmt.Sprintf("ptxopt %s (%s %s/%s, bitvec %s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, bitvec.Level())
 }

@@ -102,6 +102,10 @@ func TestHelp(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "exit codes:") || !strings.Contains(r.stdout, "130") {
 		t.Errorf("--help: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	r = runCLI(t, nil, "--version")
+	if r.code != 0 || !regexp.MustCompile(`^ptxopt \S+.* \(go1\.\S+ \w+/\w+, bitvec \w+\)\n$`).MatchString(r.stdout) {
+		t.Errorf("--version: %d %q", r.code, r.stdout)
+	}
 	r = runCLI(t, nil, "--help-phases")
 	if r.code != 0 || !strings.Contains(r.stdout, "OriPerformLiveDeadFourth") || !strings.Contains(r.stdout, "HoistInvariants") {
 		t.Errorf("--help-phases: %d\n%s", r.code, r.stdout)
