@@ -371,7 +371,11 @@ func TestDumpsAndHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := page.String()
-	if strings.Count(p, `<div class="col">`) != 2 || strings.Count(p, "<svg") != 2 || !strings.Contains(p, "unchanged after: EarlyOriSimpleLiveDead") {
+	// Columns: the input; GvnCse (the add goes); OriPerformLiveDeadThird
+	// (the mov that fed only the add is now dead and goes too).
+	if strings.Count(p, `<div class="col">`) != 3 || strings.Count(p, "<svg") != 3 ||
+		!strings.Contains(p, "<h2>GvnCse</h2>") || !strings.Contains(p, "<h2>OriPerformLiveDeadThird</h2>") ||
+		!strings.Contains(p, "unchanged after: EarlyOriSimpleLiveDead") {
 		t.Errorf("html page:\n%s", p)
 	}
 	if _, err := ParseDumpSpec("during:GvnCse"); err == nil {

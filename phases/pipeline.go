@@ -43,14 +43,14 @@ type Phase struct {
 var Pipeline = []Phase{
 	// Cheap dead-code sweep over straight-line code before anything else,
 	// so the first bundle sees less.
-	{Name: "EarlyOriSimpleLiveDead", Fn: simpleLiveDead, MinOpt: 1,
+	{Name: "EarlyOriSimpleLiveDead", Fn: simpleLiveDead, MinOpt: 1, Impl: true,
 		Help: "early dead-code removal of unused results, no global liveness"},
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
 	{Name: "GeneralOptimizeEarly", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1,
 		Help: "GeneralOptimize bundle (copy propagation, folding, simplification), early instance"},
 	// Global liveness-based DCE after the first bundle made values dead.
-	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
@@ -66,7 +66,7 @@ var Pipeline = []Phase{
 	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
 		Help: "GeneralOptimize bundle, middle instance"},
 	// Sweep the values the bundles left dead before value numbering.
-	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, second instance"},
 	// Canonicalize operands so GvnCse finds equal expressions.
 	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
@@ -83,7 +83,7 @@ var Pipeline = []Phase{
 		Help: "GeneralOptimize bundle, late instance"},
 	// Remove what CSE and reassociation made dead before predication
 	// measures block sizes.
-	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, third instance"},
 	// If-convert short branches into predicated code.
 	{Name: "OriDoPredication", Fn: predication, MinOpt: 2,
@@ -125,7 +125,7 @@ var Pipeline = []Phase{
 	{Name: "OriBackCopyPropagate", Fn: backCopyPropagate, MinOpt: 2,
 		Help: "back copy propagation: rename a definition into the copy that consumes it"},
 	// Last DCE before printing.
-	{Name: "OriPerformLiveDeadFourth", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1,
+	{Name: "OriPerformLiveDeadFourth", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, last instance"},
 }
 
