@@ -52,7 +52,7 @@ type FuncReport struct {
 	Phases        []PhaseReport `json:"phases"`
 }
 
-// RegFiles holds one figure per register file: declared registers (in
+// RegFiles holds one figure per register file: the registers the code names (in
 // 32-bit slots for R and UR, a 64-bit register counting two) or the
 // maximum live at any instruction.
 type RegFiles struct {

@@ -19,7 +19,7 @@ type Pressure struct {
 // Resources is what reports show per function, before and after.
 type Resources struct {
 	Instrs     int
-	Regs       [ir.NumFiles]int // declared registers, in 32-bit slots (R, UR) or count (P, UP)
+	Regs       [ir.NumFiles]int // registers the instructions name, in 32-bit slots (R, UR) or count (P, UP)
 	MaxLive    [ir.NumFiles]int
 	LocalBytes int
 }
@@ -31,14 +31,31 @@ func Measure(f *ir.Func) Resources {
 	if !f.HasBody {
 		return r
 	}
+	// Registers count when an instruction names them (a declaration the
+	// code no longer uses, after dead-code removal say, is not a register
+	// the function needs), plus the .reg parameters.
+	named := make([]bool, f.NumRegs())
+	var refs []core.RegRef
 	for _, b := range f.Layout {
-		for range f.Instrs(b) {
+		for i := range f.Instrs(b) {
 			r.Instrs++
+			for _, x := range core.AppendRegRefs(f, i, refs[:0]) {
+				named[x.Reg] = true
+			}
+		}
+	}
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if reg, ok := f.ParamReg(id); ok {
+				named[reg] = true
+			}
 		}
 	}
 	files := RegisterFiles(f)
-	for i := range f.RegType {
-		r.Regs[files[i]] += core.RegSlots(f, ir.RegID(i))
+	for i, ok := range named {
+		if ok {
+			r.Regs[files[i]] += core.RegSlots(f, ir.RegID(i))
+		}
 	}
 	r.MaxLive = pressureWith(f, files).Max
 	for _, s := range f.Locals {

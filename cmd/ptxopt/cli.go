@@ -413,8 +413,8 @@ func writeResources(w io.Writer, fr *ptxopt.FileReport) {
 		fmt.Fprintf(&b, "ptxopt info    : Optimized %s '%s' for '%s'\n", kind, f.Name, fr.Target)
 		fmt.Fprintf(&b, "ptxopt info    : Function properties for %s\n", f.Name)
 		fmt.Fprintf(&b, "    %d bytes local memory (was %d), %d instructions (was %d)\n", f.LocalBytesOut, f.LocalBytesIn, f.InstrsOut, f.InstrsIn)
-		fmt.Fprintf(&b, "ptxopt info    : Used %d registers (max live; was %d), %d predicates (was %d), %d uniform registers, %d uniform predicates; declared R %d, P %d\n",
-			f.MaxLiveOut.R, f.MaxLiveIn.R, f.MaxLiveOut.P, f.MaxLiveIn.P, f.MaxLiveOut.UR, f.MaxLiveOut.UP, f.RegsOut.R, f.RegsOut.P)
+		fmt.Fprintf(&b, "ptxopt info    : Used %d registers (max live; was %d), %d predicates (was %d), %d uniform registers, %d uniform predicates; registers named R %d, UR %d, P %d, UP %d\n",
+			f.MaxLiveOut.R, f.MaxLiveIn.R, f.MaxLiveOut.P, f.MaxLiveIn.P, f.MaxLiveOut.UR, f.MaxLiveOut.UP, f.RegsOut.R, f.RegsOut.UR, f.RegsOut.P, f.RegsOut.UP)
 	}
 	io.WriteString(w, b.String())
 }
