@@ -5,10 +5,10 @@
 // per-worker scratch context that phases borrow memory from.
 //
 // The optimization passes themselves live in one file per phase family
-// (livedead.go, generalopt.go, …). Today every one of them is a registered
-// no-op that reports changed=false: the table, the driver and the reports
-// are real, the transformations are later work. A phase that does nothing
-// says so in --help-phases ("not yet implemented") and reports no counters.
+// (livedead.go, generalopt.go, …). Those not written yet are registered
+// no-ops that report changed=false and no counters, marked Impl: false,
+// which --help-phases shows as "not yet implemented". Every phase, written
+// or not, runs behind the semantic gate of equiv_test.go.
 package phases
 
 import (
@@ -47,7 +47,7 @@ var Pipeline = []Phase{
 		Help: "early dead-code removal of unused results, no global liveness"},
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
-	{Name: "GeneralOptimizeEarly", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1,
+	{Name: "GeneralOptimizeEarly", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle (copy propagation, folding, simplification), early instance"},
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
@@ -60,16 +60,16 @@ var Pipeline = []Phase{
 	{Name: "IntoSSA", Fn: intoSSA, Required: true, MinOpt: 1,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
 	// Main bundle on SSA form, where copy propagation is exact.
-	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1,
+	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form"},
 	// Again after the first SSA bundle exposed more constants.
-	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
+	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, middle instance"},
 	// Sweep the values the bundles left dead before value numbering.
 	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, second instance"},
 	// Canonicalize operands so GvnCse finds equal expressions.
-	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
+	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, canonicalization before value numbering"},
 	// Global value numbering and CSE on SSA (mode chosen by the SM
 	// profile or EnableGvnCseMode).
@@ -79,7 +79,7 @@ var Pipeline = []Phase{
 	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, MinOpt: 2,
 		Help: "reassociate integer expression chains and common the results"},
 	// Fold what value numbering and reassociation exposed.
-	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1,
+	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle, late instance"},
 	// Remove what CSE and reassociation made dead before predication
 	// measures block sizes.
@@ -92,7 +92,7 @@ var Pipeline = []Phase{
 	{Name: "LateOriCommoning", Fn: lateCommoning, MinOpt: 2,
 		Help: "late commoning of equal instructions (moves included unless DisableMoveCommoning)"},
 	// Clean up after predication and commoning.
-	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2,
+	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, last instance"},
 	// Loop-invariant code motion once the loop bodies are final.
 	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, MinOpt: 2,
