@@ -3,4 +3,4 @@
 # library's shared Pipeline, the parser's pooled scratch, the phase
 # manager's scratch contexts and the CLI.
 set -euo pipefail
-go test -race . ./ir/ptx ./phases ./cmd/ptxopt
+go test -race -short . ./ir/ptx ./phases ./cmd/ptxopt
