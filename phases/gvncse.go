@@ -1,15 +1,687 @@
 package phases
 
-// GvnCse: global value numbering with common-subexpression elimination
-// over the dominator tree. Knobs: EnableGvnCse, EnableGvnCseMode (the SM
-// profile picks the default mode), EnableGvnCsePerInstr. Convergent and
-// volatile instructions are never merged.
+import (
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// GvnCse: value numbering with common-subexpression elimination, block
+// by block and over the dominator tree. Knobs: EnableGvnCse,
+// EnableGvnCseMode (the SM profile picks the default mode),
+// EnableGvnCsePerInstr.
 //
-//	before:  mul.lo.s32 %r3, %r1, 4; ... mul.lo.s32 %r7, %r1, 4;
-//	after:   mul.lo.s32 %r3, %r1, 4; ... (uses of %r7 read %r3)
+// Purpose: the same address arithmetic, the same conversion, the same
+// kernel-parameter load computed twice; the second computation becomes a
+// copy of the first, which GeneralOptimize propagates and LiveDead
+// removes.
+//
+// Preconditions: none. The IR is not in SSA form (IntoSSA is a no-op):
+// a register may be written many times and a guarded write keeps the old
+// value in the lanes whose guard is false. GeneralOptimizeMid2 has
+// canonicalised operands, which only makes more keys equal.
+//
+// Candidates. An instruction takes part (as the earlier E or the later L)
+// when it is unguarded; InstrProps has none of PVolatile, PConvergent
+// (shfl, vote, bar, …: never merged), PCarry (.cc, addc: never merged),
+// PSideEffect, PWritesMem, PCall, PAsync, POpaque, PPseudo, PBarrier,
+// PBranch, PCopy (commoning a copy gains nothing); and either it is
+// PPure without PReadsMem, or (modes 2 and 3) it is an invariant load:
+// ld with PInvariant whose state space is .param (a parameter of its own
+// kernel, which InstrProps checks) or .const. It writes exactly one
+// operand, its first, an unflagged ordinary scalar register (no vector
+// or .reg parameter register, no "%p|%q", no list destination, no sink).
+//
+// Key: opcode, full mnemonic (all modifiers, rounding, space, types),
+// Type, Type2, Space, and the source operands: registers by identity,
+// immediates by value (integer kinds compare by bits, float kinds also by
+// kind), symbols and special registers by identity, addresses and lists
+// element by element. When InstrProps has PCommutative and the type is
+// not floating point (a NaN's payload may depend on the order), the
+// first two sources are compared in either order. Registers stand for
+// values only under the conditions below, which make "same register"
+// mean "same value" at both instructions.
+//
+// Rules (L is rewritten in place into "mov.t %dL, %dE", t the type of
+// %dL's register: itself when mov takes it, else .b of its width; only
+// when the two registers are interchangeable, with the rule
+// GeneralOptimize uses):
+//
+//   - Local (every mode). E and L in one block, E first, equal keys, and
+//     between E and L (E's own definitions included, so "add %r1, %r1, 1"
+//     never matches) no definition of any source register of L, and
+//     none of %dE after E (any definition counts: guarded, list element,
+//     "%p|%q"; an opaque instruction forgets the whole block so far).
+//     Then each source holds at L the value it held at E, and %dE still
+//     holds what E wrote: L would compute exactly %dE, in every lane.
+//   - Dominator-scoped (modes 1 to 3). %dE has exactly one definition in
+//     the function, E (unguarded by the candidate rule); every source
+//     register s of E has no definition (it keeps its entry value) or
+//     exactly one, D, which strictly dominates E (D's block strictly
+//     dominates E's, or D comes first in E's block); E dominates L; equal
+//     keys. No register involved is named by an opaque instruction. Then
+//     on every path to L the last write of %dE is E, and s is not written
+//     between that E and L: a path from an execution of D to L avoiding
+//     E, prefixed by a path from the entry to D avoiding E (one exists,
+//     as D strictly dominates E), would reach L avoiding E. The argument
+//     of GeneralOptimize's global copy rule, per lane.
+//
+// Walk: blocks in a pre-order of the dominator tree; a scoped table
+// (open addressing in slices, with an undo log) holds the dominator-
+// scoped candidates of the blocks on the path from the root, and a
+// second table, emptied at each block, the local ones. Unreachable blocks
+// are left alone. EnableGvnCsePerInstr changes nothing here: instructions
+// are numbered one by one as visited in either setting.
+//
+// Guarantees: the program computes exactly what it did; only L's
+// operation and operands change, its destination and position do not.
+// Counter: "expressions commoned".
+//
+//	before:  mul.lo.s32 %r3, %r1, 4;  ...  mul.lo.s32 %r7, %r1, 4;
+//	after:   mul.lo.s32 %r3, %r1, 4;  ...  mov.u32 %r7, %r3;
+//	         (GeneralOptimize propagates %r3, LiveDead drops the move)
 
 // gvnCse: GvnCse.
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func gvnCse(p *Pass) bool { return false }
+func gvnCse(p *Pass) bool {
+	if !p.Knobs.Bool(EnableGvnCse) {
+		return false
+	}
+	f := p.F
+	if f.NumInstrs() == 0 || len(f.Layout) == 0 {
+		return false
+	}
+	g := &gvn{f: f, mode: p.Knobs.Int(EnableGvnCseMode)}
+	n := g.run()
+	if n > 0 {
+		p.Count("expressions commoned", n)
+	}
+	return n > 0
+}
+
+// gvn is one function's GvnCse state.
+type gvn struct {
+	f    *ir.Func
+	mode int64
+
+	du     *core.DefUse
+	dom    *core.DomTree
+	pos    []int32 // instruction's position in its block
+	opaque []bool  // registers an opaque instruction names
+
+	// lastDef[r]: the walk's sequence number of the latest definition
+	// of r in the current block (0: none yet); seq[i]: the sequence
+	// number of instruction i.
+	lastDef []uint32
+	seq     []uint32
+	clock   uint32
+
+	local, global gvnTable
+	refs          []core.RegRef
+	refs2         []core.RegRef
+
+	// Copies seen through (see "Keys through copies"): alias[r] is the
+	// source of the block's latest copy into r, made at sequence number
+	// aliasSeq[r]; galias[r] the source of r's only definition gcopy[r]
+	// when that is a copy the dominator-scoped rule may see through.
+	alias      []ir.RegID
+	aliasSeq   []uint32
+	galias     []ir.RegID
+	gcopy      []ir.InstrID
+	blockStart uint32 // sequence number of the current block's first instruction
+
+	// keyOps[keyStart[i]:] holds candidate i's source words with
+	// registers replaced by what they stand for.
+	keyStart []int32
+	keyOps   []ir.Operand
+}
+
+// Properties that exclude an instruction from value numbering.
+const gvnExclude = ir.PVolatile | ir.PConvergent | ir.PCarry | ir.PSideEffect | ir.PWritesMem |
+	ir.PCall | ir.PAsync | ir.POpaque | ir.PPseudo | ir.PBarrier | ir.PBranch | ir.PCopy
+
+func (g *gvn) run() int64 {
+	f := g.f
+	f.ComputeCFG()
+	g.dom = core.Dominators(f)
+	if g.mode >= 1 {
+		g.du = core.ComputeDefUse(f)
+		g.opaque = make([]bool, f.NumRegs())
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				if f.InstrProps(i).Has(ir.POpaque) {
+					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+					for _, x := range g.refs {
+						g.opaque[x.Reg] = true
+					}
+				}
+			}
+		}
+	}
+	g.pos = make([]int32, f.NumInstrs())
+	g.seq = make([]uint32, f.NumInstrs())
+	g.lastDef = make([]uint32, f.NumRegs())
+	g.alias = make([]ir.RegID, f.NumRegs())
+	g.aliasSeq = make([]uint32, f.NumRegs())
+	for r := range g.alias {
+		g.alias[r] = ir.NoReg
+	}
+	g.keyStart = make([]int32, f.NumInstrs())
+	if g.mode >= 1 {
+		g.galias = make([]ir.RegID, f.NumRegs())
+		g.gcopy = make([]ir.InstrID, f.NumRegs())
+		for r := range g.galias {
+			g.galias[r] = ir.NoReg
+		}
+	}
+	cand := 0
+	for _, b := range f.Layout {
+		k := int32(0)
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			g.pos[i] = k
+			k++
+		}
+		cand += int(k)
+	}
+	g.local.init(cand)
+	if g.mode >= 1 {
+		g.global.init(cand)
+		for r := range f.NumRegs() {
+			d := ir.RegID(r)
+			if defs := g.du.Defs(d); len(defs) == 1 {
+				if s, ok := g.copyOf(defs[0].Instr); ok && s != d {
+					g.setGlobalAlias(d, s, defs[0].Instr)
+				}
+			}
+		}
+	}
+	n := int64(0)
+	// Pre-order walk of the dominator tree with an explicit stack; a
+	// negative entry marks the end of a block's subtree (pop its scope).
+	type frame struct {
+		b    ir.BlockID
+		mark int
+		exit bool
+	}
+	if g.dom.Root == ir.NoBlock {
+		return 0
+	}
+	stack := []frame{{b: g.dom.Root}}
+	for len(stack) > 0 {
+		fr := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if fr.exit {
+			g.global.undo(fr.mark)
+			continue
+		}
+		stack = append(stack, frame{b: fr.b, mark: len(g.global.log), exit: true})
+		n += g.block(fr.b)
+		kids := g.dom.Children(fr.b)
+		for j := len(kids) - 1; j >= 0; j-- {
+			stack = append(stack, frame{b: kids[j]})
+		}
+	}
+	if n > 0 {
+		f.InvalidateCFG()
+	}
+	return n
+}
+
+// block numbers the instructions of block b and rewrites the redundant
+// ones; it returns how many it rewrote.
+func (g *gvn) block(b ir.BlockID) int64 {
+	f := g.f
+	n := int64(0)
+	g.blockStart = g.clock + 1
+	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+		g.clock++
+		g.seq[i] = g.clock
+		if f.InstrProps(i).Has(ir.POpaque) {
+			// It may write more than it marks: forget the block so far,
+			// its copies included.
+			g.local.undo(0)
+			g.blockStart = g.clock
+		}
+		h, ok := g.candidate(i)
+		if ok {
+			if e := g.local.find(g, h, i, g.localValid); e != ir.NoInstr && g.commonWith(i, e) {
+				n++
+			} else if e := g.global.find(g, h, i, nil); e != ir.NoInstr && g.commonWith(i, e) {
+				n++
+				// i is now "mov %dL, %dE" with %dE's only definition e
+				// dominating it: when i is also %dL's only definition,
+				// later keys may see through it.
+				if dl := f.Ops(i)[0].Reg(); len(g.du.Defs(dl)) == 1 && !g.opaque[dl] {
+					g.setGlobalAlias(dl, f.Ops(e)[0].Reg(), i)
+				}
+			} else {
+				g.local.insert(g, h, i)
+				if g.global.slots != nil && g.globalCandidate(i) {
+					g.global.insert(g, h, i)
+				}
+			}
+		}
+		g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+		for _, x := range g.refs {
+			if x.Def {
+				g.lastDef[x.Reg] = g.clock
+			}
+		}
+		if s, ok := g.copyOf(i); ok {
+			// After the copy, %d and what s stands for are equal until
+			// either is written again.
+			d := f.Ops(i)[0].Reg()
+			if s = g.resolve(s, i); s != d {
+				g.alias[d], g.aliasSeq[d] = s, g.clock
+			}
+		}
+	}
+	g.local.undo(0)
+	return n
+}
+
+// copyOf returns the source register of instruction i when i is an
+// unguarded plain register copy between ordinary registers of
+// interchangeable types.
+func (g *gvn) copyOf(i ir.InstrID) (ir.RegID, bool) {
+	f := g.f
+	if f.Op[i] != ir.OpMov || f.Guard[i] != ir.NoOperand || !f.InstrProps(i).Has(ir.PCopy) {
+		return ir.NoReg, false
+	}
+	ops := f.Ops(i)
+	if ops[0].Flags() != 0 || ops[1].Kind() != ir.KReg || ops[1].Flags() != 0 {
+		return ir.NoReg, false
+	}
+	d, s := ops[0].Reg(), ops[1].Reg()
+	if !g.plainReg(d) || !g.plainReg(s) || !regsInterchangeable(f.RegType[d], f.RegType[s]) {
+		return ir.NoReg, false
+	}
+	return s, true
+}
+
+// setGlobalAlias records that copy c ("mov %d, %s"), the only definition
+// of d, makes d equal s wherever c dominates, when s has no definition
+// or one that strictly dominates c (GeneralOptimize's global copy rule).
+func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
+	if g.opaque[d] || g.opaque[s] {
+		return
+	}
+	switch defs := g.du.Defs(s); len(defs) {
+	case 0:
+	case 1:
+		if !g.before(defs[0].Instr, c) {
+			return
+		}
+	default:
+		return
+	}
+	g.galias[d], g.gcopy[d] = s, c
+}
+
+// resolve returns the register r stands for at instruction x: through
+// the block's copies (the copy is r's latest definition and its source
+// was not written since) and through dominating single-definition
+// copies.
+func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
+	for range 8 {
+		if s := g.alias[r]; s != ir.NoReg && g.aliasSeq[r] >= g.blockStart && g.aliasSeq[r] < g.seq[x] &&
+			g.lastDef[r] == g.aliasSeq[r] && g.lastDef[s] < g.aliasSeq[r] {
+			r = s
+			continue
+		}
+		if g.galias != nil {
+			if s := g.galias[r]; s != ir.NoReg && g.before(g.gcopy[r], x) {
+				r = s
+				continue
+			}
+		}
+		break
+	}
+	return r
+}
+
+// localValid reports whether the local entry e may stand for l: no
+// source register was written at or after e, and e's destination not
+// after e. l's own definitions are not yet recorded.
+func (g *gvn) localValid(e, l ir.InstrID) bool {
+	f := g.f
+	ok := g.keyRegs(l, func(r ir.RegID) bool { return g.lastDef[r] < g.seq[e] })
+	return ok && g.lastDef[f.Ops(e)[0].Reg()] == g.seq[e]
+}
+
+// candidate reports whether instruction i takes part in value numbering
+// (see the file comment) and returns its key's hash.
+func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
+	f := g.f
+	if f.Guard[i] != ir.NoOperand || f.Dead[i] {
+		return 0, false
+	}
+	p := f.InstrProps(i)
+	if p&gvnExclude != 0 {
+		return 0, false
+	}
+	if p.Has(ir.PReadsMem) || !p.Has(ir.PPure) {
+		if g.mode < 2 || f.Op[i] != ir.OpLd || !p.Has(ir.PInvariant) ||
+			(f.Space[i] != ir.SpaceParam && f.Space[i] != ir.SpaceConst) {
+			return 0, false
+		}
+	}
+	ops := f.Ops(i)
+	if len(ops) < 2 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() || ops[0].Flags() != 0 ||
+		!g.plainReg(ops[0].Reg()) {
+		return 0, false
+	}
+	if _, ok := gvnMovType(f.RegType[ops[0].Reg()]); !ok {
+		return 0, false
+	}
+	g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+	for k, x := range g.refs {
+		if x.Def != (k == 0) {
+			return 0, false // a second definition, or a definition not first
+		}
+	}
+	if len(g.refs) == 0 || g.refs[0].Reg != ops[0].Reg() {
+		return 0, false
+	}
+	// The key's sources: registers replaced by what they stand for.
+	g.keyStart[i] = int32(len(g.keyOps))
+	for _, o := range ops[1:] {
+		if o.Kind() == ir.KReg {
+			o = o.WithIndex(uint32(g.resolve(o.Reg(), i)))
+		}
+		g.keyOps = append(g.keyOps, o)
+	}
+	h := uint64(f.Op[i])*0x9E3779B97F4A7C15 ^ uint64(f.Mnemonic[i])<<20 ^ uint64(len(ops))
+	srcs := g.key(i)
+	if g.commutes(i) {
+		a, b := g.opHash(srcs[0]), g.opHash(srcs[1])
+		h = mix(h, a+b)
+		h = mix(h, a^b)
+		srcs = srcs[2:]
+	}
+	for _, o := range srcs {
+		h = mix(h, g.opHash(o))
+	}
+	return h, true
+}
+
+// commutes: the first two sources of i may be compared in either order.
+func (g *gvn) commutes(i ir.InstrID) bool {
+	f := g.f
+	return len(f.Ops(i)) >= 3 && f.InstrProps(i).Has(ir.PCommutative) && !f.Type[i].IsFloat() &&
+		!f.Type2[i].IsFloat()
+}
+
+// globalCandidate reports whether candidate e may stand for later
+// instructions it dominates (the dominator-scoped rule's conditions on
+// E).
+func (g *gvn) globalCandidate(e ir.InstrID) bool {
+	f := g.f
+	d := f.Ops(e)[0].Reg()
+	if defs := g.du.Defs(d); len(defs) != 1 || defs[0].Instr != e || g.opaque[d] {
+		return false
+	}
+	return g.keyRegs(e, func(r ir.RegID) bool {
+		if g.opaque[r] {
+			return false
+		}
+		switch defs := g.du.Defs(r); len(defs) {
+		case 0:
+			return true
+		case 1:
+			return g.before(defs[0].Instr, e)
+		}
+		return false
+	})
+}
+
+// key returns candidate i's key sources.
+func (g *gvn) key(i ir.InstrID) []ir.Operand {
+	k := g.keyStart[i]
+	return g.keyOps[k : k+int32(len(g.f.Ops(i))-1)]
+}
+
+// keyRegs reports whether ok holds for every register of i's key: the
+// top-level source registers as resolved, the registers inside
+// addresses and lists as written.
+func (g *gvn) keyRegs(i ir.InstrID, ok func(ir.RegID) bool) bool {
+	for _, o := range g.key(i) {
+		if o.Kind() == ir.KReg && !ok(o.Reg()) {
+			return false
+		}
+	}
+	g.refs2 = core.AppendRegRefs(g.f, i, g.refs2[:0])
+	for _, x := range g.refs2 {
+		if !x.Def && x.Loc.InList() && !ok(x.Reg) {
+			return false
+		}
+	}
+	return true
+}
+
+// before reports whether instruction a strictly dominates instruction b.
+func (g *gvn) before(a, b ir.InstrID) bool {
+	f := g.f
+	ba, bb := f.Block[a], f.Block[b]
+	if ba == ir.NoBlock || f.Dead[a] {
+		return false
+	}
+	if ba == bb {
+		return g.pos[a] < g.pos[b] && g.dom.Contains(ba)
+	}
+	return g.dom.Dominates(ba, bb)
+}
+
+// commonWith rewrites l into a copy of e's destination when the two
+// destination registers allow it, and reports whether it did.
+func (g *gvn) commonWith(l, e ir.InstrID) bool {
+	f := g.f
+	dl, de := f.Ops(l)[0].Reg(), f.Ops(e)[0].Reg()
+	tl := f.RegType[dl]
+	if !regsInterchangeable(tl, f.RegType[de]) {
+		return false
+	}
+	t, _ := gvnMovType(tl)
+	f.Op[l] = ir.OpMov
+	f.Mnemonic[l] = f.Mod.Strings.Intern("mov." + t.String())
+	f.Type[l] = t
+	f.Type2[l] = ir.TNone
+	f.Space[l] = ir.SpaceNone
+	f.SetOps(l, []ir.Operand{ir.RegDef(dl), ir.RegOp(de)})
+	return true
+}
+
+// gvnMovType returns the type of a mov between registers of type t: t
+// itself when mov accepts it, else the bit type of its width.
+func gvnMovType(t ir.Type) (ir.Type, bool) {
+	switch t {
+	case ir.TPred, ir.TB16, ir.TB32, ir.TB64, ir.TU16, ir.TU32, ir.TU64, ir.TS16, ir.TS32, ir.TS64,
+		ir.TF32, ir.TF64:
+		return t, true
+	}
+	switch t.Bits() {
+	case 16:
+		return ir.TB16, true
+	case 32:
+		return ir.TB32, true
+	case 64:
+		return ir.TB64, true
+	}
+	return ir.TNone, false
+}
+
+func (g *gvn) plainReg(r ir.RegID) bool {
+	return g.f.RegVec[r] == 0 && g.f.RegParam(r) == ir.NoSym
+}
+
+func mix(h, v uint64) uint64 {
+	h ^= v + 0x9E3779B97F4A7C15 + h<<6 + h>>2
+	return h * 0xFF51AFD7ED558CCD
+}
+
+// opHash hashes a source operand by what it denotes (see sameOperand).
+func (g *gvn) opHash(o ir.Operand) uint64 {
+	f := g.f
+	h := uint64(o.Kind())<<8 | uint64(o.Flags())
+	switch o.Kind() {
+	case ir.KImm:
+		im := f.Imms[o.Index()]
+		h = mix(h, im.Bits)
+		if im.Kind.IsFloat() {
+			h = mix(h, uint64(im.Kind))
+		}
+	case ir.KAddr:
+		a := f.Addrs[o.Index()]
+		h = mix(h, uint64(a.Off))
+		h = mix(h, g.listHash(a.Elems))
+	case ir.KList:
+		h = mix(h, g.listHash(o.Index()))
+	default:
+		h = mix(h, uint64(o.Index()))
+	}
+	return h
+}
+
+func (g *gvn) listHash(l uint32) uint64 {
+	h := uint64(0x51)
+	for _, e := range g.f.ListElems(l) {
+		h = mix(h, g.opHash(e))
+	}
+	return h
+}
+
+// sameOperand reports whether source words a and b denote the same
+// thing: the same register, symbol, special register or label; immediates
+// of equal value; addresses and lists of equal elements.
+func (g *gvn) sameOperand(a, b ir.Operand) bool {
+	f := g.f
+	if a.Kind() != b.Kind() || a.Flags() != b.Flags() || a.IsDef() || b.IsDef() {
+		return false
+	}
+	switch a.Kind() {
+	case ir.KImm:
+		x, y := f.Imms[a.Index()], f.Imms[b.Index()]
+		if x.Bits != y.Bits || x.Kind.IsFloat() != y.Kind.IsFloat() {
+			return false
+		}
+		return !x.Kind.IsFloat() || x.Kind == y.Kind
+	case ir.KAddr:
+		x, y := f.Addrs[a.Index()], f.Addrs[b.Index()]
+		return x.Off == y.Off && x.HasOff == y.HasOff && g.sameList(x.Elems, y.Elems)
+	case ir.KList:
+		return g.sameList(a.Index(), b.Index())
+	case ir.KSink:
+		return false
+	}
+	return a.Index() == b.Index()
+}
+
+func (g *gvn) sameList(x, y uint32) bool {
+	a, b := g.f.ListElems(x), g.f.ListElems(y)
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !g.sameOperand(a[k], b[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameKey reports whether candidates a and b have equal keys.
+func (g *gvn) sameKey(a, b ir.InstrID) bool {
+	f := g.f
+	if f.Op[a] != f.Op[b] || f.Mnemonic[a] != f.Mnemonic[b] || f.Type[a] != f.Type[b] ||
+		f.Type2[a] != f.Type2[b] || f.Space[a] != f.Space[b] {
+		return false
+	}
+	if len(f.Ops(a)) != len(f.Ops(b)) {
+		return false
+	}
+	x, y := g.key(a), g.key(b)
+	start := 0
+	if g.commutes(a) {
+		start = 2
+		straight := g.sameOperand(x[0], y[0]) && g.sameOperand(x[1], y[1])
+		if !straight && !(g.sameOperand(x[0], y[1]) && g.sameOperand(x[1], y[0])) {
+			return false
+		}
+	}
+	for k := start; k < len(x); k++ {
+		if !g.sameOperand(x[k], y[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// gvnTable is an open-addressing hash table of instructions keyed by
+// their value-numbering key, with an undo log: undo(mark) restores the
+// table as it was when the log had mark entries. Removal happens only
+// through undo, in reverse order of insertion, so linear probing stays
+// valid.
+type gvnTable struct {
+	slots []ir.InstrID // NoInstr: empty
+	hash  []uint64
+	log   []gvnUndo
+	mask  uint64
+}
+
+type gvnUndo struct {
+	slot uint32
+	prev ir.InstrID
+	hash uint64
+}
+
+func (t *gvnTable) init(n int) {
+	size := 16
+	for size < 2*n {
+		size <<= 1
+	}
+	t.slots = make([]ir.InstrID, size)
+	for k := range t.slots {
+		t.slots[k] = ir.NoInstr
+	}
+	t.hash = make([]uint64, size)
+	t.mask = uint64(size - 1)
+	t.log = t.log[:0]
+}
+
+// find returns the entry with l's key (hash h), or NoInstr; valid, when
+// not nil, must also accept it.
+func (t *gvnTable) find(g *gvn, h uint64, l ir.InstrID, valid func(e, l ir.InstrID) bool) ir.InstrID {
+	if t.slots == nil {
+		return ir.NoInstr
+	}
+	for k := h & t.mask; ; k = (k + 1) & t.mask {
+		e := t.slots[k]
+		if e == ir.NoInstr {
+			return ir.NoInstr
+		}
+		if t.hash[k] == h && g.sameKey(e, l) {
+			if valid != nil && !valid(e, l) {
+				return ir.NoInstr
+			}
+			return e
+		}
+	}
+}
+
+// insert adds i (hash h), replacing an entry with an equal key.
+func (t *gvnTable) insert(g *gvn, h uint64, i ir.InstrID) {
+	for k := h & t.mask; ; k = (k + 1) & t.mask {
+		e := t.slots[k]
+		if e == ir.NoInstr || (t.hash[k] == h && g.sameKey(e, i)) {
+			t.log = append(t.log, gvnUndo{slot: uint32(k), prev: e, hash: t.hash[k]})
+			t.slots[k], t.hash[k] = i, h
+			return
+		}
+	}
+}
+
+func (t *gvnTable) undo(mark int) {
+	for j := len(t.log) - 1; j >= mark; j-- {
+		u := t.log[j]
+		t.slots[u.slot], t.hash[u.slot] = u.prev, u.hash
+	}
+	t.log = t.log[:mark]
+}

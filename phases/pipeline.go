@@ -73,7 +73,7 @@ var Pipeline = []Phase{
 		Help: "GeneralOptimize bundle, canonicalization before value numbering"},
 	// Global value numbering and CSE on SSA (mode chosen by the SM
 	// profile or EnableGvnCseMode).
-	{Name: "GvnCse", Fn: gvnCse, MinOpt: 2,
+	{Name: "GvnCse", Fn: gvnCse, MinOpt: 2, Impl: true,
 		Help: "global value numbering and common-subexpression elimination"},
 	// Reassociate integer chains so that GvnCse leftovers become common.
 	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, MinOpt: 2,

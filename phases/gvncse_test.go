@@ -1,0 +1,414 @@
+package phases
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/ir/ptx"
+	"github.com/ptxopt/ptxopt/sim"
+	"github.com/ptxopt/ptxopt/sim/simtest"
+)
+
+// runGvn runs GvnCse alone on kernel k of src with the given knob
+// settings ("Name=Value").
+func runGvn(t *testing.T, src string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
+	t.Helper()
+	var settings []KnobSetting
+	for _, k := range knobs {
+		s, err := ParseKnob(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		settings = append(settings, s)
+	}
+	m, err := ptx.Parse("gvn.ptx", []byte(dceHeader+src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ptx.Check("gvn.ptx", []byte(dceHeader+src), m); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range m.Funcs {
+		if f.Name == "k" {
+			before, after = f.Clone(), f
+		}
+	}
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, settings, nil, []string{"GvnCse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Verify = true
+	if stats, err = Run(context.Background(), c, nil, after, nil); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, blk := range after.Layout {
+		for i := range after.Instrs(blk) {
+			b.WriteString(after.FormatInstr(i))
+			b.WriteByte('\n')
+		}
+	}
+	return before, after, b.String(), stats
+}
+
+type gvnCase struct {
+	name    string
+	decls   string   // module-scope declarations before the kernel
+	body    string   // kernel body (genOptKernel: result in %r30)
+	knobs   []string // knob settings
+	want    []string // instructions (exact text) that must be in the result
+	notWant []string // substrings that must not be
+	n       int64    // expected "expressions commoned"
+}
+
+func runGvnCases(t *testing.T, cases []gvnCase) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before, after, body, stats := runGvn(t, tc.decls+genOptKernel(tc.body), tc.knobs...)
+			lines := map[string]bool{}
+			for _, l := range strings.Split(body, "\n") {
+				lines[l] = true
+			}
+			for _, w := range tc.want {
+				if !lines[w] {
+					t.Errorf("want %q in:\n%s", w, body)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(body, w) {
+					t.Errorf("%q should not be there:\n%s", w, body)
+				}
+			}
+			if n := counter(stats, "expressions commoned"); n != tc.n {
+				t.Errorf("commoned %d, want %d:\n%s", n, tc.n, body)
+			}
+			simtest.CheckEquivalent(t, before, after, 4)
+		})
+	}
+}
+
+func TestGvnCseCommons(t *testing.T) {
+	runGvnCases(t, []gvnCase{
+		{name: "local", body: `
+	mul.lo.s32 %r3, %r2, 4;
+	mul.lo.s32 %r4, %r2, 4;
+	add.s32 %r30, %r3, %r4;`,
+			want: []string{"mul.lo.s32 %r3, %r2, 4;", "mov.b32 %r4, %r3;"}, n: 1},
+		{name: "commutative operands", body: `
+	add.s32 %r3, %r2, %r1;
+	add.s32 %r4, %r1, %r2;
+	setp.eq.s32 %p1, %r3, %r2;
+	setp.eq.s32 %p2, %r2, %r3;
+	selp.b32 %r5, %r4, 7, %p1;
+	selp.b32 %r30, %r5, 9, %p2;`,
+			want: []string{"mov.b32 %r4, %r3;", "mov.pred %p2, %p1;"}, n: 2},
+		{name: "three in a row", body: `
+	shl.b32 %r3, %r2, 2;
+	shl.b32 %r4, %r2, 2;
+	shl.b32 %r5, %r2, 2;
+	add.s32 %r6, %r3, %r4;
+	add.s32 %r30, %r6, %r5;`,
+			want: []string{"mov.b32 %r4, %r3;", "mov.b32 %r5, %r3;"}, n: 2},
+		{name: "chain through a commoned value", body: `
+	mul.lo.s32 %r3, %r2, 4;
+	add.s32 %r5, %r3, %r1;
+	mul.lo.s32 %r4, %r2, 4;
+	add.s32 %r6, %r3, %r1;
+	add.s32 %r30, %r5, %r6;
+	add.s32 %r30, %r30, %r4;`,
+			want: []string{"mov.b32 %r4, %r3;", "mov.b32 %r6, %r5;"}, n: 2},
+		{name: "dominating block", body: `
+	mul.lo.s32 %r3, %r2, %r1;
+	setp.lt.u32 %p1, %r2, 3;
+	mov.u32 %r30, 0;
+	@%p1 bra $L__join;
+	mul.lo.s32 %r30, %r2, %r1;
+$L__join:
+	mul.lo.s32 %r5, %r2, %r1;
+	add.s32 %r30, %r30, %r5;`,
+			want: []string{"mov.b32 %r30, %r3;", "mov.b32 %r5, %r3;"}, n: 2},
+		{name: "kernel parameter load", body: `
+	ld.param.u32 %r3, [n];
+	add.s32 %r30, %r3, %r2;`,
+			want: []string{"mov.b32 %r3, %r1;"}, n: 1},
+		{name: "const load", decls: ".const .align 4 .b32 ctab[4] = {3, 5, 7, 11};\n", body: `
+	ld.const.u32 %r3, [ctab+4];
+	ld.const.u32 %r4, [ctab+4];
+	ld.const.u32 %r5, [ctab+8];
+	add.s32 %r6, %r3, %r4;
+	add.s32 %r30, %r6, %r5;`,
+			want: []string{"mov.b32 %r4, %r3;", "ld.const.u32 %r5, [ctab+8];"}, n: 1},
+		{name: "conversion and float", body: `
+	cvt.rn.f32.u32 %f1, %r2;
+	cvt.rn.f32.u32 %f2, %r2;
+	mul.rn.f32 %f3, %f1, 0f40000000;
+	mul.rn.f32 %f4, %f2, 0f40000000;
+	add.rn.f32 %f5, %f3, %f4;
+	cvt.rzi.u32.f32 %r30, %f5;`,
+			// %f4's key sees through the copy GvnCse made of %f2.
+			want: []string{"mov.f32 %f2, %f1;", "mov.f32 %f4, %f3;"}, n: 2},
+	})
+}
+
+func TestGvnCseLeavesAlone(t *testing.T) {
+	runGvnCases(t, []gvnCase{
+		{name: "source redefined between", body: `
+	mov.u32 %r5, %r2;
+	mul.lo.s32 %r3, %r5, 4;
+	add.s32 %r5, %r5, 1;
+	mul.lo.s32 %r4, %r5, 4;
+	add.s32 %r30, %r3, %r4;`,
+			notWant: []string{"mov.b32 %r4"}},
+		{name: "source redefined by a guarded write", body: `
+	mov.u32 %r5, %r2;
+	setp.lt.u32 %p1, %r2, 7;
+	mul.lo.s32 %r3, %r5, 4;
+	@%p1 add.s32 %r5, %r5, 1;
+	mul.lo.s32 %r4, %r5, 4;
+	add.s32 %r30, %r3, %r4;`,
+			notWant: []string{"mov.b32 %r4"}},
+		{name: "result redefined between", body: `
+	mul.lo.s32 %r3, %r2, 4;
+	add.s32 %r3, %r3, 1;
+	mul.lo.s32 %r4, %r2, 4;
+	add.s32 %r30, %r3, %r4;`,
+			notWant: []string{"mov.b32 %r4"}},
+		{name: "self-referencing earlier", body: `
+	mov.u32 %r5, %r2;
+	add.s32 %r5, %r5, 1;
+	add.s32 %r4, %r5, 1;
+	add.s32 %r30, %r5, %r4;`,
+			notWant: []string{"mov.b32 %r4"}},
+		{name: "guarded instructions", body: `
+	setp.lt.u32 %p1, %r2, 7;
+	mov.u32 %r4, 1;
+	mov.u32 %r6, 2;
+	@%p1 mul.lo.s32 %r3, %r2, 4;
+	mul.lo.s32 %r5, %r2, 4;
+	@%p1 mul.lo.s32 %r4, %r2, 4;
+	@%p1 mul.lo.s32 %r6, %r2, 4;
+	add.s32 %r30, %r4, %r5;
+	add.s32 %r30, %r30, %r6;`,
+			notWant: []string{"mov.b32 %r5", "mov.b32 %r4, %r", "mov.b32 %r6, %r"}},
+		{name: "loop-carried source", body: `
+	mov.u32 %r5, 0;
+	mov.u32 %r30, 0;
+$L__head:
+	add.s32 %r6, %r5, %r1;
+	setp.ge.u32 %p1, %r5, 4;
+	@%p1 bra $L__done;
+	add.s32 %r5, %r5, 1;
+	add.s32 %r7, %r5, %r1;
+	add.s32 %r30, %r30, %r7;
+	bra.uni $L__head;
+$L__done:
+	add.s32 %r30, %r30, %r6;`,
+			notWant: []string{"mov.b32 %r7"}},
+		{name: "loop-carried result", body: `
+	mov.u32 %r30, 0;
+	mov.u32 %r6, 0;
+$L__head:
+	add.s32 %r30, %r30, %r6;
+	add.s32 %r6, %r2, %r1;
+	setp.ge.u32 %p1, %r30, 40;
+	@!%p1 bra $L__head;
+	add.s32 %r7, %r2, %r1;
+	add.s32 %r30, %r30, %r7;`,
+			notWant: []string{"mov.b32 %r7"}},
+		{name: "non-dominating occurrence", body: `
+	setp.lt.u32 %p1, %r2, 3;
+	mov.u32 %r3, 0;
+	@%p1 bra $L__join;
+	mul.lo.s32 %r3, %r2, %r1;
+$L__join:
+	mul.lo.s32 %r5, %r2, %r1;
+	add.s32 %r30, %r3, %r5;`,
+			notWant: []string{"mov.b32 %r5"}},
+		{name: "volatile and plain global loads", body: `
+	ld.volatile.global.u32 %r3, [%rd4];
+	ld.volatile.global.u32 %r4, [%rd4];
+	ld.global.u32 %r5, [%rd4];
+	ld.global.u32 %r6, [%rd4];
+	add.s32 %r30, %r3, %r4;
+	add.s32 %r30, %r30, %r5;
+	add.s32 %r30, %r30, %r6;`,
+			notWant: []string{"mov.b32"}},
+		{name: "convergent", body: `
+	shfl.sync.idx.b32 %r3, %r2, 0, 31, -1;
+	shfl.sync.idx.b32 %r4, %r2, 0, 31, -1;
+	setp.lt.u32 %p1, %r2, 5;
+	vote.sync.ballot.b32 %r5, %p1, -1;
+	vote.sync.ballot.b32 %r6, %p1, -1;
+	add.s32 %r30, %r3, %r4;
+	add.s32 %r30, %r30, %r5;
+	add.s32 %r30, %r30, %r6;`,
+			notWant: []string{"mov.b32"}},
+		{name: "carry chain", body: `
+	add.cc.u32 %r3, %r2, %r1;
+	addc.u32 %r4, 0, 0;
+	add.cc.u32 %r5, %r2, %r1;
+	addc.u32 %r6, 0, 0;
+	add.s32 %r30, %r3, %r4;
+	add.s32 %r30, %r30, %r5;
+	add.s32 %r30, %r30, %r6;`,
+			notWant: []string{"mov.b32"}},
+		{name: "different types and modifiers", body: `
+	add.u32 %r3, %r2, %r1;
+	add.s32 %r4, %r2, %r1;
+	mul.lo.u32 %r5, %r2, %r1;
+	mul.hi.u32 %r6, %r2, %r1;
+	sub.s32 %r7, %r2, %r1;
+	sub.s32 %r8, %r1, %r2;
+	add.s32 %r30, %r3, %r4;
+	add.s32 %r30, %r30, %r5;
+	add.s32 %r30, %r30, %r6;
+	add.s32 %r30, %r30, %r7;
+	add.s32 %r30, %r30, %r8;`,
+			notWant: []string{"mov.b32"}},
+		{name: "different immediates", body: `
+	add.s32 %r3, %r2, 1;
+	add.s32 %r4, %r2, 2;
+	add.s32 %r30, %r3, %r4;`,
+			notWant: []string{"mov.b32"}},
+		{name: "non-commutative float", body: `
+	cvt.rn.f32.u32 %f1, %r2;
+	cvt.rn.f32.u32 %f2, %r1;
+	add.rn.f32 %f3, %f1, %f2;
+	add.rn.f32 %f4, %f2, %f1;
+	add.rn.f32 %f5, %f3, %f4;
+	cvt.rzi.u32.f32 %r30, %f5;`,
+			notWant: []string{"mov.f32"}},
+		{name: "volatile special", body: `
+	mov.u32 %r3, %clock;
+	mov.u32 %r4, %clock;
+	sub.s32 %r30, %r4, %r3;
+	and.b32 %r30, %r30, 0;`,
+			notWant: []string{"mov.b32"}},
+	})
+}
+
+// Keys see through copies only while the copy still holds.
+func TestGvnCseThroughCopies(t *testing.T) {
+	runGvnCases(t, []gvnCase{
+		{name: "local copy", body: `
+	mov.u32 %r5, %r2;
+	mul.lo.s32 %r3, %r2, 4;
+	mul.lo.s32 %r4, %r5, 4;
+	add.s32 %r30, %r3, %r4;`,
+			want: []string{"mov.b32 %r4, %r3;"}, n: 1},
+		{name: "dominating single-definition copy", body: `
+	mul.lo.s32 %r3, %r2, %r1;
+	mov.u32 %r5, %r2;
+	setp.lt.u32 %p1, %r2, 3;
+	mov.u32 %r30, 0;
+	@%p1 bra $L__join;
+	mul.lo.s32 %r30, %r5, %r1;
+$L__join:
+	add.s32 %r30, %r30, %r3;`,
+			want: []string{"mov.b32 %r30, %r3;"}, n: 1},
+		{name: "copy source written after the copy", body: `
+	add.s32 %r6, %r2, 1;
+	mov.u32 %r5, %r6;
+	add.s32 %r6, %r6, 1;
+	mul.lo.s32 %r3, %r6, 4;
+	mul.lo.s32 %r4, %r5, 4;
+	add.s32 %r30, %r3, %r4;`,
+			notWant: []string{"mov.b32 %r4"}},
+		{name: "copy target written after the copy", body: `
+	mov.u32 %r5, %r2;
+	mul.lo.s32 %r3, %r2, 4;
+	add.s32 %r5, %r5, 1;
+	mul.lo.s32 %r4, %r5, 4;
+	add.s32 %r30, %r3, %r4;`,
+			notWant: []string{"mov.b32 %r4"}},
+		{name: "copy in a loop", body: `
+	mov.u32 %r6, %r2;
+	mov.u32 %r30, 0;
+$L__head:
+	mov.u32 %r5, %r6;
+	add.s32 %r6, %r6, 1;
+	mul.lo.s32 %r3, %r6, 4;
+	mul.lo.s32 %r4, %r5, 4;
+	add.s32 %r30, %r30, %r3;
+	add.s32 %r30, %r30, %r4;
+	setp.lt.u32 %p1, %r6, 40;
+	@%p1 bra $L__head;`,
+			notWant: []string{"mov.b32 %r4"}},
+	})
+}
+
+func TestGvnCseKnobs(t *testing.T) {
+	dominating := `
+	mul.lo.s32 %r3, %r2, %r1;
+	ld.param.u32 %r8, [n];
+	setp.lt.u32 %p1, %r2, 3;
+	mov.u32 %r30, %r8;
+	@%p1 bra $L__join;
+	mul.lo.s32 %r4, %r2, %r1;
+	mul.lo.s32 %r6, %r2, %r1;
+	add.s32 %r30, %r4, %r6;
+$L__join:
+	mul.lo.s32 %r5, %r2, %r1;
+	add.s32 %r30, %r30, %r5;`
+	runGvnCases(t, []gvnCase{
+		{name: "off", body: dominating, knobs: []string{"EnableGvnCse=false"},
+			notWant: []string{"mov.b32 %r"}},
+		{name: "mode 0 block-local", body: dominating, knobs: []string{"EnableGvnCseMode=0"},
+			want: []string{"mov.b32 %r6, %r4;", "mul.lo.s32 %r5, %r2, %r1;", "ld.param.u32 %r8, [n];"}, n: 1},
+		{name: "mode 1 dominator-scoped", body: dominating, knobs: []string{"EnableGvnCseMode=1"},
+			want: []string{"mov.b32 %r4, %r3;", "mov.b32 %r6, %r3;", "mov.b32 %r5, %r3;", "ld.param.u32 %r8, [n];"}, n: 3},
+		{name: "mode 2 read-only loads", body: dominating, knobs: []string{"EnableGvnCseMode=2"},
+			want: []string{"mov.b32 %r5, %r3;", "mov.b32 %r8, %r1;"}, n: 4},
+		{name: "per-instruction numbering", body: dominating, knobs: []string{"EnableGvnCsePerInstr=true"},
+			want: []string{"mov.b32 %r5, %r3;", "mov.b32 %r8, %r1;"}, n: 4},
+	})
+}
+
+// TestGvnCseGenerated runs GvnCse alone, and the whole pipeline, on
+// generated kernels and checks each in the simulator.
+func TestGvnCseGenerated(t *testing.T) {
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	target, _ := ParseTarget("sm_80")
+	alone, err := NewConfig(MaxOpt, target, nil, nil, []string{"GvnCse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone.Verify = true
+	whole, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole.Verify = true
+	sc := NewScratch()
+	commoned := int64(0)
+	name := map[*Config]string{alone: "GvnCse alone", whole: "whole pipeline"}
+	for seed := range int64(n) {
+		m := gen.Kernel(gen.Config{Seed: 1000 + seed, Size: 200 + int(seed%5)*60})
+		f := gen.Func(m)
+		for _, c := range []*Config{alone, whole} {
+			after := f.Clone()
+			stats, err := Run(context.Background(), c, sc, after, nil)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if c == alone {
+				commoned += counter(stats, "expressions commoned")
+			}
+			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if res.Mismatch != nil {
+				t.Fatalf("seed %d, %s: changes what the kernel computes: %v", seed, name[c], res.Mismatch)
+			}
+		}
+	}
+	t.Logf("%d expressions commoned over %d kernels", commoned, n)
+}
