@@ -1,5 +1,12 @@
 package phases
 
+import (
+	"slices"
+
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
 // The HoistInvariants family: OriHoistInvariantsLate (loop-invariant code
 // motion) and the four movements that reuse its dataflow, as ptxas runs
 // one engine under four names. Convergent operations never move across
@@ -7,12 +14,446 @@ package phases
 //
 //	before:  L: mul %r3, %r1, %r2; ...; @%p bra L;     // %r1, %r2 loop-invariant
 //	after:   mul %r3, %r1, %r2; L: ...; @%p bra L;
+//
+// OriHoistInvariantsLate (LICM).
+//
+// Purpose: compute once, in the loop's preheader, what a loop computes
+// identically on every iteration.
+//
+// Preconditions: none beyond a valid CFG. The IR is not assumed to be in
+// SSA form: a register may be written many times, and a guarded write
+// keeps the old value in the lanes whose guard is false. A function that
+// holds PHI instructions is left alone (the rule below reasons about
+// ordinary reads and writes only). Loops flagged Irreducible, and loops
+// whose header is the function entry (no preheader can be made) are
+// skipped, as are loops holding an opaque instruction (it may write
+// registers it does not mark).
+//
+// Preheaders: core.InsertPreheaders gives every natural loop a block P
+// that is the only predecessor of the header h outside the loop and has
+// h as its only successor. It is called only when some loop holds a
+// candidate that passes the local tests below (so a function without
+// work keeps its CFG). Every edge into a natural loop's body from outside
+// targets h (h dominates the body), so every "visit" of loop L (entering
+// it until leaving it) begins with P running to its end, then h.
+//
+// The rule. Instruction I in block B of loop L, writing registers D and
+// reading registers S, moves to the end of P (before P's branch, after
+// everything hoisted into P before it) when:
+//
+//  1. I is pure and cannot fault: PPure and none of PSideEffect,
+//     PVolatile, PConvergent, PCall, PCarry, PAsync, POpaque, PPseudo,
+//     PBranch, PTerminator, PBarrier, PWritesMem; not div or rem (PTX
+//     leaves division by zero unspecified; we do not execute it where the
+//     program did not). The only memory read allowed is an invariant,
+//     provably in-bounds load: "ld.param [p]" of one of the kernel's own
+//     scalar parameters p, no offset, no wider than p. Parameter space is
+//     never written, and the access cannot fault. (ld.const with a
+//     computed or offset address, ld.global.nc and every other load stay:
+//     executed speculatively they might fault.)
+//  2. I is unguarded, and names no vector register; no register of D is
+//     a .reg parameter or return register of the function.
+//  3. Every r in S has no definition (guarded or not) inside L. An
+//     instruction already hoisted no longer counts as inside L, so chains
+//     move one after the other, in order.
+//  4. Every d in D has exactly one definition inside L: I's.
+//  5. Every d in D is not live into h.
+//  6. For every exit edge X→E of L (X in L, E not), B dominates X or d is
+//     not live into E.
+//
+// Why the program computes the same (per thread; I is not convergent, so
+// lanes do not interact through it). By 3, during one visit of L the
+// sources of I hold the values they had at the end of P: nothing in L
+// writes them and nothing runs between P's end and h. By 1, I then
+// computes one value v (of each d) on every execution in that visit, and
+// I' (the moved copy) computes the same v at P's end. Compare the
+// original O and the transformed T on one visit. Registers other than D
+// are written by the same instructions with the same values as long as
+// every read of a d gets the same value, so it suffices to show that. In
+// T, d holds v from P's end to the end of the visit. In O, by 4, d holds
+// its old value d0 until the first execution of I in the visit and v from
+// then on. So the two differ only before the first I of the visit:
+//   - a read of d inside L at such a point lies on a path from h
+//     (the start of the visit) with no write of d (only I writes d in L),
+//     so d would be live into h, against 5;
+//   - leaving L along X→E before any I ran: if B dominates X, every path
+//     from the entry to X passes B, and the part of the path inside this
+//     visit does too (a path reaching h first and then X while avoiding B
+//     would give a path from the entry to X avoiding B, since h dominates
+//     B and B ≠ h; when B = h it is the visit's first block), and B runs
+//     whole before X's branch, so I ran: no such exit. Otherwise, by 6, d
+//     is not live into E: every path from E writes d before reading it,
+//     so the different value is never read. Leaving L by ret or exit
+//     ends the thread's registers: d is not a return register (2).
+// Before P's end and between visits nothing changed. A visit that never
+// ends is covered by the first case. A zero-trip visit (h leaves at
+// once) runs I' needlessly: harmless by 1, its effect covered by 6.
+//
+// (Rule 6 is implied by 4 and 5: if B does not dominate X, a path from h
+// to X inside L avoids B, hence writes no d, so d live into E would make
+// it live into h. It is checked anyway, as a cheap second guard.)
+//
+// Profitability, not correctness: a hoisted value stays live across its
+// whole loop, so hoisting from a loop stops when the loop's maximum
+// register pressure plus the slots of the values hoisted out of it would
+// pass the cap of each register file: the larger of licmSoftLimit and
+// the function's maximum pressure before the phase. Whatever is hoisted
+// therefore never raises the function's maximum above that cap. The knob
+// HoistInvariantsBudget bounds the instructions moved per function.
+//
+// Liveness is computed once per loop: moving I changes the liveness of D
+// and S only, and the remaining candidates of the same loop write
+// neither (S has no definition in L; D has only I's). After a loop moved
+// something it is recomputed before the next loop. Loops are visited
+// innermost first, so a value hoisted into an inner loop's preheader
+// (which lies in the enclosing loop) may move again, out of the enclosing
+// loop. Moving non-branch instructions leaves the CFG, the dominator tree
+// and the loop nest unchanged.
+//
+//	before:  $L: add.u32 %r9, %r1, %r2; mul.lo.u32 %r10, %r9, 3; add.u32 %r5, %r5, %r10; @%p bra $L;
+//	after:   add.u32 %r9, %r1, %r2; mul.lo.u32 %r10, %r9, 3;
+//	         $L: add.u32 %r5, %r5, %r10; @%p bra $L;
 
 // hoistInvariants: OriHoistInvariantsLate (LICM).
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func hoistInvariants(p *Pass) bool { return false }
+func hoistInvariants(p *Pass) bool {
+	f := p.F
+	if len(f.Layout) < 2 {
+		return false // a one-block loop has the entry as its header
+	}
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if f.Op[i] == ir.OpPhi || f.InstrProps(i).Has(ir.PPseudo) {
+				return false
+			}
+		}
+	}
+	f.ComputeCFG()
+	h := &licm{f: f}
+	h.analyze()
+	if !h.anyCandidate() {
+		return false
+	}
+	inserted := core.InsertPreheaders(f)
+	if inserted > 0 {
+		h.analyze()
+	}
+	h.budget = p.Knobs.Budget(HoistInvariantsBudget)
+	var live *core.Liveness
+	hoisted := int64(0)
+	// Loops are numbered outermost first: backwards is innermost first.
+	for k := len(h.loops.Loops) - 1; k >= 0 && h.budget > 0; k-- {
+		if !h.eligible(k) {
+			continue
+		}
+		if live == nil {
+			live = core.ComputeLiveness(f, core.LiveOptions{})
+			h.pressure(live)
+		}
+		if n := h.hoistLoop(k, live); n > 0 {
+			hoisted += n
+			live = nil // D and S of the moved instructions changed
+		}
+	}
+	if hoisted > 0 {
+		p.Count("instructions hoisted", hoisted)
+	}
+	if inserted > 0 {
+		p.Count("preheaders inserted", int64(inserted))
+	}
+	return hoisted > 0 || inserted > 0
+}
+
+// licm is one run's state: analyses of the current CFG and the loop being
+// worked on.
+type licm struct {
+	f     *ir.Func
+	dom   *core.DomTree
+	loops *core.Loops
+
+	refs  []core.RegRef
+	inL   []int32 // block stamp: loop index + 1 when the block is in the loop being scanned
+	ndefs []int32 // definitions inside the scanned loop, per register
+	regs  []ir.RegID
+	exits [][2]ir.BlockID // exit edges of the scanned loop
+	body  []ir.BlockID
+
+	budget int64 // HoistInvariantsBudget left
+	// Register pressure (32-bit slots per file): the cap, fixed from the
+	// function as it came in, and the maximum per block of the current
+	// liveness.
+	limit    [ir.NumFiles]int
+	limitSet bool
+	blockMax [][ir.NumFiles]int
+}
+
+// licmSoftLimit: hoisting may raise a function's maximum register
+// pressure up to these many slots per file (R, UR, P, UP), never beyond
+// the larger of this and the maximum it came in with. A hoisted value
+// stays live across its whole loop; unbounded LICM turned a 128-register
+// CUTLASS main loop into 1150 live registers.
+var licmSoftLimit = [ir.NumFiles]int{64, 32, 6, 6}
+
+// pressure records the maximum pressure per block under live, and on the
+// first call the function's cap.
+func (h *licm) pressure(live *core.Liveness) {
+	f := h.f
+	if cap(h.blockMax) < f.NumBlocks() {
+		h.blockMax = make([][ir.NumFiles]int, f.NumBlocks())
+	}
+	h.blockMax = h.blockMax[:f.NumBlocks()]
+	clear(h.blockMax)
+	m := core.PressureTrace(live, func(i ir.InstrID, at [ir.NumFiles]int) {
+		bm := &h.blockMax[f.Block[i]]
+		for k, v := range at {
+			bm[k] = max(bm[k], v)
+		}
+	})
+	if !h.limitSet {
+		h.limitSet = true
+		for k := range h.limit {
+			h.limit[k] = max(m.Max[k], licmSoftLimit[k])
+		}
+	}
+}
+
+func (h *licm) analyze() {
+	h.dom = core.Dominators(h.f)
+	h.loops = core.FindLoops(h.f, h.dom)
+	h.inL = make([]int32, h.f.NumBlocks())
+	if len(h.ndefs) < h.f.NumRegs() {
+		h.ndefs = make([]int32, h.f.NumRegs())
+	}
+}
+
+// eligible: loop k is reducible, has a preheader (after InsertPreheaders;
+// before it, a header other than the entry with an outside predecessor)
+// and holds no opaque instruction. It leaves the loop scanned: ndefs and
+// exits describe it.
+func (h *licm) eligible(k int) bool {
+	f := h.f
+	lp := &h.loops.Loops[k]
+	if lp.Irreducible || lp.Header == f.Entry() {
+		return false
+	}
+	for _, r := range h.regs {
+		h.ndefs[r] = 0
+	}
+	h.regs = h.regs[:0]
+	h.exits = h.exits[:0]
+	h.body = append(h.body[:0], h.loops.Body(k)...)
+	id := int32(k) + 1
+	for _, b := range h.body {
+		h.inL[b] = id
+	}
+	outside := false
+	for _, p := range f.PredsOf(lp.Header) {
+		if h.dom.Contains(p) && h.inL[p] != id {
+			outside = true
+		}
+	}
+	if !outside {
+		return false
+	}
+	for _, b := range h.body {
+		for _, s := range f.SuccsOf(b) {
+			if h.inL[s] != id {
+				h.exits = append(h.exits, [2]ir.BlockID{b, s})
+			}
+		}
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if f.InstrProps(i).Has(ir.POpaque) {
+				return false
+			}
+			h.refs = core.AppendRegRefs(f, i, h.refs[:0])
+			for _, x := range h.refs {
+				if x.Def {
+					if h.ndefs[x.Reg] == 0 {
+						h.regs = append(h.regs, x.Reg)
+					}
+					h.ndefs[x.Reg]++
+				}
+			}
+		}
+	}
+	// Blocks in reverse post-order, so a chain usually moves in one sweep.
+	slices.SortFunc(h.body, func(a, b ir.BlockID) int { return int(h.dom.Num[a]) - int(h.dom.Num[b]) })
+	return true
+}
+
+// anyCandidate reports whether some eligible loop holds an instruction
+// passing the tests that need no liveness (1 to 4 of the file comment).
+func (h *licm) anyCandidate() bool {
+	f := h.f
+	for k := range h.loops.Loops {
+		if !h.eligible(k) {
+			continue
+		}
+		for _, b := range h.body {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				if h.localOK(i) && h.operandsOK(i) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// hoistLoop moves every instruction of the scanned loop k that the rule
+// allows to the end of its preheader and returns how many it moved.
+func (h *licm) hoistLoop(k int, live *core.Liveness) int64 {
+	f := h.f
+	lp := &h.loops.Loops[k]
+	pre := lp.Preheader
+	if pre == ir.NoBlock {
+		return 0
+	}
+	// Pressure inside the loop: each hoisted value adds its slots
+	// everywhere in it (and at the preheader's end, which is no more).
+	var room [ir.NumFiles]int
+	for k := range room {
+		room[k] = h.limit[k]
+		for _, b := range h.body {
+			room[k] = min(room[k], h.limit[k]-h.blockMax[b][k])
+		}
+	}
+	n := int64(0)
+	for again := true; again; {
+		again = false
+		for _, b := range h.body {
+			for i := f.BlockFirst[b]; i != ir.NoInstr && h.budget > 0; {
+				next := f.Next[i]
+				if h.localOK(i) && h.operandsOK(i) && h.liveOK(i, b, lp.Header, live) {
+					var need [ir.NumFiles]int
+					fits := true
+					h.refs = core.AppendRegRefs(f, i, h.refs[:0])
+					for _, x := range h.refs {
+						if x.Def {
+							fl := ir.FileOf(f.RegType[x.Reg], false)
+							need[fl] += core.RegSlots(f, x.Reg)
+							fits = fits && need[fl] <= room[fl]
+						}
+					}
+					if !fits {
+						i = next
+						continue
+					}
+					for k := range room {
+						room[k] -= need[k]
+					}
+					for _, x := range h.refs {
+						if x.Def {
+							h.ndefs[x.Reg] = 0
+						}
+					}
+					h.budget--
+					f.Unlink(i)
+					if t := f.BlockLast[pre]; t != ir.NoInstr && f.InstrProps(t)&(ir.PBranch|ir.PTerminator) != 0 {
+						f.InsertBefore(t, i)
+					} else {
+						f.Append(pre, i)
+					}
+					n++
+					again = true
+				}
+				i = next
+			}
+		}
+	}
+	return n
+}
+
+// licmBlock: properties that keep an instruction in its loop (rule 1).
+const licmBlock = ir.PSideEffect | ir.PVolatile | ir.PConvergent | ir.PCall | ir.PCarry | ir.PAsync |
+	ir.POpaque | ir.PPseudo | ir.PBranch | ir.PTerminator | ir.PBarrier | ir.PWritesMem
+
+// localOK checks rules 1 and 2 for instruction i.
+func (h *licm) localOK(i ir.InstrID) bool {
+	f := h.f
+	if f.Guard[i] != ir.NoOperand || f.Op[i] == ir.OpDiv || f.Op[i] == ir.OpRem {
+		return false
+	}
+	p := f.InstrProps(i)
+	if p&licmBlock != 0 {
+		return false
+	}
+	if p.Has(ir.PReadsMem) {
+		if !h.paramLoad(i) {
+			return false
+		}
+	} else if !p.Has(ir.PPure) {
+		return false
+	}
+	h.refs = core.AppendRegRefs(f, i, h.refs[:0])
+	defs := 0
+	for _, x := range h.refs {
+		if f.RegVec[x.Reg] != 0 {
+			return false
+		}
+		if x.Def {
+			if f.RegParam(x.Reg) != ir.NoSym {
+				return false
+			}
+			defs++
+		}
+	}
+	return defs > 0
+}
+
+// paramLoad: "ld.param.t %r, [p]" reading the kernel's own scalar
+// parameter p whole or in part from offset 0: never written, never out
+// of bounds, aligned.
+func (h *licm) paramLoad(i ir.InstrID) bool {
+	f := h.f
+	p := f.InstrProps(i)
+	if f.Op[i] != ir.OpLd || f.Space[i] != ir.SpaceParam || !p.Has(ir.PInvariant) {
+		return false
+	}
+	ops := f.Ops(i)
+	if len(ops) != 2 || ops[0].Kind() != ir.KReg || ops[1].Kind() != ir.KAddr {
+		return false
+	}
+	a := f.Addrs[ops[1].Index()]
+	el := f.ListElems(a.Elems)
+	if a.Off != 0 || len(el) != 1 || el[0].Kind() != ir.KSym {
+		return false
+	}
+	s := &f.Mod.Syms[el[0].Index()]
+	return s.Kind == ir.SymParam && s.Owner == f.ID && s.Dims == 0 && s.Vec == 0 &&
+		f.Type[i].Bits() > 0 && f.Type[i].Bits() <= s.Type.Bits()
+}
+
+// operandsOK checks rules 3 and 4 against the scanned loop (h.refs holds
+// i's registers, from localOK).
+func (h *licm) operandsOK(i ir.InstrID) bool {
+	h.refs = core.AppendRegRefs(h.f, i, h.refs[:0])
+	for _, x := range h.refs {
+		if x.Def && h.ndefs[x.Reg] != 1 || !x.Def && h.ndefs[x.Reg] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// liveOK checks rules 5 and 6 for instruction i in block b of the scanned
+// loop with header hd.
+func (h *licm) liveOK(i ir.InstrID, b, hd ir.BlockID, live *core.Liveness) bool {
+	h.refs = core.AppendRegRefs(h.f, i, h.refs[:0])
+	for _, x := range h.refs {
+		if !x.Def {
+			continue
+		}
+		if live.IsLiveIn(hd, x.Reg) {
+			return false
+		}
+		for _, e := range h.exits {
+			if !h.dom.Dominates(b, e[0]) && live.IsLiveIn(e[1], x.Reg) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // killMovement: DoKillMovement.
 //

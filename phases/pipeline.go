@@ -95,7 +95,7 @@ var Pipeline = []Phase{
 	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, last instance"},
 	// Loop-invariant code motion once the loop bodies are final.
-	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, MinOpt: 2,
+	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, MinOpt: 2, Impl: true,
 		Help: "loop-invariant code motion (LICM)"},
 	// The four movements reuse the LICM dataflow just computed, so they
 	// follow it directly.
