@@ -37,66 +37,18 @@ func genOptKernel(body string) string {
 `
 }
 
-// runGenOpt runs GeneralOptimizeEarly alone on function fn of src with
-// the given knob settings ("Name=Value").
-func runGenOpt(t *testing.T, src, fn string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
-	t.Helper()
-	if len(knobs) == 0 {
-		return runPhase(t, src, fn, "GeneralOptimizeEarly")
-	}
-	var settings []KnobSetting
-	for _, k := range knobs {
-		s, err := ParseKnob(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		settings = append(settings, s)
-	}
-	m, err := ptx.Parse("genopt.ptx", []byte(dceHeader+src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range m.Funcs {
-		if f.Name == fn {
-			before, after = f.Clone(), f
-		}
-	}
-	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, settings, nil, []string{"GeneralOptimizeEarly"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Verify = true
-	if stats, err = Run(context.Background(), c, nil, after, nil); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, blk := range after.Layout {
-		for i := range after.Instrs(blk) {
-			b.WriteString(after.FormatInstr(i))
-			b.WriteByte('\n')
-		}
-	}
-	return before, after, b.String(), stats
-}
-
-func counter(stats []PhaseStat, name string) int64 {
-	var n int64
-	for _, s := range stats {
-		for _, c := range s.Counters {
-			if c.Name == name {
-				n += c.N
-			}
-		}
-	}
-	return n
-}
-
 type genOptCase struct {
 	name    string
 	body    string
 	want    []string // instructions (exact text) that must be in the result
 	notWant []string // substrings that must not be
+}
+
+// runGenOpt runs GeneralOptimizeEarly alone on function fn of src with
+// the given knob settings ("Name=Value").
+func runGenOpt(t *testing.T, src, fn string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
+	t.Helper()
+	return runPass(t, src, fn, "GeneralOptimizeEarly", knobs...)
 }
 
 func runGenOptCases(t *testing.T, cases []genOptCase) {

@@ -7,53 +7,9 @@ import (
 
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
-
-// runGvn runs GvnCse alone on kernel k of src with the given knob
-// settings ("Name=Value").
-func runGvn(t *testing.T, src string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
-	t.Helper()
-	var settings []KnobSetting
-	for _, k := range knobs {
-		s, err := ParseKnob(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		settings = append(settings, s)
-	}
-	m, err := ptx.Parse("gvn.ptx", []byte(dceHeader+src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ptx.Check("gvn.ptx", []byte(dceHeader+src), m); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range m.Funcs {
-		if f.Name == "k" {
-			before, after = f.Clone(), f
-		}
-	}
-	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, settings, nil, []string{"GvnCse"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Verify = true
-	if stats, err = Run(context.Background(), c, nil, after, nil); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, blk := range after.Layout {
-		for i := range after.Instrs(blk) {
-			b.WriteString(after.FormatInstr(i))
-			b.WriteByte('\n')
-		}
-	}
-	return before, after, b.String(), stats
-}
 
 type gvnCase struct {
 	name    string
@@ -63,6 +19,12 @@ type gvnCase struct {
 	want    []string // instructions (exact text) that must be in the result
 	notWant []string // substrings that must not be
 	n       int64    // expected "expressions commoned"
+}
+
+// runGvn runs GvnCse alone on kernel "k" of src with knob settings.
+func runGvn(t *testing.T, src string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
+	t.Helper()
+	return runPass(t, src, "k", "GvnCse", knobs...)
 }
 
 func runGvnCases(t *testing.T, cases []gvnCase) {

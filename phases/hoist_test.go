@@ -9,7 +9,6 @@ import (
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
@@ -66,18 +65,6 @@ func loopDepth(f *ir.Func, prefix string) int {
 		}
 	}
 	return -1
-}
-
-func hoistedCount(stats []PhaseStat) int64 {
-	var n int64
-	for _, s := range stats {
-		for _, c := range s.Counters {
-			if c.Name == "instructions hoisted" {
-				n += c.N
-			}
-		}
-	}
-	return n
 }
 
 func TestHoistInvariants(t *testing.T) {
@@ -140,13 +127,13 @@ func TestHoistInvariants(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			src := licmSrc(tc.pre, tc.body, tc.after)
-			before, after, body, stats := runPhase(t, src, "k", "OriHoistInvariantsLate")
+			before, after, body, stats := runPass(t, src, "k", "OriHoistInvariantsLate")
 			for _, in := range tc.instr {
 				if d := loopDepth(after, in); d != tc.depth {
 					t.Errorf("%s: loop depth %d after the phase, want %d:\n%s", in, d, tc.depth, body)
 				}
 			}
-			if n := hoistedCount(stats); n != tc.hoisted {
+			if n := counter(stats, "instructions hoisted"); n != tc.hoisted {
 				t.Errorf("counted %d hoisted, want %d:\n%s", n, tc.hoisted, body)
 			}
 			simtest.CheckEquivalent(t, before, after, 8)
@@ -158,9 +145,9 @@ func TestHoistInvariants(t *testing.T) {
 func TestHoistLeavesCFGWithoutWork(t *testing.T) {
 	src := licmSrc("setp.eq.u32 %p3, %r3, 0;\n @%p3 bra $L__loop;\n add.u32 %r6, %r6, 1;",
 		"add.u32 %r6, %r6, %r5;", "")
-	before, after, _, stats := runPhase(t, src, "k", "OriHoistInvariantsLate")
-	if len(after.Layout) != len(before.Layout) || hoistedCount(stats) != 0 {
-		t.Errorf("blocks %d -> %d, hoisted %d", len(before.Layout), len(after.Layout), hoistedCount(stats))
+	before, after, _, stats := runPass(t, src, "k", "OriHoistInvariantsLate")
+	if len(after.Layout) != len(before.Layout) || counter(stats, "instructions hoisted") != 0 {
+		t.Errorf("blocks %d -> %d, hoisted %d", len(before.Layout), len(after.Layout), counter(stats, "instructions hoisted"))
 	}
 }
 
@@ -191,7 +178,7 @@ func TestHoistGenerated(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
-			total += hoistedCount(stats)
+			total += counter(stats, "instructions hoisted")
 			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
@@ -207,34 +194,6 @@ func TestHoistGenerated(t *testing.T) {
 	t.Logf("%d instructions hoisted over %d kernels (alone + pipeline)", total, n)
 }
 
-// runHoist runs the phase alone on licm-style source with knob settings.
-func runHoist(t *testing.T, src string, knobs ...string) (before, after *ir.Func, stats []PhaseStat) {
-	t.Helper()
-	m, err := ptx.Parse("licm.ptx", []byte(dceHeader+src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var settings []KnobSetting
-	for _, k := range knobs {
-		s, err := ParseKnob(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		settings = append(settings, s)
-	}
-	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, settings, nil, []string{"OriHoistInvariantsLate"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Verify = true
-	before, after = m.Funcs[0].Clone(), m.Funcs[0]
-	if stats, err = Run(context.Background(), c, nil, after, nil); err != nil {
-		t.Fatal(err)
-	}
-	return before, after, stats
-}
-
 func TestHoistBudgetAndPressure(t *testing.T) {
 	// 80 invariant values, each added to the accumulator: hoisting them
 	// all would keep 80 registers live across the loop.
@@ -245,12 +204,12 @@ func TestHoistBudgetAndPressure(t *testing.T) {
 	src := strings.Replace(licmSrc("", b.String(), ""), ".reg .b32 %r<20>;", ".reg .b32 %r<20>;\n\t.reg .b32 %v<80>;", 1)
 
 	_, _, stats := runHoist(t, src, "HoistInvariantsBudget=3")
-	if n := hoistedCount(stats); n != 3 {
+	if n := counter(stats, "instructions hoisted"); n != 3 {
 		t.Errorf("budget 3: hoisted %d", n)
 	}
 
 	before, after, stats := runHoist(t, src)
-	n := hoistedCount(stats)
+	n := counter(stats, "instructions hoisted")
 	pb := core.RegisterPressure(core.ComputeLiveness(before, core.LiveOptions{})).Max[ir.FileR]
 	after.ComputeCFG()
 	pa := core.RegisterPressure(core.ComputeLiveness(after, core.LiveOptions{})).Max[ir.FileR]
@@ -258,4 +217,11 @@ func TestHoistBudgetAndPressure(t *testing.T) {
 		t.Errorf("hoisted %d of 80; R pressure %d -> %d, cap %d", n, pb, pa, max(pb, licmSoftLimit[ir.FileR]))
 	}
 	simtest.CheckEquivalent(t, before, after, 4)
+}
+
+// runHoist runs the phase alone on licm-style source with knob settings.
+func runHoist(t *testing.T, src string, knobs ...string) (before, after *ir.Func, stats []PhaseStat) {
+	t.Helper()
+	before, after, _, stats = runPass(t, src, "", "OriHoistInvariantsLate", knobs...)
+	return before, after, stats
 }

@@ -1,66 +1,11 @@
 package phases
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
-
-const dceHeader = ".version 8.0\n.target sm_80\n.address_size 64\n"
-
-// runPhase parses src, runs the named phase alone (with the required ones)
-// on function fn, and returns the function's printed body lines.
-func runPhase(t *testing.T, src, fn, phase string) (before, after *ir.Func, body string, stats []PhaseStat) {
-	t.Helper()
-	m, err := ptx.Parse("dce.ptx", []byte(dceHeader+src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ptx.Check("dce.ptx", []byte(dceHeader+src), m); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range m.Funcs {
-		if f.Name == fn {
-			before, after = f.Clone(), f
-		}
-	}
-	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, nil, nil, []string{phase})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Verify = true
-	stats, err = Run(context.Background(), c, nil, after, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, blk := range after.Layout {
-		for i := range after.Instrs(blk) {
-			b.WriteString(after.FormatInstr(i))
-			b.WriteByte('\n')
-		}
-	}
-	return before, after, b.String(), stats
-}
-
-func removedCount(stats []PhaseStat, phase string) int64 {
-	var n int64
-	for _, s := range stats {
-		if strings.HasPrefix(s.Name, phase) {
-			for _, c := range s.Counters {
-				if c.Name == "instructions removed" {
-					n += c.N
-				}
-			}
-		}
-	}
-	return n
-}
 
 const dceKernel = `
 .visible .entry k(.param .u64 out, .param .u32 n)
@@ -92,7 +37,7 @@ $L__skip:
 `
 
 func TestOriPerformLiveDead(t *testing.T) {
-	before, after, body, stats := runPhase(t, dceKernel, "k", "OriPerformLiveDead")
+	before, after, body, stats := runPass(t, dceKernel, "k", "OriPerformLiveDead")
 	for _, gone := range []string{"add.u32 %r3", "mul.lo.u32 %r4", "mov.u32 %r10", "sub.u32 %r12"} {
 		if strings.Contains(body, gone) {
 			t.Errorf("%s survived:\n%s", gone, body)
@@ -103,7 +48,7 @@ func TestOriPerformLiveDead(t *testing.T) {
 			t.Errorf("%s was removed:\n%s", kept, body)
 		}
 	}
-	if n := removedCount(stats, "OriPerformLiveDead"); n != 4 {
+	if n := phaseCounter(stats, "OriPerformLiveDead", "instructions removed"); n != 4 {
 		t.Errorf("counted %d removals, want 4", n)
 	}
 	simtest.CheckEquivalent(t, before, after, 8)
@@ -112,7 +57,7 @@ func TestOriPerformLiveDead(t *testing.T) {
 func TestEarlySimpleLiveDead(t *testing.T) {
 	// Without global liveness the early sweep still removes registers that
 	// nothing reads anywhere, chains included, but not %r12's operand.
-	_, _, body, stats := runPhase(t, dceKernel, "k", "EarlyOriSimpleLiveDead")
+	_, _, body, stats := runPass(t, dceKernel, "k", "EarlyOriSimpleLiveDead")
 	for _, gone := range []string{"add.u32 %r3", "mul.lo.u32 %r4", "mov.u32 %r10", "sub.u32 %r12"} {
 		if strings.Contains(body, gone) {
 			t.Errorf("%s survived:\n%s", gone, body)
@@ -121,7 +66,7 @@ func TestEarlySimpleLiveDead(t *testing.T) {
 	if !strings.Contains(body, "ld.global.u32 %r5") || !strings.Contains(body, "shfl.sync") {
 		t.Errorf("a kept instruction went:\n%s", body)
 	}
-	if n := removedCount(stats, "EarlyOriSimpleLiveDead"); n != 4 {
+	if n := phaseCounter(stats, "EarlyOriSimpleLiveDead", "instructions removed"); n != 4 {
 		t.Errorf("counted %d removals, want 4", n)
 	}
 }
@@ -151,7 +96,7 @@ $L__b:
 	ret;
 }
 `
-	before, after, body, _ := runPhase(t, src, "k", "OriPerformLiveDeadFirst")
+	before, after, body, _ := runPass(t, src, "k", "OriPerformLiveDeadFirst")
 	if strings.Contains(body, "add.u32 %r2") || strings.Contains(body, "mul.lo.u32 %r3") {
 		t.Errorf("dead values across blocks survived:\n%s", body)
 	}
@@ -172,7 +117,7 @@ func TestLiveDeadKeepsReturnRegisters(t *testing.T) {
 }
 `
 	for _, phase := range []string{"OriPerformLiveDead", "EarlyOriSimpleLiveDead"} {
-		_, _, body, _ := runPhase(t, src, "f", phase)
+		_, _, body, _ := runPass(t, src, "f", phase)
 		if !strings.Contains(body, "mul.lo.u32 rv") || !strings.Contains(body, "add.u32 %t1") {
 			t.Errorf("%s removed the return value's computation:\n%s", phase, body)
 		}
