@@ -122,7 +122,7 @@ var Pipeline = []Phase{
 		Help: "per-target hook before back copy propagation (no target overrides it)"},
 	// Remove the moves out-of-SSA inserted by renaming definitions
 	// backwards into their copies.
-	{Name: "OriBackCopyPropagate", Fn: backCopyPropagate, MinOpt: 2,
+	{Name: "OriBackCopyPropagate", Fn: backCopyPropagate, MinOpt: 2, Impl: true,
 		Help: "back copy propagation: rename a definition into the copy that consumes it"},
 	// Last DCE before printing.
 	{Name: "OriPerformLiveDeadFourth", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
