@@ -68,6 +68,9 @@ type PhaseReport struct {
 	NS       int64            `json:"ns"`
 	Changed  bool             `json:"changed"`
 	Counters map[string]int64 `json:"counters"`
+	// Settled: skipped because the same pass already ran to a fixed point
+	// and nothing changed the function since.
+	Settled bool `json:"settled"`
 }
 
 func regFiles(a [ir.NumFiles]int) RegFiles {
@@ -81,7 +84,7 @@ func phaseReports(stats []phases.PhaseStat) []PhaseReport {
 		for _, k := range s.Counters {
 			c[k.Name] += k.N
 		}
-		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: c}
+		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: c, Settled: s.Settled}
 	}
 	return out
 }

@@ -106,6 +106,11 @@ type PhaseStat struct {
 	NS       int64
 	Changed  bool
 	Counters []Counter
+	// Settled: not run, because the same pass function already ran on
+	// this function, changed nothing, and no phase has changed the
+	// function since (the passes are deterministic functions of the IR
+	// and the configuration, so it would change nothing again).
+	Settled bool
 }
 
 // Pass is what a phase function gets: the function, the configuration,
@@ -168,6 +173,13 @@ func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseS
 	if html != nil {
 		html.Snapshot("input", f)
 	}
+	// version counts the changes made to f; settledAt[k] is the version
+	// at which pass function k last ran without changing anything.
+	version := 0
+	var settledAt [maxPassFuncs]int
+	for k := range settledAt {
+		settledAt[k] = -1
+	}
 	for i := range Pipeline {
 		if !c.enabled[i] {
 			continue
@@ -176,6 +188,10 @@ func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseS
 			return stats, err
 		}
 		ph := &Pipeline[i]
+		if settledAt[ph.fnKey] == version && c.DumpW == nil && html == nil {
+			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true})
+			continue
+		}
 		if c.DumpW != nil && c.Dump.before(i) {
 			writeDump(c.DumpW, "before", ph.Name, f)
 		}
@@ -186,6 +202,11 @@ func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseS
 		changed, err := runOne(&p)
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
+		if changed {
+			version++
+		} else {
+			settledAt[ph.fnKey] = version
+		}
 		sc.reset()
 		if err != nil {
 			return stats, err

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -410,4 +412,68 @@ func TestKnobNames(t *testing.T) {
 			t.Errorf("knob %s names an unknown phase %q", n, knobDefs[i].Phase)
 		}
 	}
+}
+
+// A pass function that ran without changing anything is not run again
+// until some phase changes the function: its later slots are "settled".
+func TestSettledPhasesSkipped(t *testing.T) {
+	c := mustConfig(t, 3, nil, nil)
+	calls := 0
+	withPhase(t, "GvnCse", func(p *Pass) bool {
+		calls++
+		return false
+	})
+	stats, err := Run(context.Background(), c, nil, testFunc("k"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]PhaseStat{}
+	for _, s := range stats {
+		byName[s.Name] = s
+	}
+	// testFunc has nothing to optimize: after the first GeneralOptimize
+	// slot ran and changed nothing, the five later ones are settled.
+	for _, name := range []string{"GeneralOptimize", "GeneralOptimizeMid", "GeneralOptimizeLate2"} {
+		if !byName[name].Settled {
+			t.Errorf("%s ran again on an unchanged function: %+v", name, byName[name])
+		}
+	}
+	if byName["GeneralOptimizeEarly"].Settled || byName["OriPerformLiveDeadFirst"].Settled {
+		t.Error("the first slot of a pass was skipped")
+	}
+	if calls != 1 || byName["GvnCse"].Settled {
+		t.Errorf("GvnCse (one slot) ran %d times, settled=%v", calls, byName["GvnCse"].Settled)
+	}
+}
+
+// Skipping settled phases never changes the result: with dumps on (which
+// runs every slot) the pipeline prints the same program.
+func TestSettledSkipKeepsOutput(t *testing.T) {
+	for seed := range int64(12) {
+		m := gen.Kernel(gen.Config{Seed: seed, Size: 300})
+		f := gen.Func(m)
+		skip, all := f.Clone(), f.Clone()
+		c := mustConfig(t, 3, nil, nil)
+		if _, err := Run(context.Background(), c, nil, skip, nil); err != nil {
+			t.Fatal(err)
+		}
+		c.Dump, c.DumpW = DumpSpec{}, io.Discard
+		if _, err := Run(context.Background(), c, nil, all, nil); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := funcText(skip), funcText(all); a != b {
+			t.Fatalf("seed %d: skipping settled phases changed the result:\n%s\nvs\n%s", seed, a, b)
+		}
+	}
+}
+
+func funcText(f *ir.Func) string {
+	var b strings.Builder
+	for _, blk := range f.Layout {
+		for i := range f.Instrs(blk) {
+			b.WriteString(f.FormatInstr(i))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

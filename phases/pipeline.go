@@ -13,6 +13,7 @@ package phases
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -34,7 +35,12 @@ type Phase struct {
 	MinOpt   int    // lowest -O level the phase runs at (1..3)
 	Impl     bool   // false while the pass is a registered no-op
 	Help     string // one line for --help-phases
+
+	fnKey int // the index of the first slot with the same Fn (set at init)
 }
+
+// maxPassFuncs bounds the distinct pass functions (fnKey values).
+const maxPassFuncs = 64
 
 // Pipeline is the ordered phase table. The same function stands under
 // several names: liveDead runs four times as OriPerformLiveDead*, the
@@ -164,9 +170,20 @@ var orderRules = []orderRule{
 var phaseIndex = map[string]int{} // lower-case name → index in Pipeline
 
 func init() {
+	firstOf := map[uintptr]int{}
 	for i := range Pipeline {
 		p := &Pipeline[i]
 		p.Num = i + 1
+		fn := reflect.ValueOf(p.Fn).Pointer()
+		if k, ok := firstOf[fn]; ok {
+			p.fnKey = k
+		} else {
+			firstOf[fn] = i
+			p.fnKey = i
+		}
+		if p.fnKey >= maxPassFuncs {
+			panic("phases: raise maxPassFuncs")
+		}
 		key := strings.ToLower(p.Name)
 		if _, dup := phaseIndex[key]; dup {
 			panic("phases: duplicate phase name " + p.Name)
