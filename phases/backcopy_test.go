@@ -1,12 +1,9 @@
 package phases
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/ptxopt/ptxopt/gen"
-	"github.com/ptxopt/ptxopt/sim"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
@@ -236,42 +233,8 @@ func TestAdvancedBackPropVRegIsAGate(t *testing.T) {
 // Generated kernels through the phase alone and through the whole
 // pipeline; some of them must exercise the phase.
 func TestBackCopyGenerated(t *testing.T) {
-	target, _ := ParseTarget("sm_80")
-	alone, err := NewConfig(MaxOpt, target, nil, nil, []string{"OriBackCopyPropagate"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	alone.Verify = true
-	whole, err := NewConfig(MaxOpt, target, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole.Verify = true
-	n := 40
-	if testing.Short() {
-		n = 10
-	}
-	total := int64(0)
-	for seed := range int64(n) {
-		f := gen.Func(gen.Kernel(gen.Config{Seed: 2000 + seed, Size: 200}))
-		for _, c := range []*Config{alone, whole} {
-			after := f.Clone()
-			stats, err := Run(context.Background(), c, nil, after, nil)
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			total += counter(stats, "copies removed")
-			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if res.Mismatch != nil {
-				t.Fatalf("seed %d: %v", seed, res.Mismatch)
-			}
-		}
-	}
-	if total == 0 {
+	alone, whole := checkGenerated(t, "OriBackCopyPropagate", "copies removed", 2000, func(int64) int { return 200 })
+	if alone+whole == 0 {
 		t.Errorf("no generated kernel had a copy removed")
 	}
-	t.Logf("%d copies removed over %d kernels (alone + pipeline)", total, n)
 }

@@ -1,13 +1,10 @@
 package phases
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/sim"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
@@ -333,44 +330,5 @@ $L__join:
 // TestGvnCseGenerated runs GvnCse alone, and the whole pipeline, on
 // generated kernels and checks each in the simulator.
 func TestGvnCseGenerated(t *testing.T) {
-	n := 40
-	if testing.Short() {
-		n = 10
-	}
-	target, _ := ParseTarget("sm_80")
-	alone, err := NewConfig(MaxOpt, target, nil, nil, []string{"GvnCse"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	alone.Verify = true
-	whole, err := NewConfig(MaxOpt, target, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole.Verify = true
-	sc := NewScratch()
-	commoned := int64(0)
-	name := map[*Config]string{alone: "GvnCse alone", whole: "whole pipeline"}
-	for seed := range int64(n) {
-		m := gen.Kernel(gen.Config{Seed: 1000 + seed, Size: 200 + int(seed%5)*60})
-		f := gen.Func(m)
-		for _, c := range []*Config{alone, whole} {
-			after := f.Clone()
-			stats, err := Run(context.Background(), c, sc, after, nil)
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if c == alone {
-				commoned += counter(stats, "expressions commoned")
-			}
-			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if res.Mismatch != nil {
-				t.Fatalf("seed %d, %s: changes what the kernel computes: %v", seed, name[c], res.Mismatch)
-			}
-		}
-	}
-	t.Logf("%d expressions commoned over %d kernels", commoned, n)
+	checkGenerated(t, "GvnCse", "expressions commoned", 1000, func(seed int64) int { return 200 + int(seed%5)*60 })
 }

@@ -1,15 +1,12 @@
 package phases
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/core"
-	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/sim"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
@@ -154,44 +151,10 @@ func TestHoistLeavesCFGWithoutWork(t *testing.T) {
 // Generated kernels through the phase alone and through the whole
 // pipeline; at least some of them must exercise the phase.
 func TestHoistGenerated(t *testing.T) {
-	target, _ := ParseTarget("sm_80")
-	alone, err := NewConfig(MaxOpt, target, nil, nil, []string{"OriHoistInvariantsLate"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	alone.Verify = true
-	whole, err := NewConfig(MaxOpt, target, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole.Verify = true
-	n := 40
-	if testing.Short() {
-		n = 10
-	}
-	total := int64(0)
-	for seed := range int64(n) {
-		f := gen.Func(gen.Kernel(gen.Config{Seed: 1000 + seed, Size: 200}))
-		for _, c := range []*Config{alone, whole} {
-			after := f.Clone()
-			stats, err := Run(context.Background(), c, nil, after, nil)
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			total += counter(stats, "instructions hoisted")
-			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3})
-			if err != nil {
-				t.Fatalf("seed %d: %v", seed, err)
-			}
-			if res.Mismatch != nil {
-				t.Fatalf("seed %d: %v", seed, res.Mismatch)
-			}
-		}
-	}
-	if total == 0 {
+	alone, whole := checkGenerated(t, "OriHoistInvariantsLate", "instructions hoisted", 1000, func(int64) int { return 200 })
+	if alone+whole == 0 {
 		t.Errorf("no generated kernel had anything hoisted")
 	}
-	t.Logf("%d instructions hoisted over %d kernels (alone + pipeline)", total, n)
 }
 
 func TestHoistBudgetAndPressure(t *testing.T) {

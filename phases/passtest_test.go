@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/ir/ptx"
+	"github.com/ptxopt/ptxopt/sim"
 )
 
 // dceHeader is the module header the pass tests put before their kernels.
@@ -81,3 +83,55 @@ func phaseCounter(stats []PhaseStat, prefix, name string) int64 {
 
 // counter sums the counter name over all phases.
 func counter(stats []PhaseStat, name string) int64 { return phaseCounter(stats, "", name) }
+
+// checkGenerated runs phase alone, and the whole pipeline, on n generated
+// kernels (seeds from firstSeed, n smaller under -short, sizes from size)
+// and fails on any run the simulator tells apart from the original. It
+// returns the counter name summed over the runs of the phase alone and of
+// the whole pipeline.
+func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func(seed int64) int) (alone, whole int64) {
+	t.Helper()
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	target, _ := ParseTarget("sm_80")
+	only, err := NewConfig(MaxOpt, target, nil, nil, []string{phase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only.Verify, all.Verify = true, true
+	sc := NewScratch()
+	for seed := range int64(n) {
+		f := gen.Func(gen.Kernel(gen.Config{Seed: firstSeed + seed, Size: size(seed)}))
+		for _, c := range []*Config{only, all} {
+			after := f.Clone()
+			stats, err := Run(context.Background(), c, sc, after, nil)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if c == only {
+				alone += counter(stats, name)
+			} else {
+				whole += counter(stats, name)
+			}
+			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if res.Mismatch != nil {
+				what := phase + " alone"
+				if c == all {
+					what = "whole pipeline"
+				}
+				t.Fatalf("seed %d, %s: changes what the kernel computes: %v", seed, what, res.Mismatch)
+			}
+		}
+	}
+	t.Logf("%s: %q %d alone, %d in the whole pipeline, over %d kernels", phase, name, alone, whole, n)
+	return alone, whole
+}
