@@ -182,7 +182,7 @@ func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job) *ptxopt.FileRe
 	out, fr, err := c.optimize(ctx, p, j.in, src)
 	if err == nil {
 		if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
-			err = writeAtomic(j.out, out)
+			err = writeOutput(j.out, out)
 		}
 		if err != nil {
 			fr.Error = fmt.Sprintf("%s: %v", j.in, err)

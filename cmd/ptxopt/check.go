@@ -409,7 +409,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 	}
 	if !test(keep) {
 		// the printed input does not reproduce on its own seed: write it as is
-		if err := os.WriteFile(out, src, 0o644); err == nil {
+		if err := writeOutput(out, src); err == nil {
 			fmt.Fprintf(c.stdout, "reproducer (not reduced): %s\n", out)
 		}
 		return
@@ -441,7 +441,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 		}
 	}
 	data := build(keep)
-	if err := os.WriteFile(out, data, 0o644); err != nil {
+	if err := writeOutput(out, data); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt check: writing the reproducer: %v\n", err)
 		return
 	}

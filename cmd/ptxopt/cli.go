@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -24,7 +23,7 @@ const (
 	exitOK        = 0   // every input went through
 	exitFailed    = 1   // at least one input failed (parse error, phase failure, unwritable output)
 	exitUsage     = 2   // bad command line: unknown flag, knob, phase or target, missing -o in batch mode
-	exitIO        = 3   // an error outside any one input: the output directory or report file cannot be written
+	exitIO        = 3   // an error outside any one input: the output directory, report file or standard output cannot be written
 	exitInterrupt = 130 // interrupted (SIGINT); outputs already written are complete, no partial file is left
 )
 
@@ -35,9 +34,15 @@ const usageText = `usage:
   ptxopt check [flags] in.ptx               differential check in the simulator (see ptxopt check --help)
 
 Batch mode is chosen when -j is given, when there are several inputs, when
-an input is a directory, or when -o names an existing directory. Each output is written atomically (temporary file and
-rename) under its input's name in OUTDIR; a directory input's *.ptx files are
-mirrored below OUTDIR with their relative paths. A bad input does not stop the
+an input is a directory, or when -o names an existing directory. Each output
+goes under its input's name in OUTDIR; a directory input's *.ptx files are
+mirrored below OUTDIR with their relative paths.
+
+Outputs (-o, --report-file, --html-out) replace a new or regular file
+atomically (temporary file and rename). A symbolic link is followed and its
+target written the same way; a file with several hard links is overwritten in
+place; a device, FIFO or socket (-o /dev/null) is written through, never
+replaced. A bad input does not stop the
 others; the output is byte-identical whatever the number of workers.
 
 flags:
@@ -66,7 +71,8 @@ exit codes:
   0    every input went through
   1    at least one input failed (errors are printed as file:line:col: message)
   2    usage error (bad flag, unknown knob or phase, bad target, missing -o in batch mode)
-  3    I/O error outside any one input (output directory, report file)
+  3    I/O error outside any one input (output directory, report file,
+       a write to standard output that failed)
   130  interrupted
 `
 
@@ -195,7 +201,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				io.WriteString(stdout, usageText)
+				if err := writeAll(stdout, []byte(usageText)); err != nil {
+					fmt.Fprintf(stderr, "ptxopt: writing standard output: %v\n", err)
+					return exitIO
+				}
 				return exitOK
 			}
 			return usageErr(stderr, "%v", err)
@@ -300,7 +309,7 @@ func (c *cli) main(ctx context.Context) int {
 			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 			return max(code, exitFailed)
 		}
-		if err := writeAtomic(c.htmlOut, htmlBuf.Bytes()); err != nil {
+		if err := writeOutput(c.htmlOut, htmlBuf.Bytes()); err != nil {
 			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 			return max(code, exitIO)
 		}
@@ -356,8 +365,11 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 		writeResources(c.stderr, fr)
 	}
 	if c.out == "" || c.out == "-" {
-		c.stdout.Write(out)
-	} else if err := writeAtomic(c.out, out); err != nil {
+		if err := writeAll(c.stdout, out); err != nil {
+			fmt.Fprintf(c.stderr, "ptxopt: writing standard output: %v\n", err)
+			return exitIO
+		}
+	} else if err := writeOutput(c.out, out); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 		return exitFailed
 	}
@@ -389,13 +401,16 @@ func (c *cli) writeReport(rep *ptxopt.Report) int {
 	if c.report != "json" {
 		return exitOK
 	}
-	if c.reportFile == "" {
-		rep.WriteJSON(c.stdout)
-		return exitOK
-	}
 	var b bytes.Buffer
 	rep.WriteJSON(&b)
-	if err := writeAtomic(c.reportFile, b.Bytes()); err != nil {
+	if c.reportFile == "" {
+		if err := writeAll(c.stdout, b.Bytes()); err != nil {
+			fmt.Fprintf(c.stderr, "ptxopt: report: writing standard output: %v\n", err)
+			return exitIO
+		}
+		return exitOK
+	}
+	if err := writeOutput(c.reportFile, b.Bytes()); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: report: %v\n", err)
 		return exitIO
 	}
@@ -417,35 +432,6 @@ func writeResources(w io.Writer, fr *ptxopt.FileReport) {
 			f.MaxLiveOut.R, f.MaxLiveIn.R, f.MaxLiveOut.P, f.MaxLiveIn.P, f.MaxLiveOut.UR, f.MaxLiveOut.UP, f.RegsOut.R, f.RegsOut.UR, f.RegsOut.P, f.RegsOut.UP)
 	}
 	io.WriteString(w, b.String())
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory and a rename, so readers never see a partial file.
-func writeAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(name, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-		return err
-	}
-	return nil
 }
 
 // versionLine names the build: module version (or VCS revision), Go

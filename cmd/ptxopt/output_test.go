@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// optimized returns what ptxopt prints for the saxpy example on stdout.
+func optimized(t *testing.T) (in string, want []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	in = filepath.Join(dir, "saxpy.ptx")
+	write(t, in, example(t, "saxpy.ptx"))
+	r := runCLI(t, nil, in)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	return in, []byte(r.stdout)
+}
+
+// TestOutputRegularAtomic: a regular file is replaced by a rename (a new
+// inode), keeps its permission bits, and no temporary file is left.
+func TestOutputRegularAtomic(t *testing.T) {
+	in, want := optimized(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.ptx")
+	write(t, out, []byte("old"))
+	if err := os.Chmod(out, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Stat(out)
+	r := runCLI(t, nil, in, "-o", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	after, err := os.Stat(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(out); !bytes.Equal(got, want) {
+		t.Errorf("output differs from stdout mode")
+	}
+	if os.SameFile(before, after) {
+		t.Errorf("regular output was written in place, not replaced atomically")
+	}
+	if after.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want the old file's 0600", after.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d entries, want only out.ptx (temporary left?)", len(entries))
+	}
+}
+
+// TestOutputSymlinkFollowed: -o LINK writes the link's target; the link
+// stays a link. A dangling link gets its target created.
+func TestOutputSymlinkFollowed(t *testing.T) {
+	in, want := optimized(t)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.ptx")
+	write(t, target, []byte("old"))
+	link := filepath.Join(dir, "link.ptx")
+	if err := os.Symlink("target.ptx", link); err != nil {
+		t.Fatal(err)
+	}
+	dangling := filepath.Join(dir, "dangling.ptx")
+	if err := os.Symlink("created.ptx", dangling); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ link, target string }{{link, target}, {dangling, filepath.Join(dir, "created.ptx")}} {
+		r := runCLI(t, nil, in, "-o", c.link)
+		if r.code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", c.link, r.code, r.stderr)
+		}
+		st, err := os.Lstat(c.link)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link: %v %v", c.link, st.Mode(), err)
+		}
+		if got, _ := os.ReadFile(c.target); !bytes.Equal(got, want) {
+			t.Errorf("target %s not written through the link", c.target)
+		}
+	}
+}
+
+// TestOutputHardLinkKept: a file with two names is overwritten in place,
+// so both names still see the same (new) content.
+func TestOutputHardLinkKept(t *testing.T) {
+	in, want := optimized(t)
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.ptx"), filepath.Join(dir, "b.ptx")
+	write(t, a, []byte("old"))
+	if err := os.Link(a, b); err != nil {
+		t.Skipf("hard links not supported here: %v", err)
+	}
+	if r := runCLI(t, nil, in, "-o", a); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	gotB, _ := os.ReadFile(b)
+	if !bytes.Equal(gotB, want) {
+		t.Errorf("the other hard link does not see the new content")
+	}
+}
+
+// TestOutputFIFO: a FIFO is written through (a reader gets the PTX), not
+// replaced by a regular file.
+func TestOutputFIFO(t *testing.T) {
+	in, want := optimized(t)
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo) // blocks until ptxopt opens the FIFO
+		got <- b
+	}()
+	r := runCLI(t, nil, in, "-o", fifo)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	select {
+	case b := <-got:
+		if !bytes.Equal(b, want) {
+			t.Errorf("reader of the FIFO got %d bytes, want %d", len(b), len(want))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("nothing read from the FIFO")
+	}
+	st, err := os.Lstat(fifo)
+	if err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
+	}
+}
+
+// TestOutputCharDevice: a character device made in the test's own
+// directory (a copy of /dev/null's numbers, never the machine's node)
+// stays a device. Needs root for mknod.
+func TestOutputCharDevice(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mknod needs root; not running as root")
+	}
+	in, _ := optimized(t)
+	dev := filepath.Join(t.TempDir(), "null")
+	// /dev/null is character device 1:3 on Linux.
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Skipf("mknod: %v", err)
+	}
+	for _, flag := range []string{"-o", "--report-file"} {
+		args := []string{in, flag, dev}
+		if flag == "--report-file" {
+			args = append(args, "-o", filepath.Join(t.TempDir(), "x.ptx"))
+		}
+		r := runCLI(t, nil, args...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", flag, r.code, r.stderr)
+		}
+		st, err := os.Lstat(dev)
+		if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("%s replaced the character device: %v %v", flag, st.Mode(), err)
+		}
+	}
+}
+
+// TestWriteErrorsSeen: a failed write to standard output (a full device,
+// a closed pipe) is an error with a non-zero exit.
+func TestWriteErrorsSeen(t *testing.T) {
+	in, _ := optimized(t)
+	if full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0); err == nil {
+		cmd := exec.Command(binary, in)
+		cmd.Stdout = full
+		var se bytes.Buffer
+		cmd.Stderr = &se
+		err := cmd.Run()
+		full.Close()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != exitIO || !strings.Contains(se.String(), "standard output") {
+			t.Errorf("stdout to /dev/full: %v, stderr %q; want exit %d naming standard output", err, se.String(), exitIO)
+		}
+	} else {
+		t.Logf("no /dev/full (%v): only the pipe case runs", err)
+	}
+	// -o through a full device of the test's own (1:7 is /dev/full on
+	// Linux): written through and the error seen.
+	if os.Geteuid() == 0 {
+		dev := filepath.Join(t.TempDir(), "full")
+		if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|7); err == nil {
+			r := runCLI(t, nil, in, "-o", dev)
+			if r.code == 0 || !strings.Contains(r.stderr, "no space") {
+				t.Errorf("-o FULLDEVICE: exit %d, stderr %q", r.code, r.stderr)
+			}
+			if st, err := os.Lstat(dev); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+				t.Errorf("the full device was replaced")
+			}
+		} else {
+			t.Logf("mknod: %v: the -o case is skipped", err)
+		}
+	} else {
+		t.Log("not root: no device of the test's own, the -o case is skipped")
+	}
+	// A pipe whose reader has gone.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.Close()
+	cmd := exec.Command(binary, in)
+	cmd.Stdout = pw
+	err = cmd.Run()
+	pw.Close()
+	if err == nil {
+		t.Errorf("stdout to a closed pipe: exit 0")
+	}
+}
