@@ -1,0 +1,31 @@
+// Command ptxgen prints a random, reproducible PTX kernel from package gen:
+// the workloads of the scaling benchmarks, as files anyone can feed to
+// ptxopt (or ptxas).
+//
+//	ptxgen -size 100000 -seed 1 > k.ptx
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/ir/ptx"
+)
+
+func main() {
+	size := flag.Int("size", 1000, "target number of instructions")
+	seed := flag.Int64("seed", 1, "random seed")
+	depth := flag.Int("depth", 3, "maximum nesting of loops and branches")
+	flag.Parse()
+	if flag.NArg() != 0 || *size < 1 || *depth < 1 {
+		fmt.Fprintln(os.Stderr, "usage: ptxgen [-size N] [-seed S] [-depth D] > out.ptx")
+		os.Exit(2)
+	}
+	m := gen.Kernel(gen.Config{Seed: *seed, Size: *size, MaxDepth: *depth})
+	if _, err := os.Stdout.Write(ptx.Format(m)); err != nil {
+		fmt.Fprintln(os.Stderr, "ptxgen:", err)
+		os.Exit(1)
+	}
+}
