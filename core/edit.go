@@ -1,8 +1,6 @@
 package core
 
 import (
-	"fmt"
-
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -19,37 +17,19 @@ import (
 //     the layout) holds "bra s".
 // Branch tables (brx.idx .branchtargets) are edited in place; a table
 // shared by several brx instructions is retargeted for all of them.
-// A block reached by a label needs a label symbol: new ones are named
-// $L__core<k>, with k chosen so the name is new to the module.
+// A new block reached by a branch gets no label symbol: the printer names
+// unlabeled branch targets (so no pass adds to the module's symbol table,
+// and functions of one module can be optimized in parallel).
 
 // editor batches block insertions and rebuilds the layout once.
 type editor struct {
 	f     *ir.Func
 	after map[ir.BlockID][]ir.BlockID // new blocks to place after an old one (few: a map is fine)
 	atEnd []ir.BlockID
-	bra   ir.StrID
 }
 
 func newEditor(f *ir.Func) *editor {
-	return &editor{f: f, after: map[ir.BlockID][]ir.BlockID{}, bra: f.Mod.Strings.Intern("bra")}
-}
-
-// newLabel gives block b a fresh label symbol.
-func (e *editor) newLabel(b ir.BlockID) {
-	f := e.f
-	if f.BlockLabel[b] != ir.NoSym {
-		return
-	}
-	var name ir.StrID
-	for k := len(f.Mod.Syms); ; k++ {
-		s := fmt.Sprintf("$L__core%d", k)
-		if _, used := f.Mod.Strings.Lookup(s); !used {
-			name = f.Mod.Strings.Intern(s)
-			break
-		}
-	}
-	f.Mod.Syms = append(f.Mod.Syms, ir.Symbol{Name: name, Kind: ir.SymLabel, Owner: f.ID, Block: b, Func: ir.NoFunc})
-	f.BlockLabel[b] = ir.SymID(len(f.Mod.Syms) - 1)
+	return &editor{f: f, after: map[ir.BlockID][]ir.BlockID{}}
 }
 
 // retarget rewrites every branch label of block p that names s to n and
@@ -106,14 +86,11 @@ func (e *editor) splitEdge(p, s ir.BlockID, next []ir.BlockID) ir.BlockID {
 	f.Layout = f.Layout[:len(f.Layout)-1] // placed by finish
 	relabelPhis(f, s, p, n)
 	if next[p] == s && fallsThrough(f, p) {
-		if e.retarget(p, s, n) {
-			e.newLabel(n)
-		}
+		e.retarget(p, s, n)
 		e.after[p] = append(e.after[p], n)
 		return n
 	}
 	e.retarget(p, s, n)
-	e.newLabel(n)
 	e.addBra(n, s)
 	e.atEnd = append(e.atEnd, n)
 	return n
@@ -121,8 +98,7 @@ func (e *editor) splitEdge(p, s ir.BlockID, next []ir.BlockID) ir.BlockID {
 
 func (e *editor) addBra(n, s ir.BlockID) {
 	f := e.f
-	e.newLabel(s)
-	i := f.NewInstr(ir.OpBra, e.bra, []ir.Operand{ir.Pack(ir.KLabel, uint32(s), 0, false)})
+	i := f.NewInstr(ir.Form{Op: ir.OpBra}, []ir.Operand{ir.Pack(ir.KLabel, uint32(s), 0, false)})
 	f.Append(n, i)
 }
 
@@ -159,7 +135,7 @@ func (e *editor) finish() {
 			if len(e.after[host]) > 0 {
 				host = e.after[host][len(e.after[host])-1]
 			}
-			f.Append(host, f.NewInstr(ir.OpRet, f.Mod.Strings.Intern("ret"), nil))
+			f.Append(host, f.NewInstr(ir.Form{Op: ir.OpRet}, nil))
 			host = f.Layout[len(f.Layout)-1]
 		}
 		lay := make([]ir.BlockID, 0, f.NumBlocks())
@@ -246,9 +222,7 @@ func InsertPreheaders(f *ir.Func) int {
 			if next[p] == h && fallsThrough(f, p) {
 				fall = p
 			}
-			if e.retarget(p, h, n) {
-				e.newLabel(n)
-			}
+			e.retarget(p, h, n)
 		}
 		if fall != ir.NoBlock {
 			e.after[fall] = append(e.after[fall], n)

@@ -98,7 +98,6 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 
 	// PHI placement.
 	info := &SSAInfo{}
-	phiMn := f.Mod.Strings.Intern("phi")
 	stamp := make([]uint32, f.NumBlocks())
 	var defBlocks, work, idf []ir.BlockID
 	var ops []ir.Operand
@@ -121,8 +120,7 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 			for _, p := range f.PredsOf(y) {
 				ops = append(ops, ir.RegOp(ir.RegID(r)), ir.Pack(ir.KLabel, uint32(p), 0, false))
 			}
-			i := f.NewInstr(ir.OpPhi, phiMn, ops)
-			f.Type[i] = f.RegType[r]
+			i := f.NewInstr(ir.Form{Op: ir.OpPhi, Type: f.RegType[r]}, ops)
 			if first := f.BlockFirst[y]; first != ir.NoInstr {
 				f.InsertBefore(first, i)
 			} else {
@@ -250,8 +248,7 @@ func sequentialize(f *ir.Func, p ir.BlockID, cs []pcopy) int {
 	n := 0
 	emit := func(dst, src ir.RegID) {
 		t := f.RegType[dst]
-		i := f.NewInstr(ir.OpMov, f.Mod.Strings.Intern("mov."+t.String()), []ir.Operand{ir.RegDef(dst), ir.RegOp(src)})
-		f.Type[i] = t
+		i := f.NewInstr(ir.Form{Op: ir.OpMov, Type: t}, []ir.Operand{ir.RegDef(dst), ir.RegOp(src)})
 		if at != ir.NoInstr {
 			f.InsertBefore(at, i)
 		} else {

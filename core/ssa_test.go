@@ -208,7 +208,7 @@ func TestSwapAndLostCopy(t *testing.T) {
 		for k := 0; k < len(ins); k += 2 {
 			ops = append(ops, ir.RegOp(ins[k].(ir.RegID)), ir.Pack(ir.KLabel, uint32(ins[k+1].(ir.BlockID)), 0, false))
 		}
-		i := f.NewInstr(ir.OpPhi, f.Mod.Strings.Intern("phi"), ops)
+		i := f.NewInstr(ir.Form{Op: ir.OpPhi}, ops)
 		f.Append(blk, i)
 	}
 	phi(bl[1], a1, a0, bl[0], b1, bl[1])

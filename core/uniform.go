@@ -2,7 +2,6 @@ package core
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -55,18 +54,11 @@ func (u *Uniformity) Files(f *ir.Func) []ir.File {
 
 // IsVaryingSpecial reports whether a special register (by name, with the
 // "%") can differ between the lanes of a warp.
-func IsVaryingSpecial(name string) bool {
-	for _, p := range []string{"%tid", "%laneid", "%lanemask", "%clock", "%globaltimer"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
-}
+func IsVaryingSpecial(name string) bool { return ir.IsVaryingSpecial(name) }
 
 // divergenceSource reports whether instruction i produces lane-varying
 // results whatever its sources.
-func divergenceSource(f *ir.Func, i ir.InstrID, varSpecial []bool) bool {
+func divergenceSource(f *ir.Func, i ir.InstrID) bool {
 	p := f.InstrProps(i)
 	switch {
 	case p&(ir.POpaque|ir.PCall|ir.PConvergent) != 0:
@@ -81,7 +73,7 @@ func divergenceSource(f *ir.Func, i ir.InstrID, varSpecial []bool) bool {
 		return true
 	}
 	for _, o := range f.Ops(i) {
-		if o.Kind() == ir.KSpecial && !o.IsDef() && int(o.Index()) < len(varSpecial) && varSpecial[o.Index()] {
+		if o.Kind() == ir.KSpecial && !o.IsDef() && f.Mod.SpecialFacts(o.Index())&ir.SpecialVarying != 0 {
 			return true
 		}
 	}
@@ -116,10 +108,6 @@ func ComputeUniformity(f *ir.Func) *Uniformity {
 	if !f.HasBody || nb == 0 {
 		return u
 	}
-	varSpecial := make([]bool, len(f.Mod.Specials))
-	for k, s := range f.Mod.Specials {
-		varSpecial[k] = IsVaryingSpecial(f.Str(s))
-	}
 	du := ComputeDefUse(f)
 	var work []ir.RegID
 	var refs []RegRef
@@ -144,7 +132,7 @@ func ComputeUniformity(f *ir.Func) *Uniformity {
 	}
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if divergenceSource(f, i, varSpecial) {
+			if divergenceSource(f, i) {
 				markDefs(i)
 			}
 		}

@@ -150,24 +150,7 @@ func (g *gen) emit(mn string, ops ...ir.Operand) ir.InstrID {
 
 func (g *gen) emitG(guard ir.Operand, mn string, ops ...ir.Operand) ir.InstrID {
 	f := g.f
-	parts := strings.Split(mn, ".")
-	id := f.NewInstr(ir.OpcodeByName(parts[0]), g.str(mn), ops)
-	nt := 0
-	for _, p := range parts[1:] {
-		if t := ir.TypeByName(p); t != ir.TNone {
-			if nt == 0 {
-				f.Type[id] = t
-			} else if nt == 1 {
-				f.Type2[id] = t
-			}
-			nt++
-		} else if s := ir.SpaceByName(p); s != ir.SpaceNone && f.Space[id] == ir.SpaceNone {
-			f.Space[id] = s
-		}
-	}
-	if (parts[0] == "ld" || parts[0] == "st" || parts[0] == "atom" || parts[0] == "red") && f.Space[id] == ir.SpaceNone {
-		f.Space[id] = ir.SpaceGeneric
-	}
+	id := f.NewInstrText(mn, ops)
 	f.Guard[id] = guard
 	f.Append(g.cur, id)
 	g.count++
@@ -551,7 +534,7 @@ func (g *gen) ifStmt(left int) {
 	// layout: cur -> then -> else -> join (fix the layout order)
 	g.emitG(use(p).WithFlags(ir.FlagNot), "bra.uni", label(elseB))
 	if div {
-		g.f.Mnemonic[len(g.f.Op)-1] = g.str("bra")
+		g.f.SetForm(ir.InstrID(len(g.f.Op)-1), ir.Form{Op: ir.OpBra})
 	}
 	saved, conv, unif := g.save()
 	g.depth++

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Builder: constructing modules and functions from Go, without PTX text,
@@ -50,10 +49,8 @@ type ModuleBuilder struct {
 }
 
 type mnemInfo struct {
-	id    StrID
-	op    Opcode
-	t, t2 Type
-	space Space
+	id   StrID
+	form Form
 }
 
 // NewModuleBuilder starts a module with the given .version, .target and
@@ -79,39 +76,11 @@ type ParamSpec struct {
 // Param is a scalar parameter of type t.
 func Param(name string, t Type) ParamSpec { return ParamSpec{Name: name, Type: t} }
 
-// ParseMnemonic splits a mnemonic as the builder and the parser do: the
-// opcode of its first component, the first and second type suffixes and
-// the first state space named (.reg and .sreg excepted). The generic space
-// is decided per instruction (see Ins).
-func ParseMnemonic(mn string) (op Opcode, t, t2 Type, space Space) {
-	base, rest, more := strings.Cut(mn, ".")
-	op = OpcodeByName(base)
-	for more {
-		var c string
-		c, rest, more = strings.Cut(rest, ".")
-		if ty := TypeByName(c); ty != TNone {
-			if t == TNone {
-				t = ty
-			} else if t2 == TNone {
-				t2 = ty
-			}
-			continue
-		}
-		if space == SpaceNone {
-			if sp := SpaceByName(c); sp != SpaceReg && sp != SpaceSReg {
-				space = sp
-			}
-		}
-	}
-	return
-}
-
 func (b *ModuleBuilder) mnemonic(mn string) mnemInfo {
 	if mi, ok := b.mnem[mn]; ok {
 		return mi
 	}
-	op, t, t2, sp := ParseMnemonic(mn)
-	mi := mnemInfo{id: b.m.Strings.Intern(mn), op: op, t: t, t2: t2, space: sp}
+	mi := mnemInfo{id: b.m.Strings.Intern(mn), form: Decode(mn)}
 	b.mnem[mn] = mi
 	return mi
 }
@@ -379,24 +348,11 @@ func (fb *FuncBuilder) Ins(mn string, ops ...Operand) InstrID {
 	fb.open()
 	f := fb.f
 	mi := fb.mb.mnemonic(mn)
-	i := f.NewInstr(mi.op, mi.id, ops)
-	sp := mi.space
-	if sp == SpaceNone {
-		// As the parser: a memory instruction with an address operand and
-		// no space named addresses generic memory.
-		if p := mi.op.Props(); p&(PReadsMem|PWritesMem) != 0 && p&(POpaque|PCall) == 0 {
-			for _, o := range ops {
-				if o.Kind() == KAddr {
-					sp = SpaceGeneric
-				}
-			}
-		}
-	}
-	f.Type[i], f.Type2[i], f.Space[i] = mi.t, mi.t2, sp
+	i := f.NewInstrDecoded(mi.form, mi.id, ops)
 	f.Guard[i] = fb.guard
 	fb.guard = NoOperand
 	f.Append(fb.cur, i)
-	if mi.op.Props()&(PTerminator|PBranch) != 0 {
+	if mi.form.Op.Props()&(PTerminator|PBranch) != 0 {
 		fb.closed = true
 	}
 	return i

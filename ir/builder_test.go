@@ -160,7 +160,8 @@ func TestBuilderMnemonics(t *testing.T) {
 		{"frobnicate.u32", OpUnknown, TU32, TNone, SpaceNone},
 	}
 	for _, tc := range tests {
-		op, ty, t2, sp := ParseMnemonic(tc.mn)
+		d := Decode(tc.mn)
+		op, ty, t2, sp := d.Op, d.Type, d.Type2, d.Space
 		if op != tc.op || ty != tc.t || t2 != tc.t2 || sp != tc.sp {
 			t.Errorf("%s: %v %v %v %v, want %v %v %v %v", tc.mn, op, ty, t2, sp, tc.op, tc.t, tc.t2, tc.sp)
 		}

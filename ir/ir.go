@@ -13,6 +13,8 @@ package ir
 import (
 	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -41,73 +43,122 @@ const (
 //
 // A producer that deduplicates on its own (the PTX parser keeps its own
 // hash table) appends with AddUnique; the lookup map is then built lazily
-// by the next Intern, InternBytes or Lookup. Strings is not safe for
-// concurrent use, Lookup included.
+// by the next Intern, InternBytes or Lookup.
+//
+// Strings is safe for concurrent use, so the functions of one module can
+// be optimized in parallel: Intern, InternBytes, AddUnique, Lookup and Len
+// take a mutex; Get does not. Get reads a table of fixed-size pages whose
+// directory never moves, and an ID reaches a goroutine only after the page
+// holding it was written (the ID came from a call that took the mutex, or
+// existed before the goroutine started).
 type Strings struct {
-	list    []string
+	mu sync.Mutex
+	n  uint32 // strings held
+	// dir points at the page directory. It is replaced (grown) under the
+	// mutex, never changed in place below its old length, so a reader
+	// holding an older directory still finds every page it can ask for.
+	dir     atomic.Pointer[[]*[strPage]string]
 	ids     map[string]StrID
-	indexed int    // list[:indexed] are in ids
+	indexed uint32 // strings [0, indexed) are in ids
 	arena   []byte // current chunk; bytes below len are immutable
 }
 
-const stringChunk = 64 << 10
+const (
+	strPageBits = 8
+	strPage     = 1 << strPageBits
+	stringChunk = 64 << 10
+)
 
-// Reserve prepares room for about n strings (a size hint).
+// Reserve prepares room for about n strings (a size hint; pages are
+// allocated on demand, so it does nothing beyond making ID 0 exist).
 func (t *Strings) Reserve(n int) {
-	if t.list == nil {
-		t.list = make([]string, 1, max(n, 1))
+	t.mu.Lock()
+	t.init()
+	t.mu.Unlock()
+}
+
+// init makes ID 0 the empty string. The caller holds the mutex.
+func (t *Strings) init() {
+	if t.n == 0 {
+		t.push("")
 	}
 }
 
-// index brings the lookup map up to date with the list.
+// push appends s. The caller holds the mutex.
+func (t *Strings) push(s string) StrID {
+	id := t.n
+	if id == ^uint32(0) {
+		panic("ir: too many strings in one module")
+	}
+	var dir []*[strPage]string
+	if d := t.dir.Load(); d != nil {
+		dir = *d
+	}
+	k := int(id >> strPageBits)
+	if k >= len(dir) {
+		if k >= cap(dir) {
+			grown := make([]*[strPage]string, len(dir), max(2*len(dir), 4))
+			copy(grown, dir)
+			dir = grown
+		}
+		// Readers of the old header never index past its length, so the
+		// slot written here is theirs to ignore.
+		dir = dir[:k+1]
+		dir[k] = new([strPage]string)
+		t.dir.Store(&dir)
+	}
+	dir[k][id&(strPage-1)] = s
+	t.n++
+	return StrID(id)
+}
+
+// index brings the lookup map up to date. The caller holds the mutex.
 func (t *Strings) index() {
-	if t.list == nil {
-		t.list = []string{""}
-	}
+	t.init()
 	if t.ids == nil {
-		t.ids = make(map[string]StrID, len(t.list))
+		t.ids = make(map[string]StrID, t.n)
 	}
-	for ; t.indexed < len(t.list); t.indexed++ {
-		t.ids[t.list[t.indexed]] = StrID(t.indexed)
+	for ; t.indexed < t.n; t.indexed++ {
+		t.ids[t.Get(StrID(t.indexed))] = StrID(t.indexed)
 	}
 }
 
 // Intern returns the ID of s, adding it when new.
 func (t *Strings) Intern(s string) StrID {
-	if t.indexed < len(t.list) || t.ids == nil {
-		t.index()
-	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.index()
 	if id, ok := t.ids[s]; ok {
 		return id
 	}
-	id := StrID(len(t.list))
-	t.list = append(t.list, s)
+	id := t.push(s)
 	t.ids[s] = id
-	t.indexed = len(t.list)
+	t.indexed = t.n
 	return id
 }
 
 // InternBytes is Intern for a byte slice; it allocates only for new text,
 // and then only amortized (the bytes go to a shared chunk).
 func (t *Strings) InternBytes(b []byte) StrID {
-	if t.indexed < len(t.list) || t.ids == nil {
-		t.index()
-	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.index()
 	if id, ok := t.ids[string(b)]; ok {
 		return id
 	}
-	return t.Intern(t.copyText(b))
+	id := t.push(t.copyText(b))
+	t.ids[t.Get(id)] = id
+	t.indexed = t.n
+	return id
 }
 
 // AddUnique appends b, which the caller guarantees is not interned yet,
 // without touching the lookup map, and returns its ID.
 func (t *Strings) AddUnique(b []byte) StrID {
-	if t.list == nil {
-		t.list = []string{""}
-	}
-	id := StrID(len(t.list))
-	t.list = append(t.list, t.copyText(b))
-	return id
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.init()
+	return t.push(t.copyText(b))
 }
 
 func (t *Strings) copyText(b []byte) string {
@@ -127,23 +178,29 @@ func (t *Strings) copyText(b []byte) string {
 
 // Lookup returns the ID of s if it was interned.
 func (t *Strings) Lookup(s string) (StrID, bool) {
-	if t.indexed < len(t.list) || t.ids == nil {
-		t.index()
-	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.index()
 	id, ok := t.ids[s]
 	return id, ok
 }
 
-// Get returns the text of id.
+// Get returns the text of id ("" for an ID never handed out).
 func (t *Strings) Get(id StrID) string {
-	if int(id) >= len(t.list) {
+	d := t.dir.Load()
+	if d == nil || int(id>>strPageBits) >= len(*d) {
 		return ""
 	}
-	return t.list[id]
+	return (*d)[id>>strPageBits][id&(strPage-1)]
 }
 
 // Len returns how many strings are interned.
-func (t *Strings) Len() int { return len(t.list) }
+func (t *Strings) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.init()
+	return int(t.n)
+}
 
 // ItemKind says what a top-level module item is.
 type ItemKind uint8
@@ -174,6 +231,9 @@ type Module struct {
 	Syms     []Symbol
 	Funcs    []*Func
 	Specials []StrID // special register names (%tid.x, …), indexed by KSpecial operands
+
+	formText     map[Form]StrID // Text's cache, under Strings.mu
+	specialFacts []SpecialFact  // SpecialFacts's cache, under Strings.mu
 }
 
 // Linkage bits on a symbol.
@@ -372,6 +432,7 @@ type Func struct {
 	Type     []Type  // the first type suffix: the operation type (cvt: the destination type)
 	Type2    []Type  // the second type suffix (cvt's source type, …), TNone if none
 	Space    []Space // state space of a memory instruction; SpaceGeneric when it names none
+	Mods     []Mods  // the decoded modifiers (mnemonic.go)
 	Guard    []Operand
 	OpStart  []uint32
 	OpCount  []uint8
@@ -381,6 +442,10 @@ type Func struct {
 	Loc      []StrID  // ".loc" directive text in force (0 = none)
 	Line     []uint32 // source line, 0 when built
 	Dead     []bool   // removed, awaiting Compact
+	// props caches InstrProps: the opcode row refined by the fields and
+	// operands, computed when the instruction is made or its form or
+	// operands are set (RefreshProps), checked by the verifier.
+	props []Prop
 
 	Operands []Operand
 	Imms     []Imm
@@ -511,45 +576,96 @@ func (f *Func) AddBlock(label SymID) BlockID {
 	return b
 }
 
-// NewInstr creates an instruction that belongs to no block yet. The
-// operand words are copied into the pool.
-func (f *Func) NewInstr(op Opcode, mnemonic StrID, ops []Operand) InstrID {
+// NewInstr creates an instruction of form d that belongs to no block yet;
+// its mnemonic is built from the form (Module.Text). The operand words are
+// copied into the pool. This is how passes make instructions.
+func (f *Func) NewInstr(d Form, ops []Operand) InstrID {
+	return f.newInstr(d, f.Mod.Text(d), ops)
+}
+
+// NewInstrText creates an instruction from its mnemonic as written,
+// decoded once (Decode): the builder's and generators' way. The text is
+// kept as given.
+func (f *Func) NewInstrText(mnemonic string, ops []Operand) InstrID {
+	return f.newInstr(Decode(mnemonic), f.Mod.Strings.Intern(mnemonic), ops)
+}
+
+// NewInstrDecoded is NewInstrText for a caller that decoded and interned
+// the mnemonic already (a builder caching them per text).
+func (f *Func) NewInstrDecoded(d Form, mnemonic StrID, ops []Operand) InstrID {
+	return f.newInstr(d, mnemonic, ops)
+}
+
+func (f *Func) newInstr(d Form, mn StrID, ops []Operand) InstrID {
 	if len(ops) > 255 {
 		panic("ir: more than 255 operands")
 	}
 	id := InstrID(len(f.Op))
-	f.Op = append(f.Op, op)
-	f.Mnemonic = append(f.Mnemonic, mnemonic)
-	f.Type = append(f.Type, TNone)
-	f.Type2 = append(f.Type2, TNone)
-	f.Space = append(f.Space, SpaceNone)
-	f.Guard = append(f.Guard, NoOperand)
-	f.OpStart = append(f.OpStart, uint32(len(f.Operands)))
-	f.OpCount = append(f.OpCount, uint8(len(ops)))
+	for _, c := range f.columns() {
+		c.grow()
+	}
+	f.Op[id], f.Mnemonic[id] = d.Op, mn
+	f.Type[id], f.Type2[id], f.Space[id], f.Mods[id] = d.Type, d.Type2, memSpace(d, ops), d.Mods
+	f.Guard[id] = NoOperand
+	f.OpStart[id] = uint32(len(f.Operands))
+	f.OpCount[id] = uint8(len(ops))
 	f.Operands = append(f.Operands, ops...)
-	f.Block = append(f.Block, NoBlock)
-	f.Prev = append(f.Prev, NoInstr)
-	f.Next = append(f.Next, NoInstr)
-	f.Loc = append(f.Loc, 0)
-	f.Line = append(f.Line, 0)
-	f.Dead = append(f.Dead, false)
+	f.Block[id], f.Prev[id], f.Next[id] = NoBlock, NoInstr, NoInstr
+	f.props[id] = f.computeProps(id)
 	return id
+}
+
+// SetForm changes what instruction i is, in place: opcode, types, space
+// and modifiers from d, the mnemonic rebuilt from them, the cached
+// properties refreshed. The one setter for an instruction's form: no pass
+// writes mnemonics. Operands and guard are kept (set them with SetOps).
+func (f *Func) SetForm(i InstrID, d Form) {
+	f.Op[i], f.Mnemonic[i] = d.Op, f.Mod.Text(d)
+	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
+	f.Space[i] = memSpace(d, f.Ops(i))
+	f.props[i] = f.computeProps(i)
 }
 
 // SetOps replaces the operands of i. When the count is unchanged the words
 // are overwritten in place; otherwise a new run is appended to the pool
-// (the old one is reclaimed by Compact).
+// (the old one is reclaimed by Compact). The cached properties are
+// refreshed (they look at operands: a mov is a plain copy only between
+// registers of one width).
 func (f *Func) SetOps(i InstrID, ops []Operand) {
 	if len(ops) > 255 {
 		panic("ir: more than 255 operands")
 	}
 	if int(f.OpCount[i]) == len(ops) {
 		copy(f.Ops(i), ops)
-		return
+	} else {
+		f.OpStart[i] = uint32(len(f.Operands))
+		f.OpCount[i] = uint8(len(ops))
+		f.Operands = append(f.Operands, ops...)
 	}
-	f.OpStart[i] = uint32(len(f.Operands))
-	f.OpCount[i] = uint8(len(ops))
-	f.Operands = append(f.Operands, ops...)
+	f.props[i] = f.computeProps(i)
+}
+
+// RefreshProps recomputes the cached properties of every instruction (the
+// parser calls it once per function).
+func (f *Func) RefreshProps() {
+	if len(f.props) != len(f.Op) {
+		f.props = make([]Prop, len(f.Op))
+	}
+	for i := range f.Op {
+		f.props[i] = f.computeProps(InstrID(i))
+	}
+}
+
+// CheckProps reports the first instruction whose cached properties differ
+// from a fresh computation (NoInstr when none): the verifier's check that
+// nothing changed an instruction behind the setters' backs.
+func (f *Func) CheckProps() (InstrID, Prop, Prop) {
+	for i := range f.Op {
+		if want := f.computeProps(InstrID(i)); f.props[i] != want {
+			return InstrID(i), f.props[i], want
+		}
+	}
+	return NoInstr, 0, 0
 }
 
 // Append places the unlinked instruction i at the end of block b.
@@ -656,52 +772,41 @@ func (f *Func) Compact() {
 			n++
 		}
 	}
-	g := &Func{}
-	g.Op = make([]Opcode, 0, n)
-	g.Mnemonic = make([]StrID, 0, n)
-	g.Type = make([]Type, 0, n)
-	g.Type2 = make([]Type, 0, n)
-	g.Space = make([]Space, 0, n)
-	g.Guard = make([]Operand, 0, n)
-	g.OpStart = make([]uint32, 0, n)
-	g.OpCount = make([]uint8, 0, n)
-	g.Block = make([]BlockID, 0, n)
-	g.Prev = make([]InstrID, 0, n)
-	g.Next = make([]InstrID, 0, n)
-	g.Loc = make([]StrID, 0, n)
-	g.Line = make([]uint32, 0, n)
-	g.Dead = make([]bool, n)
-	g.Operands = make([]Operand, 0, len(f.Operands))
-	for _, b := range f.Layout {
-		first, last := NoInstr, NoInstr
+	order := make([]InstrID, 0, n)
+	count := make([]int32, len(f.Layout))
+	for k, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
-			id := InstrID(len(g.Op))
-			g.Op = append(g.Op, f.Op[i])
-			g.Mnemonic = append(g.Mnemonic, f.Mnemonic[i])
-			g.Type = append(g.Type, f.Type[i])
-			g.Type2 = append(g.Type2, f.Type2[i])
-			g.Space = append(g.Space, f.Space[i])
-			g.Guard = append(g.Guard, f.Guard[i])
-			g.OpStart = append(g.OpStart, uint32(len(g.Operands)))
-			g.OpCount = append(g.OpCount, f.OpCount[i])
-			g.Operands = append(g.Operands, f.Ops(i)...)
-			g.Block = append(g.Block, b)
-			g.Prev = append(g.Prev, last)
-			g.Next = append(g.Next, NoInstr)
-			g.Loc = append(g.Loc, f.Loc[i])
-			g.Line = append(g.Line, f.Line[i])
+			order = append(order, i)
+			count[k]++
+		}
+	}
+	ops := make([]Operand, 0, len(f.Operands))
+	start := make([]uint32, n)
+	for k, i := range order {
+		start[k] = uint32(len(ops))
+		ops = append(ops, f.Ops(i)...)
+	}
+	for _, c := range f.columns() {
+		c.gather(order)
+	}
+	f.Operands = ops
+	copy(f.OpStart, start)
+	id := InstrID(0)
+	for k, b := range f.Layout {
+		first, last := NoInstr, NoInstr
+		for range count[k] {
+			f.Block[id], f.Prev[id], f.Next[id] = b, last, NoInstr
 			if last != NoInstr {
-				g.Next[last] = id
+				f.Next[last] = id
 			} else {
 				first = id
 			}
 			last = id
+			id++
 		}
 		f.BlockFirst[b], f.BlockLast[b] = first, last
 	}
-	f.Op, f.Mnemonic, f.Type, f.Type2, f.Space = g.Op, g.Mnemonic, g.Type, g.Type2, g.Space
-	f.Guard, f.OpStart, f.OpCount, f.Operands = g.Guard, g.OpStart, g.OpCount, g.Operands
-	f.Block, f.Prev, f.Next, f.Loc, f.Line, f.Dead = g.Block, g.Prev, g.Next, g.Loc, g.Line, g.Dead
+	clear(f.Dead)
 }
 
 // InvalidateCFG marks the edge arrays stale; ComputeCFG rebuilds them.
@@ -731,20 +836,9 @@ func (f *Func) Clone() *Func {
 	g.RegName = slices.Clone(f.RegName)
 	g.RegType = slices.Clone(f.RegType)
 	g.RegVec = slices.Clone(f.RegVec)
-	g.Op = slices.Clone(f.Op)
-	g.Mnemonic = slices.Clone(f.Mnemonic)
-	g.Type = slices.Clone(f.Type)
-	g.Type2 = slices.Clone(f.Type2)
-	g.Space = slices.Clone(f.Space)
-	g.Guard = slices.Clone(f.Guard)
-	g.OpStart = slices.Clone(f.OpStart)
-	g.OpCount = slices.Clone(f.OpCount)
-	g.Block = slices.Clone(f.Block)
-	g.Prev = slices.Clone(f.Prev)
-	g.Next = slices.Clone(f.Next)
-	g.Loc = slices.Clone(f.Loc)
-	g.Line = slices.Clone(f.Line)
-	g.Dead = slices.Clone(f.Dead)
+	for _, c := range g.columns() {
+		c.clone()
+	}
 	g.Operands = slices.Clone(f.Operands)
 	g.Imms = slices.Clone(f.Imms)
 	g.Addrs = slices.Clone(f.Addrs)
@@ -759,4 +853,67 @@ func (f *Func) Clone() *Func {
 	g.PredStart = slices.Clone(f.PredStart)
 	g.Preds = slices.Clone(f.Preds)
 	return &g
+}
+
+// The per-instruction columns, listed once: NewInstr grows them, Clone
+// copies them, Compact gathers them, and the verifier checks their
+// lengths through this list, so they cannot drift apart. (A test checks
+// that every per-instruction slice of Func is in it.)
+
+const numInstrColumns = 16
+
+func (f *Func) columns() [numInstrColumns]instrColumn {
+	return [numInstrColumns]instrColumn{
+		col[Opcode]{"Op", &f.Op}, col[StrID]{"Mnemonic", &f.Mnemonic}, col[Type]{"Type", &f.Type},
+		col[Type]{"Type2", &f.Type2}, col[Space]{"Space", &f.Space}, col[Mods]{"Mods", &f.Mods},
+		col[Operand]{"Guard", &f.Guard}, col[uint32]{"OpStart", &f.OpStart}, col[uint8]{"OpCount", &f.OpCount},
+		col[BlockID]{"Block", &f.Block}, col[InstrID]{"Prev", &f.Prev}, col[InstrID]{"Next", &f.Next},
+		col[StrID]{"Loc", &f.Loc}, col[uint32]{"Line", &f.Line}, col[bool]{"Dead", &f.Dead},
+		col[Prop]{"props", &f.props},
+	}
+}
+
+// ColumnLens returns the name and length of every per-instruction column
+// (the verifier's shape check, and tests).
+func (f *Func) ColumnLens() [numInstrColumns]struct {
+	Name string
+	Len  int
+} {
+	var out [numInstrColumns]struct {
+		Name string
+		Len  int
+	}
+	for k, c := range f.columns() {
+		out[k].Name, out[k].Len = c.name(), c.length()
+	}
+	return out
+}
+
+type instrColumn interface {
+	name() string
+	length() int
+	grow()                  // append one zero entry
+	clone()                 // replace the slice with a copy
+	gather(order []InstrID) // replace the slice with its entries at order, in that order
+}
+
+type col[T any] struct {
+	n string
+	p *[]T
+}
+
+func (c col[T]) name() string { return c.n }
+func (c col[T]) length() int  { return len(*c.p) }
+func (c col[T]) grow() {
+	var zero T
+	*c.p = append(*c.p, zero)
+}
+func (c col[T]) clone() { *c.p = slices.Clone(*c.p) }
+func (c col[T]) gather(order []InstrID) {
+	old := *c.p
+	g := make([]T, len(order))
+	for k, i := range order {
+		g[k] = old[i]
+	}
+	*c.p = g
 }

@@ -105,7 +105,8 @@ func (l Latency) String() string {
 }
 
 // HasMod reports whether mnemonic m carries the dotted modifier mod after
-// its base name: HasMod("ld.global.nc.f32", "nc") is true.
+// its base name: HasMod("ld.global.nc.f32", "nc") is true. For tools
+// that hold text; the optimizer reads the decoded Mods instead.
 func HasMod(m, mod string) bool {
 	_, rest, ok := strings.Cut(m, ".")
 	for ok {
@@ -118,23 +119,9 @@ func HasMod(m, mod string) bool {
 	return false
 }
 
-// memory-ordering modifiers that make an access strong: it keeps its order
-// and count.
-var strongMods = [...]string{"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "mmio"}
-
-func hasStrongMod(m string) bool {
-	_, rest, ok := strings.Cut(m, ".")
-	for ok {
-		var c string
-		c, rest, ok = strings.Cut(rest, ".")
-		for _, s := range strongMods {
-			if c == s {
-				return true
-			}
-		}
-	}
-	return false
-}
+// strongMods are the memory-ordering modifiers that make an access
+// strong: it keeps its order and count.
+const strongMods = ModVolatile | ModRelaxed | ModAcquire | ModRelease | ModAcqRel | ModSC | ModMMIO
 
 // volatileSpecial reports whether a special register reads a value that
 // changes while the program runs (clocks, timers, counters, %warpid and
@@ -148,14 +135,10 @@ func volatileSpecial(name string) bool {
 	return false
 }
 
-// compareCommutes lists the comparison modifiers whose result does not
-// change when the operands are swapped.
-var compareCommutes = [...]string{"eq", "ne", "equ", "neu", "num", "nan"}
-
 // InstrProps returns the properties of instruction i: its opcode's row
-// refined by the modifiers of its mnemonic, its type, its state space and
-// its operands. Passes should call this rather than Opcode.Props. It never
-// allocates.
+// refined by its modifiers, type, state space and operands, as cached
+// when the instruction was made or last set (RefreshProps). Passes call
+// this rather than Opcode.Props.
 //
 // Refinements (each only narrows what the row allows, or adds caution):
 //   - a strong access (.volatile .relaxed .acquire .release .acq_rel .sc
@@ -172,39 +155,37 @@ var compareCommutes = [...]string{"eq", "ne", "equ", "neu", "num", "nan"}
 //   - wmma.load/.store/.mma, cp.async waits and commits, mbarrier
 //     .pending_count, tensormap.replace, clusterlaunchcontrol.query_cancel,
 //     st.async and red.async get their own effects.
-func (f *Func) InstrProps(i InstrID) Prop {
+func (f *Func) InstrProps(i InstrID) Prop { return f.props[i] }
+
+// computeProps derives InstrProps from the fields: no text is read.
+func (f *Func) computeProps(i InstrID) Prop {
 	op := f.Op[i]
 	p := opTable[op].Props
 	if p&(POpaque|PPseudo) != 0 {
 		return p
 	}
-	m := f.Str(f.Mnemonic[i])
+	m := f.Mods[i]
 	switch op {
 	case OpLd, OpLdu, OpSt, OpAtom, OpRed, OpMultimem:
-		if hasStrongMod(m) {
+		if m&strongMods != 0 {
 			p = p&^PInvariant | PVolatile | PSideEffect
 			break
 		}
 		if op == OpLd {
-			if f.Space[i] == SpaceConst || HasMod(m, "nc") || f.readsOwnKernelParam(i) {
+			if f.Space[i] == SpaceConst || m.Has(ModNC) || f.readsOwnKernelParam(i) {
 				p |= PInvariant
 			}
 		}
-		if (op == OpSt || op == OpRed) && HasMod(m, "async") {
+		if (op == OpSt || op == OpRed) && m.Has(ModAsync) {
 			p |= PAsync | PVolatile
 		}
 	case OpAdd, OpSub, OpMad, OpMul:
-		if HasMod(m, "cc") {
+		if m.Has(ModCC) {
 			p = p&^(PPure|PAssociative) | PCarry | PSideEffect
 		}
 	case OpSetp, OpSet:
-		if _, rest, ok := strings.Cut(m, "."); ok {
-			cmp, _, _ := strings.Cut(rest, ".")
-			for _, c := range compareCommutes {
-				if cmp == c {
-					p |= PCommutative
-				}
-			}
+		if m.Cmp().Commutes() {
+			p |= PCommutative
 		}
 	case OpMov:
 		if !f.isPlainCopy(i) {
@@ -212,46 +193,91 @@ func (f *Func) InstrProps(i InstrID) Prop {
 		}
 	case OpWmma:
 		switch {
-		case HasMod(m, "load"):
+		case m.Has(ModLoad):
 			p = PConvergent | PReadsMem | PAddrSpace
-		case HasMod(m, "store"):
+		case m.Has(ModStore):
 			p = PConvergent | PWritesMem | PSideEffect | PAddrSpace
-		case HasMod(m, "mma"):
+		case m.Has(ModMma):
 			p = PConvergent
 		}
 	case OpCp:
-		if HasMod(m, "wait_group") || HasMod(m, "wait_all") || HasMod(m, "commit_group") ||
-			HasMod(m, "mbarrier") {
+		if m&(ModWaitGroup|ModWaitAll|ModCommitGroup|ModMbarrier) != 0 {
 			p |= PBarrier
 		}
 	case OpMbarrier:
-		if HasMod(m, "pending_count") {
+		if m.Has(ModPendingCount) {
 			p = PPure
 		}
 	case OpTensormap:
-		if HasMod(m, "replace") {
+		if m.Has(ModReplace) {
 			p = PReadsMem | PWritesMem | PSideEffect | PAddrSpace
 		}
 	case OpClusterlaunchcontrol:
-		if HasMod(m, "query_cancel") {
+		if m.Has(ModQueryCancel) {
 			p = PPure
 		}
 	}
 	if p.Has(PAssociative) {
-		if f.Type[i].IsFloat() || HasMod(m, "sat") || HasMod(m, "hi") || HasMod(m, "wide") {
+		if f.Type[i].IsFloat() || m&(ModSat|ModHi|ModWide) != 0 {
 			p &^= PAssociative
 		}
 	}
 	if p.Has(PPure) {
 		for _, o := range f.Ops(i) {
-			if o.Kind() == KSpecial && !o.IsDef() && int(o.Index()) < len(f.Mod.Specials) &&
-				volatileSpecial(f.Str(f.Mod.Specials[o.Index()])) {
+			if o.Kind() == KSpecial && !o.IsDef() && f.Mod.SpecialFacts(o.Index())&SpecialVolatile != 0 {
 				p = p&^(PPure|PCopy) | PVolatile | PSideEffect
 				break
 			}
 		}
 	}
 	return p
+}
+
+// SpecialFact is what the optimizer needs to know of a special register.
+type SpecialFact uint8
+
+const (
+	// SpecialVolatile: the value changes while the program runs (clocks,
+	// timers, counters, %warpid and %smid, which may change when a warp
+	// migrates).
+	SpecialVolatile SpecialFact = 1 << iota
+	// SpecialVarying: the value can differ between the lanes of a warp
+	// (%tid, %laneid, %lanemask_*, and conservatively the clocks).
+	SpecialVarying
+)
+
+// SpecialFacts returns the facts of special register k (a KSpecial
+// index), decoded from its name the first time it is asked for (under the
+// strings mutex, so functions optimized in parallel may ask).
+func (m *Module) SpecialFacts(k uint32) SpecialFact {
+	if int(k) >= len(m.Specials) {
+		return 0
+	}
+	m.Strings.mu.Lock()
+	defer m.Strings.mu.Unlock()
+	for len(m.specialFacts) < len(m.Specials) {
+		name := m.Strings.Get(m.Specials[len(m.specialFacts)])
+		var fact SpecialFact
+		if volatileSpecial(name) {
+			fact |= SpecialVolatile
+		}
+		if IsVaryingSpecial(name) {
+			fact |= SpecialVarying
+		}
+		m.specialFacts = append(m.specialFacts, fact)
+	}
+	return m.specialFacts[k]
+}
+
+// IsVaryingSpecial reports whether a special register (by name, with the
+// "%") can differ between the lanes of a warp.
+func IsVaryingSpecial(name string) bool {
+	for _, p := range [...]string{"%tid", "%laneid", "%lanemask", "%clock", "%globaltimer"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // isPlainCopy reports whether mov i is "mov.t %dst, src" with a register

@@ -29,6 +29,8 @@ import (
 //     instruction type (mul/mad .wide and .hi-less forms handled);
 //   - branches and terminators end their block; a branch names a target;
 //   - when CFGValid(), the edge arrays equal a fresh ComputeCFG;
+//   - with VerifyOptions.Forms: fields and mnemonic text agree, and the
+//     cached properties are current;
 //   - with VerifyOptions.SSA: one definition per register, and each
 //     definition dominates its uses (outside phi instructions).
 
@@ -70,6 +72,11 @@ type VerifyOptions struct {
 	Dominates func(a, b InstrID) bool
 	// MaxErrors stops after this many violations (0: 100).
 	MaxErrors int
+	// Forms: every instruction's decoded fields (opcode, types, space,
+	// modifiers) agree with its mnemonic text, and its cached properties
+	// with a fresh computation — nothing changed an instruction behind
+	// the setters (SetForm, SetOps). The phase driver's check mode sets it.
+	Forms bool
 }
 
 // Verify checks f with the default options (no SSA) and returns the
@@ -126,9 +133,16 @@ func VerifyWith(f *Func, opts VerifyOptions) []error {
 	}
 	v.regParams()
 	v.labels()
+	var forms map[StrID]Form
+	if opts.Forms {
+		forms = map[StrID]Form{}
+	}
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
 			v.instr(b, i)
+			if forms != nil {
+				v.form(b, i, forms)
+			}
 		}
 	}
 	if len(v.errs) == 0 && f.CFGValid() {
@@ -145,17 +159,9 @@ func VerifyWith(f *Func, opts VerifyOptions) []error {
 func (v *verifier) shapes() bool {
 	f := v.f
 	n := len(f.Op)
-	for _, c := range []struct {
-		name string
-		l    int
-	}{
-		{"Mnemonic", len(f.Mnemonic)}, {"Type", len(f.Type)}, {"Type2", len(f.Type2)},
-		{"Space", len(f.Space)}, {"Guard", len(f.Guard)}, {"OpStart", len(f.OpStart)},
-		{"OpCount", len(f.OpCount)}, {"Block", len(f.Block)}, {"Prev", len(f.Prev)},
-		{"Next", len(f.Next)}, {"Loc", len(f.Loc)}, {"Line", len(f.Line)}, {"Dead", len(f.Dead)},
-	} {
-		if c.l != n {
-			v.errorf(NoBlock, NoInstr, "instruction slice %s has %d entries, Op has %d", c.name, c.l, n)
+	for _, c := range f.ColumnLens() {
+		if c.Len != n {
+			v.errorf(NoBlock, NoInstr, "instruction column %s has %d entries, Op has %d", c.Name, c.Len, n)
 		}
 	}
 	nr := len(f.RegType)
@@ -701,4 +707,27 @@ func (f *Func) appendRegs(i InstrID, defs, uses []RegID) ([]RegID, []RegID) {
 		walk(o, false, 0)
 	}
 	return defs, uses
+}
+
+// form checks that instruction i's fields say what its mnemonic says, and
+// that its cached properties are current. forms caches Decode per text.
+func (v *verifier) form(b BlockID, i InstrID, forms map[StrID]Form) {
+	f := v.f
+	d, ok := forms[f.Mnemonic[i]]
+	if !ok {
+		d = Decode(f.Str(f.Mnemonic[i]))
+		forms[f.Mnemonic[i]] = d
+	}
+	sp := f.Space[i]
+	if sp == SpaceGeneric && d.Space == SpaceNone {
+		sp = SpaceNone // generic addressing: no space in the text
+	}
+	if d.Op != f.Op[i] || d.Type != f.Type[i] || d.Type2 != f.Type2[i] || d.Space != sp || d.Mods != f.Mods[i] {
+		v.errorf(b, i, "fields (%s .%s .%s space %s mods %#x) disagree with the mnemonic (%s .%s .%s space %s mods %#x)",
+			f.Op[i], f.Type[i], f.Type2[i], f.Space[i], uint64(f.Mods[i]), d.Op, d.Type, d.Type2, d.Space, uint64(d.Mods))
+		return
+	}
+	if got, want := f.InstrProps(i), f.computeProps(i); got != want {
+		v.errorf(b, i, "cached properties %#x are stale (now %#x): changed behind SetForm/SetOps", uint32(got), uint32(want))
+	}
 }

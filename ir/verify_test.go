@@ -37,7 +37,7 @@ func TestVerifyCatches(t *testing.T) {
 			f.Next[in["setp"]] = in["ldn"]
 		}, "linked twice", "ldn"},
 		{"stray claim", func(f *Func, bl map[string]BlockID, _ map[string]InstrID) {
-			i := f.NewInstr(OpMov, 0, nil)
+			i := f.NewInstrDecoded(Form{Op: OpMov}, 0, nil)
 			f.Block[i] = bl["entry"]
 		}, "not in its list", ""},
 		{"register range", func(f *Func, _ map[string]BlockID, in map[string]InstrID) {
@@ -77,7 +77,7 @@ func TestVerifyCatches(t *testing.T) {
 			f.Ops(in["add"])[1] = f.Ops(in["add"])[1].WithFlags(FlagNot)
 		}, "'!' on", "add"},
 		{"terminator mid-block", func(f *Func, _ map[string]BlockID, in map[string]InstrID) {
-			i := f.NewInstr(OpMov, f.Mnemonic[in["add"]], f.Ops(in["add"])[:2])
+			i := f.NewInstrText("mov.u32", f.Ops(in["add"])[:2])
 			f.InsertAfter(in["braj"], i)
 		}, "not the last instruction", "braj"},
 		{"branch without target", func(f *Func, _ map[string]BlockID, in map[string]InstrID) {
@@ -92,7 +92,7 @@ func TestVerifyCatches(t *testing.T) {
 		}, "want a label of this block", ""},
 		{"slices", func(f *Func, _ map[string]BlockID, _ map[string]InstrID) {
 			f.Line = f.Line[:1]
-		}, "slice Line", ""},
+		}, "column Line", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,8 +1,6 @@
 package phases
 
 import (
-	"strings"
-
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -533,15 +531,13 @@ func (g *genOpt) foldable(i ir.InstrID) foldOp {
 	if f.InstrProps(i)&(noRewrite|ir.PSideEffect) != 0 {
 		return fNone
 	}
-	shape := f.Str(f.Mnemonic[i])
-	_, rest, _ := strings.Cut(shape, ".")
+	// The mnemonic must be exactly "op.t" ("mul.lo.t"): no modifier but
+	// the low half of mul, no space, no vector.
+	want0 := ir.Mods(0)
 	if op == fMul {
-		var ok bool
-		if rest, ok = strings.CutPrefix(rest, "lo."); !ok {
-			return fNone
-		}
+		want0 = ir.ModLo
 	}
-	if rest != t.String() {
+	if f.Mods[i] != want0 || f.Space[i] != ir.SpaceNone {
 		return fNone
 	}
 	ops := f.Ops(i)
@@ -747,11 +743,8 @@ func signExtend(v uint64, w int) int64 {
 // "mov.t dst, src" with t its type.
 func (g *genOpt) toMov(i ir.InstrID, dst, src ir.Operand) {
 	f := g.f
-	f.Op[i] = ir.OpMov
-	f.Mnemonic[i] = f.Mod.Strings.Intern("mov." + f.Type[i].String())
-	f.Type2[i] = ir.TNone
-	f.Space[i] = ir.SpaceNone
 	f.SetOps(i, []ir.Operand{dst, src})
+	f.SetForm(i, ir.Form{Op: ir.OpMov, Type: f.Type[i]})
 }
 
 // toMovImm rewrites i into "mov.t dst, v", v already truncated to the

@@ -480,12 +480,8 @@ func (g *gvn) commonWith(l, e ir.InstrID) bool {
 		return false
 	}
 	t, _ := gvnMovType(tl)
-	f.Op[l] = ir.OpMov
-	f.Mnemonic[l] = f.Mod.Strings.Intern("mov." + t.String())
-	f.Type[l] = t
-	f.Type2[l] = ir.TNone
-	f.Space[l] = ir.SpaceNone
 	f.SetOps(l, []ir.Operand{ir.RegDef(dl), ir.RegOp(de)})
+	f.SetForm(l, ir.Form{Op: ir.OpMov, Type: t})
 	return true
 }
 

@@ -17,7 +17,7 @@ func init() {
 
 // verifyIR runs ir.Verify and joins (at most five of) its violations.
 func verifyIR(f *ir.Func) error {
-	errs := ir.Verify(f)
+	errs := ir.VerifyWith(f, ir.VerifyOptions{Forms: true})
 	if len(errs) == 0 {
 		return nil
 	}

@@ -14,13 +14,14 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// testFunc builds
+// testFunc builds a function no phase finds anything to do in:
 //
-//	b0: mov.u32 %r1, 1; add.u32 %r2, %r1, %r1; setp-like def %p1 (mov); @%p1 bra b0;
+//	b0: mov.u32 %r1, %ctaid.x; add.u32 %r2, %r1, %r1; mov.pred %p1, 0; @%p1 bra b0;
 //	b1: st [%rd1], %r2; ret;
 func testFunc(name string) *ir.Func {
 	m := &ir.Module{}
 	m.Strings.Intern("")
+	m.Specials = append(m.Specials, m.Strings.Intern("%ctaid.x"))
 	f := &ir.Func{Mod: m, Name: name, HasBody: true, Sym: ir.NoSym}
 	m.Funcs = append(m.Funcs, f)
 	r1 := f.AddReg(m.Strings.Intern("%r1"), ir.TU32)
@@ -29,15 +30,14 @@ func testFunc(name string) *ir.Func {
 	rd1 := f.AddReg(m.Strings.Intern("%rd1"), ir.TU64)
 	b0 := f.AddBlock(ir.NoSym)
 	b1 := f.AddBlock(ir.NoSym)
-	mov := m.Strings.Intern("mov.u32")
-	f.Append(b0, f.NewInstr(ir.OpMov, mov, []ir.Operand{ir.RegDef(r1), f.AddImm(ir.Imm{Bits: 1})}))
-	f.Append(b0, f.NewInstr(ir.OpAdd, m.Strings.Intern("add.u32"), []ir.Operand{ir.RegDef(r2), ir.RegOp(r1), ir.RegOp(r1)}))
-	f.Append(b0, f.NewInstr(ir.OpMov, m.Strings.Intern("mov.pred"), []ir.Operand{ir.RegDef(p1), f.AddImm(ir.Imm{Bits: 0})}))
-	br := f.NewInstr(ir.OpBra, m.Strings.Intern("bra"), []ir.Operand{ir.Pack(ir.KLabel, uint32(b0), 0, false)})
+	f.Append(b0, f.NewInstrText("mov.u32", []ir.Operand{ir.RegDef(r1), ir.Pack(ir.KSpecial, 0, 0, false)}))
+	f.Append(b0, f.NewInstrText("add.u32", []ir.Operand{ir.RegDef(r2), ir.RegOp(r1), ir.RegOp(r1)}))
+	f.Append(b0, f.NewInstrText("mov.pred", []ir.Operand{ir.RegDef(p1), f.AddImm(ir.Imm{Bits: 0})}))
+	br := f.NewInstrText("bra", []ir.Operand{ir.Pack(ir.KLabel, uint32(b0), 0, false)})
 	f.Guard[br] = ir.RegOp(p1)
 	f.Append(b0, br)
-	f.Append(b1, f.NewInstr(ir.OpSt, m.Strings.Intern("st.global.u32"), []ir.Operand{f.AddAddr([]ir.Operand{ir.RegOp(rd1)}, 0, false), ir.RegOp(r2)}))
-	f.Append(b1, f.NewInstr(ir.OpRet, m.Strings.Intern("ret"), nil))
+	f.Append(b1, f.NewInstrText("st.global.u32", []ir.Operand{f.AddAddr([]ir.Operand{ir.RegOp(rd1)}, 0, false), ir.RegOp(r2)}))
+	f.Append(b1, f.NewInstrText("ret", nil))
 	return f
 }
 

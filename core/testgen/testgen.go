@@ -72,7 +72,10 @@ func (b *Builder) Regs(n int, t ir.Type) []ir.RegID {
 
 // Op appends an instruction to block blk.
 func (b *Builder) Op(blk ir.BlockID, op ir.Opcode, mnem string, ops ...ir.Operand) ir.InstrID {
-	i := b.F.NewInstr(op, b.str(mnem), ops)
+	i := b.F.NewInstrText(mnem, ops)
+	if b.F.Op[i] != op {
+		panic("testgen: " + mnem + " is not " + op.String())
+	}
 	b.F.Append(blk, i)
 	return i
 }
@@ -108,9 +111,7 @@ func (b *Builder) Use(blk ir.BlockID, a, x ir.RegID) ir.InstrID {
 
 // Load appends "ld.global d, [a]".
 func (b *Builder) Load(blk ir.BlockID, d, a ir.RegID) ir.InstrID {
-	i := b.Op(blk, ir.OpLd, "ld.global.u32", ir.RegDef(d), b.F.AddAddr([]ir.Operand{ir.RegOp(a)}, 0, false))
-	b.F.Space[i] = ir.SpaceGlobal
-	return i
+	return b.Op(blk, ir.OpLd, "ld.global.u32", ir.RegDef(d), b.F.AddAddr([]ir.Operand{ir.RegOp(a)}, 0, false))
 }
 
 // Bra appends "bra target".

@@ -87,11 +87,8 @@ type undoEnt struct {
 // mnInfo is the decoded form of a mnemonic, cached per interned string.
 type mnInfo struct {
 	set     bool
-	op      ir.Opcode
-	typ     ir.Type
-	typ2    ir.Type
-	space   ir.Space
-	noDef   bool // nothing is a definition (st, bra, bar, …)
+	form    ir.Form // ir.Decode of the mnemonic
+	noDef   bool    // nothing is a definition (st, bra, bar, …)
 	isCall  bool
 	endsBB  bool // a branch or terminator: ends the block
 	memProp bool // the opcode reads or writes memory (named space or generic)
@@ -167,6 +164,7 @@ func (p *parser) init(filename string, src []byte) {
 	w := &p.w
 	if cap(w.Op) < ni {
 		w.Op, w.Mnemonic, w.Type, w.Type2, w.Space = make([]ir.Opcode, 0, ni), make([]ir.StrID, 0, ni), make([]ir.Type, 0, ni), make([]ir.Type, 0, ni), make([]ir.Space, 0, ni)
+		w.Mods = make([]ir.Mods, 0, ni)
 		w.Guard, w.OpStart, w.OpCount, w.Block = make([]ir.Operand, 0, ni), make([]uint32, 0, ni), make([]uint8, 0, ni), make([]ir.BlockID, 0, ni)
 		w.Prev, w.Next, w.Loc, w.Line = make([]ir.InstrID, 0, ni), make([]ir.InstrID, 0, ni), make([]ir.StrID, 0, ni), make([]uint32, 0, ni)
 		w.Operands, w.ListOps = make([]ir.Operand, 0, 3*ni), make([]ir.Operand, 0, ni)
@@ -876,7 +874,7 @@ func (p *parser) beginFunc() {
 	p.curBlock = ir.NoBlock
 	w := &p.w
 	w.RegName, w.RegType, w.RegVec = w.RegName[:0], w.RegType[:0], w.RegVec[:0]
-	w.Op, w.Mnemonic, w.Type, w.Type2, w.Space = w.Op[:0], w.Mnemonic[:0], w.Type[:0], w.Type2[:0], w.Space[:0]
+	w.Op, w.Mnemonic, w.Type, w.Type2, w.Space, w.Mods = w.Op[:0], w.Mnemonic[:0], w.Type[:0], w.Type2[:0], w.Space[:0], w.Mods[:0]
 	w.Guard, w.OpStart, w.OpCount, w.Block = w.Guard[:0], w.OpStart[:0], w.OpCount[:0], w.Block[:0]
 	w.Prev, w.Next, w.Loc, w.Line = w.Prev[:0], w.Next[:0], w.Loc[:0], w.Line[:0]
 	w.Operands, w.Imms, w.Addrs, w.Lists, w.ListOps = w.Operands[:0], w.Imms[:0], w.Addrs[:0], w.Lists[:0], w.ListOps[:0]
@@ -989,6 +987,7 @@ func (p *parser) endFunc(body bool) {
 	n := len(w.Op)
 	f.RegName, f.RegType, f.RegVec = carve(p, w.RegName), carve(p, w.RegType), carve(p, w.RegVec)
 	f.Op, f.Mnemonic, f.Type, f.Type2, f.Space = carve(p, w.Op), carve(p, w.Mnemonic), carve(p, w.Type), carve(p, w.Type2), carve(p, w.Space)
+	f.Mods = carve(p, w.Mods)
 	f.Guard, f.OpStart, f.OpCount, f.Block = carve(p, w.Guard), carve(p, w.OpStart), carve(p, w.OpCount), carve(p, w.Block)
 	f.Prev, f.Next, f.Loc, f.Line = carve(p, w.Prev), carve(p, w.Next), carve(p, w.Loc), carve(p, w.Line)
 	f.Dead = carveZero[bool](p, n)
@@ -1005,6 +1004,7 @@ func (p *parser) endFunc(body bool) {
 	f.Succs = carveZero[ir.BlockID](p, 2*nb)[:0]
 	f.Preds = carveZero[ir.BlockID](p, 2*nb)[:0]
 	f.ComputeCFG()
+	f.RefreshProps()
 }
 
 // carve copies src into the module's slab: the per-function arrays of a
@@ -1295,8 +1295,11 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 		j++
 	}
 	base := string(b[:j])
-	mi.op = ir.OpcodeByName(base)
-	props := mi.op.Props()
+	mi.form = ir.Decode(string(b))
+	if base == "phi" {
+		mi.form.Op = ir.OpUnknown // only the optimizer makes PHIs; in a file it is some unknown opcode
+	}
+	props := mi.form.Op.Props()
 	mi.isCall = base == "call"
 	mi.endsBB = props&(ir.PBranch|ir.PTerminator) != 0 && props&ir.POpaque == 0
 	mi.memProp = props&(ir.PReadsMem|ir.PWritesMem) != 0 && props&(ir.POpaque|ir.PCall) == 0
@@ -1318,17 +1321,6 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 		}
 		if base == "tcgen05" && i == j+1 && part == "dealloc" {
 			mi.noDef = true
-		}
-		if t := ir.TypeByName(part); t != ir.TNone {
-			if mi.typ == ir.TNone {
-				mi.typ = t
-			} else if mi.typ2 == ir.TNone {
-				mi.typ2 = t
-			}
-		} else if mi.space == ir.SpaceNone {
-			if sp := ir.SpaceByName(part); sp != ir.SpaceNone && sp != ir.SpaceReg && sp != ir.SpaceSReg {
-				mi.space = sp
-			}
 		}
 		i = k + 1
 	}
@@ -1425,14 +1417,14 @@ func (p *parser) parseInstr() {
 			p.markDef(1)
 		}
 	}
-	if mi.op == ir.OpBra {
+	if mi.form.Op == ir.OpBra {
 		for _, o := range ops {
 			if o.Kind() == ir.KLabel && o.Flags() == placeholderFlags {
 				p.pend[o.Index()].target = true
 			}
 		}
 	}
-	p.emit(mi.op, mn, guard, mi, line)
+	p.emit(mi.form.Op, mn, guard, mi, line)
 }
 
 // realFlags returns the flags of o, looking through a forward-reference
@@ -1473,14 +1465,15 @@ func (p *parser) emit(op ir.Opcode, mn ir.StrID, guard ir.Operand, mi *mnInfo, l
 	}
 	id := ir.InstrID(len(w.Op))
 	b := p.curBlock
-	sp := mi.space
+	sp := mi.form.Space
 	if sp == ir.SpaceNone && mi.memProp && p.hasAddr {
 		sp = ir.SpaceGeneric
 	}
 	w.Op = append(w.Op, op)
 	w.Mnemonic = append(w.Mnemonic, mn)
-	w.Type = append(w.Type, mi.typ)
-	w.Type2 = append(w.Type2, mi.typ2)
+	w.Type = append(w.Type, mi.form.Type)
+	w.Type2 = append(w.Type2, mi.form.Type2)
+	w.Mods = append(w.Mods, mi.form.Mods)
 	w.Space = append(w.Space, sp)
 	w.Guard = append(w.Guard, guard)
 	w.OpStart = append(w.OpStart, uint32(len(w.Operands)))
