@@ -66,8 +66,25 @@ type Options struct {
 	HTMLFunc string    // write the per-phase HTML view of this function…
 	HTMLW    io.Writer // …here, when the run finishes
 
+	// Measure selects what the report measures per function: MeasureAll
+	// (the default: instructions, registers and maximum live per register
+	// file, local bytes), MeasureCounts (instructions and local bytes, no
+	// analysis) or MeasureNone (phase statistics only: the cheapest run,
+	// for callers that want the PTX and not the figures).
+	Measure Measure
+
 	Path string // the name used in errors and reports ("<input>" when empty)
 }
+
+// Measure selects the per-function figures of a report.
+type Measure = phases.MeasureLevel
+
+// The measure levels.
+const (
+	MeasureAll    = phases.MeasureAll
+	MeasureCounts = phases.MeasureCounts
+	MeasureNone   = phases.MeasureNone
+)
 
 // OptionError is an error in Options (a bad knob, phase name, target or
 // level): the caller's mistake rather than the input's.
@@ -119,11 +136,18 @@ type Pipeline struct {
 	htmlDone bool
 	scratch  sync.Pool
 	cfgs     sync.Map // target name → *phases.Config
+	measure  Measure
+	// override, for tests: a pass to run in one slot instead of the
+	// table's (phases.Config.Override), set before the first run.
+	override map[string]phases.PassFunc
 }
 
 // NewPipeline checks opts and returns a Pipeline. Errors are *OptionError.
 func NewPipeline(opts Options) (*Pipeline, error) {
-	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases}
+	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure}
+	if opts.Measure > MeasureNone {
+		return nil, &OptionError{fmt.Errorf("bad measure level %d", opts.Measure)}
+	}
 	p.scratch.New = func() any { return phases.NewScratch() }
 	if opts.Opt < LevelDefault || opts.Opt > O3 {
 		return nil, &OptionError{fmt.Errorf("bad opt level %d", opts.Opt)}
@@ -192,6 +216,11 @@ func (p *Pipeline) config(t phases.Target) (*phases.Config, error) {
 		return nil, &OptionError{err}
 	}
 	c.Verify = p.verify
+	for name, fn := range p.override {
+		if err := c.Override(name, fn); err != nil {
+			return nil, &OptionError{err}
+		}
+	}
 	c.Dump, c.DumpW = p.dump, p.dumpW
 	c.HTML = p.html
 	p.cfgs.Store(t.Name, c)
@@ -255,8 +284,12 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		in := phases.Measure(f)
-		stats, err := phases.Run(ctx, cfg, sc, f, nil)
+		// The input measure computes analyses the first phases ask for
+		// (def-use, liveness); the output measure reuses what the last
+		// phases left valid.
+		a := phases.NewAnalyses(f)
+		in := phases.MeasureWith(a, p.measure)
+		stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
 		fr := FuncReport{
 			Name: f.Name, Entry: f.Kind == ir.KindEntry,
 			InstrsIn: in.Instrs, RegsIn: regFiles(in.Regs), MaxLiveIn: regFiles(in.MaxLive), LocalBytesIn: in.LocalBytes,
@@ -271,7 +304,7 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			}
 			return err
 		}
-		out := phases.Measure(f)
+		out := phases.MeasureWith(a, p.measure)
 		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = out.Instrs, regFiles(out.Regs), regFiles(out.MaxLive), out.LocalBytes
 		rep.Functions = append(rep.Functions, fr)
 	}

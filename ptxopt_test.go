@@ -109,12 +109,15 @@ func TestErrors(t *testing.T) {
 // A panicking phase becomes an error naming the phase, the function and
 // the file.
 func TestPhasePanic(t *testing.T) {
-	i, _ := phases.Lookup("GvnCse")
-	old := phases.Pipeline[i].Fn
-	phases.Pipeline[i].Fn = func(*phases.Pass) bool { panic("invariant broken") }
-	defer func() { phases.Pipeline[i].Fn = old }()
 	src, _ := os.ReadFile("examples/saxpy.ptx")
-	_, rep, err := Optimize(context.Background(), src, Options{Path: "saxpy.ptx"})
+	p, err := NewPipeline(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.override = map[string]phases.PassFunc{"GvnCse": func(*phases.Pass) bool { panic("invariant broken") }}
+	p.cfgs.Clear() // NewPipeline checked (and cached) a configuration without it
+	_, fr, err := p.Optimize(context.Background(), "saxpy.ptx", src)
+	rep := &Report{Files: []FileReport{*fr}}
 	if err == nil || !strings.Contains(err.Error(), "saxpy.ptx: phase GvnCse, function saxpy: panic: invariant broken") {
 		t.Fatalf("got %v", err)
 	}

@@ -250,7 +250,11 @@ func buildDom(n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr)
 // outside the tree (Idom NoBlock, Dominates false).
 func Dominators(f *ir.Func) *DomTree {
 	ensureCFG(f)
-	o := ComputeOrder(f)
+	return DominatorsFrom(f, ComputeOrder(f))
+}
+
+// DominatorsFrom is Dominators given f's current block order.
+func DominatorsFrom(f *ir.Func, o *Order) *DomTree {
 	if len(o.RPO) == 0 {
 		return &DomTree{Idom: make([]ir.BlockID, f.NumBlocks()), Root: ir.NoBlock, Num: o.Num}
 	}
@@ -267,9 +271,13 @@ func Dominators(f *ir.Func) *DomTree {
 // LLVM does. Unreachable blocks are outside the tree.
 func PostDominators(f *ir.Func) *DomTree {
 	ensureCFG(f)
+	return PostDominatorsFrom(f, ComputeOrder(f))
+}
+
+// PostDominatorsFrom is PostDominators given f's current block order.
+func PostDominatorsFrom(f *ir.Func, o *Order) *DomTree {
 	nb := f.NumBlocks()
 	x := ir.BlockID(nb)
-	o := ComputeOrder(f)
 	n := nb + 1
 	if len(o.RPO) == 0 {
 		num := make([]int32, n)

@@ -148,6 +148,7 @@ func (e *editor) finish() {
 		}
 		f.Layout = lay
 	}
+	f.InvalidateCFG()
 	f.ComputeCFG()
 }
 

@@ -48,7 +48,7 @@ func RegSlots(f *ir.Func, r ir.RegID) int {
 }
 
 // RegisterPressure computes the maximum pressure per file.
-func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, nil) }
+func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, l.Files, nil) }
 
 // PressureTrace calls at for every instruction of l.F, blocks in layout
 // order and instructions backwards within a block, with the live slots
@@ -57,10 +57,18 @@ func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, nil) }
 // nobody reads still occupies a register). It returns the maximum, as
 // RegisterPressure does.
 func PressureTrace(l *Liveness, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	return walkPressure(l, at)
+	return walkPressure(l, l.Files, at)
 }
 
-func walkPressure(l *Liveness, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+// PressureTraceFiles is PressureTrace with registers counted in the files
+// files gives (say UR/UP for registers the uniformity analysis proves
+// uniform) rather than the files l was solved with: one liveness serves
+// every grouping, since the sets are the same.
+func PressureTraceFiles(l *Liveness, files []ir.File, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+	return walkPressure(l, files, at)
+}
+
+func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
 	f := l.F
 	var p Pressure
 	for k := range p.At {
@@ -94,13 +102,13 @@ func walkPressure(l *Liveness, each func(i ir.InstrID, live [ir.NumFiles]int)) P
 	set := func(r ir.RegID) {
 		if !isLive(r) {
 			lw[r>>5] |= 1 << (r & 31)
-			cnt[l.Files[r]] += int(l.slots[r])
+			cnt[files[r]] += int(l.slots[r])
 		}
 	}
 	clr := func(r ir.RegID) {
 		if isLive(r) {
 			lw[r>>5] &^= 1 << (r & 31)
-			cnt[l.Files[r]] -= int(l.slots[r])
+			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
 	record := func(i ir.InstrID) {
@@ -111,15 +119,16 @@ func walkPressure(l *Liveness, each func(i ir.InstrID, live [ir.NumFiles]int)) P
 		}
 	}
 	planes := l.slotPlanes()
+	masks := l.fileMasks(files)
 	for _, b = range f.Layout {
 		st++
 		if l.Method == Dense {
-			cnt = l.outCounts(b, planes)
+			cnt = l.outCounts(b, planes, masks)
 		} else {
 			cnt = [ir.NumFiles]int{}
 			outRegs = l.LiveOutRegs(b, outRegs[:0])
 			for _, r := range outRegs {
-				cnt[l.Files[r]] += int(l.slots[r])
+				cnt[files[r]] += int(l.slots[r])
 			}
 		}
 		record(ir.NoInstr)
@@ -181,11 +190,48 @@ func (l *Liveness) slotPlanes() [3][]uint32 {
 	return pl
 }
 
+// fileMasks returns, when files groups the global bits otherwise than
+// l.Files (whose files are contiguous bit ranges), a mask over the global
+// bits per file; nil when files is l.Files.
+func (l *Liveness) fileMasks(files []ir.File) *[ir.NumFiles][]uint32 {
+	if len(files) > 0 && len(l.Files) > 0 && &files[0] == &l.Files[0] {
+		return nil
+	}
+	var m [ir.NumFiles][]uint32
+	nw := bitvec.WordsFor(len(l.GlobalRegs))
+	for k := range m {
+		m[k] = make([]uint32, nw)
+	}
+	for g, r := range l.GlobalRegs {
+		m[files[r]][g>>5] |= 1 << (g & 31)
+	}
+	return &m
+}
+
 // outCounts returns the live slots per file of out(b) (dense method),
-// by popcounts over the words of the successors' in sets.
-func (l *Liveness) outCounts(b ir.BlockID, planes [3][]uint32) [ir.NumFiles]int {
+// by popcounts over the words of the successors' in sets: over each
+// file's bit range, or under each file's mask when masks is not nil.
+func (l *Liveness) outCounts(b ir.BlockID, planes [3][]uint32, masks *[ir.NumFiles][]uint32) [ir.NumFiles]int {
 	var cnt [ir.NumFiles]int
 	succs := l.F.SuccsOf(b)
+	weigh := func(x uint32, w int) int {
+		return bits.OnesCount32(x) + bits.OnesCount32(x&planes[0][w]) +
+			2*bits.OnesCount32(x&planes[1][w]) + 4*bits.OnesCount32(x&planes[2][w])
+	}
+	if masks != nil {
+		for w := range bitvec.WordsFor(len(l.GlobalRegs)) {
+			x := l.outWord(succs, w)
+			if x == 0 {
+				continue
+			}
+			for k := range ir.NumFiles {
+				if y := x & masks[k][w]; y != 0 {
+					cnt[k] += weigh(y, w)
+				}
+			}
+		}
+		return cnt
+	}
 	for k := range ir.NumFiles {
 		lo, hi := l.FileStart[k], l.FileStart[k+1]
 		if lo == hi {
@@ -203,8 +249,7 @@ func (l *Liveness) outCounts(b ir.BlockID, planes [3][]uint32) [ir.NumFiles]int 
 			if w == (hi-1)>>5 && hi&31 != 0 {
 				x &= uint32(1)<<(hi&31) - 1
 			}
-			c += bits.OnesCount32(x) + bits.OnesCount32(x&planes[0][w]) +
-				2*bits.OnesCount32(x&planes[1][w]) + 4*bits.OnesCount32(x&planes[2][w])
+			c += weigh(x, w)
 		}
 		cnt[k] = c
 	}

@@ -34,6 +34,9 @@ func OperandAt(f *ir.Func, i ir.InstrID, l Loc) ir.Operand {
 func SetOperandAt(f *ir.Func, i ir.InstrID, l Loc, o ir.Operand) {
 	switch {
 	case l == LocGuard:
+		if (f.Guard[i] == ir.NoOperand) != (o == ir.NoOperand) && f.Op[i].Props().Has(ir.PTerminator) {
+			f.InvalidateCFG() // a guard added to or taken from a terminator changes its fall-through
+		}
 		f.Guard[i] = o
 	case l&locList != 0:
 		f.ListOps[l&^locList] = o

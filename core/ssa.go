@@ -65,6 +65,7 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 		n := f.AddBlock(ir.NoSym)
 		copy(f.Layout[1:], f.Layout[:len(f.Layout)-1])
 		f.Layout[0] = n
+		f.InvalidateCFG()
 		f.ComputeCFG()
 	}
 	nr0 := f.NumRegs()

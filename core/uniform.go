@@ -100,15 +100,24 @@ func kernelParamLoad(f *ir.Func, i ir.InstrID) bool {
 	return false
 }
 
-// ComputeUniformity runs the analysis on f.
+// ComputeUniformity runs the analysis on f, computing what it needs.
 func ComputeUniformity(f *ir.Func) *Uniformity {
+	ensureCFG(f)
+	return ComputeUniformityWith(f, ComputeDefUse(f), func() (*Liveness, *DomTree) {
+		return ComputeLiveness(f, LiveOptions{}), PostDominators(f)
+	})
+}
+
+// ComputeUniformityWith runs the analysis with f's def-use chains du and,
+// asked for only when some branch is divergent, its liveness and
+// post-dominator tree (an analysis cache hands over what it holds).
+func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness, *DomTree)) *Uniformity {
 	ensureCFG(f)
 	nr, nb := f.NumRegs(), f.NumBlocks()
 	u := &Uniformity{Varying: make([]bool, nr), Divergent: make([]bool, nb)}
 	if !f.HasBody || nb == 0 {
 		return u
 	}
-	du := ComputeDefUse(f)
 	var work []ir.RegID
 	var refs []RegRef
 	markDefs := func(i ir.InstrID) {
@@ -148,8 +157,7 @@ func ComputeUniformity(f *ir.Func) *Uniformity {
 	)
 	diverge := func(b ir.BlockID) {
 		if live == nil {
-			live = ComputeLiveness(f, LiveOptions{})
-			pd = PostDominators(f)
+			live, pd = divergence()
 			seen = make([]uint32, nb)
 			defd = make([]uint32, nr)
 		}

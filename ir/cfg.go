@@ -1,11 +1,26 @@
 package ir
 
-// ComputeCFG rebuilds the successor and predecessor arrays from the
-// instructions. A block's successors are the targets of its branches (a
+// ComputeCFG brings the successor and predecessor arrays up to date with
+// the instructions, rebuilding them only when they are marked stale
+// (CFGValid). A block's successors are the targets of its branches (a
 // guarded branch anywhere in the block, brx.idx tables) and, when its last
 // instruction does not end control unconditionally, the next block in the
 // layout. Edges are listed once each, in a deterministic order.
+//
+// What marks the arrays stale: AddBlock; linking, unlinking or removing a
+// branch or terminator (Append, InsertBefore, InsertAfter, Unlink,
+// Remove); SetOps and SetForm on one; and InvalidateCFG, which code that
+// edits Layout, a guard of a terminator, or a label in place must call.
+// Edits of other instructions leave the edges as they are.
 func (f *Func) ComputeCFG() {
+	if f.cfgValid && len(f.SuccStart) == f.NumBlocks()+1 {
+		return
+	}
+	f.rebuildCFG()
+}
+
+func (f *Func) rebuildCFG() {
+	f.cfgVersion++
 	nb := f.NumBlocks()
 	// One scratch allocation: next-in-layout, a stamp per block to drop
 	// duplicate edges, and the fill cursors for predecessors.

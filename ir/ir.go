@@ -462,11 +462,13 @@ type Func struct {
 
 	// CFG in compressed rows, rebuilt by ComputeCFG: the successors of b
 	// are Succs[SuccStart[b]:SuccStart[b+1]], likewise predecessors.
-	SuccStart []uint32
-	Succs     []BlockID
-	PredStart []uint32
-	Preds     []BlockID
-	cfgValid  bool
+	SuccStart  []uint32
+	Succs      []BlockID
+	PredStart  []uint32
+	Preds      []BlockID
+	cfgValid   bool
+	cfgVersion uint64 // bumped by every rebuild of the edge arrays
+	numDead    int    // instructions marked Dead since the last Compact
 }
 
 // Str returns the text of a string ID of the function's module.
@@ -624,6 +626,7 @@ func (f *Func) SetForm(i InstrID, d Form) {
 	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
 	f.Space[i] = memSpace(d, f.Ops(i))
 	f.props[i] = f.computeProps(i)
+	f.cfgValid = false // what i was or is now may be a branch
 }
 
 // SetOps replaces the operands of i. When the count is unchanged the words
@@ -643,6 +646,7 @@ func (f *Func) SetOps(i InstrID, ops []Operand) {
 		f.Operands = append(f.Operands, ops...)
 	}
 	f.props[i] = f.computeProps(i)
+	f.touchCFG(i)
 }
 
 // RefreshProps recomputes the cached properties of every instruction (the
@@ -681,7 +685,7 @@ func (f *Func) Append(b BlockID, i InstrID) {
 		f.Next[last] = i
 	}
 	f.BlockLast[b] = i
-	f.cfgValid = false
+	f.touchCFG(i)
 }
 
 // InsertBefore places the unlinked instruction i just before at.
@@ -696,7 +700,7 @@ func (f *Func) InsertBefore(at, i InstrID) {
 	} else {
 		f.Next[p] = i
 	}
-	f.cfgValid = false
+	f.touchCFG(i)
 }
 
 // InsertAfter places the unlinked instruction i just after at.
@@ -711,7 +715,7 @@ func (f *Func) InsertAfter(at, i InstrID) {
 	} else {
 		f.Prev[n] = i
 	}
-	f.cfgValid = false
+	f.touchCFG(i)
 }
 
 // Unlink takes i out of its block, keeping its data so it can be placed
@@ -733,14 +737,31 @@ func (f *Func) Unlink(i InstrID) {
 		f.Prev[n] = p
 	}
 	f.Block[i], f.Prev[i], f.Next[i] = NoBlock, NoInstr, NoInstr
-	f.cfgValid = false
+	f.touchCFG(i)
+}
+
+// touchCFG marks the edge arrays stale when instruction i, just linked,
+// unlinked or changed, can decide edges: a branch or a terminator. (An
+// opaque instruction's row has neither: the parser does not end a block
+// at one either.)
+func (f *Func) touchCFG(i InstrID) {
+	if f.Op[i].Props()&(PBranch|PTerminator) != 0 {
+		f.cfgValid = false
+	}
 }
 
 // Remove deletes i: it is unlinked and marked dead; Compact reclaims it.
 func (f *Func) Remove(i InstrID) {
 	f.Unlink(i)
-	f.Dead[i] = true
+	if !f.Dead[i] {
+		f.Dead[i] = true
+		f.numDead++
+	}
 }
+
+// NumDead returns how many instruction slots are dead (removed, awaiting
+// Compact).
+func (f *Func) NumDead() int { return f.numDead }
 
 func (f *Func) checkUnlinked(i InstrID) {
 	if f.Block[i] != NoBlock || f.Dead[i] {
@@ -807,10 +828,15 @@ func (f *Func) Compact() {
 		f.BlockFirst[b], f.BlockLast[b] = first, last
 	}
 	clear(f.Dead)
+	f.numDead = 0
 }
 
 // InvalidateCFG marks the edge arrays stale; ComputeCFG rebuilds them.
 func (f *Func) InvalidateCFG() { f.cfgValid = false }
+
+// CFGVersion counts the rebuilds of the edge arrays: analyses built on
+// the CFG record it, and are stale when it has changed.
+func (f *Func) CFGVersion() uint64 { return f.cfgVersion }
 
 // CFGValid reports whether the edge arrays match the instructions.
 func (f *Func) CFGValid() bool { return f.cfgValid }

@@ -603,7 +603,7 @@ func (v *verifier) cfg() {
 	f := v.f
 	g := *f
 	g.SuccStart, g.Succs, g.PredStart, g.Preds = nil, nil, nil, nil
-	g.ComputeCFG()
+	g.rebuildCFG()
 	if len(f.SuccStart) != len(g.SuccStart) || len(f.PredStart) != len(g.PredStart) {
 		v.errorf(NoBlock, NoInstr, "CFG marked valid but sized for %d blocks, the function has %d", len(f.SuccStart)-1, f.NumBlocks())
 		return

@@ -98,13 +98,11 @@ func backCopyPropagate(p *Pass) bool {
 	if budget <= 0 || f.NumInstrs() == 0 {
 		return false
 	}
-	f.ComputeCFG()
 	b := &backCopy{f: f, sc: p.Scratch}
-	b.markDyingCopies()
+	b.markDyingCopies(p.A.Liveness())
 	n := b.rewrite(budget)
 	if n > 0 {
 		p.Count("copies removed", n)
-		f.InvalidateCFG()
 	}
 	return n > 0
 }
@@ -155,9 +153,8 @@ func (b *backCopy) plainReg(r ir.RegID) bool {
 //	    live = (live − kills(i)) ∪ uses(i)
 //
 // where a guarded or opaque instruction kills nothing.
-func (b *backCopy) markDyingCopies() {
+func (b *backCopy) markDyingCopies(l *core.Liveness) {
 	f := b.f
-	l := core.ComputeLiveness(f, core.LiveOptions{})
 	live := b.sc.Bits(f.NumRegs())
 	b.dying = b.sc.Bits(f.NumInstrs())
 	var outs []ir.RegID

@@ -88,8 +88,8 @@ func TestEveryPhasePreservesSemantics(t *testing.T) {
 		t.Fatal(err)
 	}
 	seeds := 3
-	for i := range Pipeline {
-		ph := &Pipeline[i]
+	for i := range pipeline {
+		ph := &pipeline[i]
 		if ph.Required {
 			continue // runs around every other phase anyway
 		}

@@ -83,6 +83,7 @@ func generalOptimize(p *Pass) bool {
 	f := p.F
 	g := &genOpt{
 		f:            f,
+		a:            p.A,
 		localBudget:  p.Knobs.Budget(CopyPropBudget),
 		globalBudget: p.Knobs.Budget(CopyPropGlobalBudget),
 	}
@@ -105,9 +106,6 @@ func generalOptimize(p *Pass) bool {
 	if g.simplified > 0 {
 		p.Count("identities simplified", g.simplified)
 	}
-	if changed {
-		f.InvalidateCFG()
-	}
 	return changed
 }
 
@@ -118,6 +116,8 @@ const maxGeneralOptimizeRounds = 8
 // genOpt is one bundle run's state: budgets, counters, reused buffers.
 type genOpt struct {
 	f                         *ir.Func
+	a                         *Analyses
+	duAt                      int64 // edits when the cached def-use chains were last known current
 	localBudget, globalBudget int64
 	copies, folded            int64
 	simplified                int64
@@ -315,9 +315,13 @@ func (g *genOpt) globalCopyProp() int64 {
 	if g.globalBudget <= 0 || len(f.Layout) < 2 {
 		return 0
 	}
-	f.ComputeCFG()
-	du := core.ComputeDefUse(f)
-	dom := core.Dominators(f)
+	// Rewrites since the chains were cached make them stale.
+	if edits := g.copies + g.folded + g.simplified; edits != g.duAt {
+		g.a.Invalidate(instrAnalyses)
+		g.duAt = edits
+	}
+	du := g.a.DefUse()
+	dom := g.a.Dom()
 	if cap(g.pos) < f.NumInstrs() {
 		g.pos = make([]int32, f.NumInstrs())
 	}

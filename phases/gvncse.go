@@ -89,7 +89,7 @@ func gvnCse(p *Pass) bool {
 	if f.NumInstrs() == 0 || len(f.Layout) == 0 {
 		return false
 	}
-	g := &gvn{f: f, mode: p.Knobs.Int(EnableGvnCseMode)}
+	g := &gvn{f: f, a: p.A, mode: p.Knobs.Int(EnableGvnCseMode)}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)
@@ -100,6 +100,7 @@ func gvnCse(p *Pass) bool {
 // gvn is one function's GvnCse state.
 type gvn struct {
 	f    *ir.Func
+	a    *Analyses
 	mode int64
 
 	du     *core.DefUse
@@ -140,10 +141,9 @@ const gvnExclude = ir.PVolatile | ir.PConvergent | ir.PCarry | ir.PSideEffect | 
 
 func (g *gvn) run() int64 {
 	f := g.f
-	f.ComputeCFG()
-	g.dom = core.Dominators(f)
+	g.dom = g.a.Dom()
 	if g.mode >= 1 {
-		g.du = core.ComputeDefUse(f)
+		g.du = g.a.DefUse()
 		g.opaque = make([]bool, f.NumRegs())
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
@@ -218,9 +218,6 @@ func (g *gvn) run() int64 {
 		for j := len(kids) - 1; j >= 0; j-- {
 			stack = append(stack, frame{b: kids[j]})
 		}
-	}
-	if n > 0 {
-		f.InvalidateCFG()
 	}
 	return n
 }

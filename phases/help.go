@@ -13,7 +13,7 @@ func WriteHelpPhases(w io.Writer) {
 	fmt.Fprintln(w, "Phases, in pipeline order (disable with --disable-phase NAME, select with --named-phases NAME,...):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  #\tname\topt\tfamily\tstatus\tdescription")
-	for _, p := range Pipeline {
+	for _, p := range pipeline {
 		status := "no-op (not yet implemented)"
 		if p.Impl {
 			status = "implemented"

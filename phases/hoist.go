@@ -101,14 +101,38 @@ import (
 // therefore never raises the function's maximum above that cap. The knob
 // HoistInvariantsBudget bounds the instructions moved per function.
 //
-// Liveness is computed once per loop: moving I changes the liveness of D
-// and S only, and the remaining candidates of the same loop write
-// neither (S has no definition in L; D has only I's). After a loop moved
-// something it is recomputed before the next loop. Loops are visited
-// innermost first, so a value hoisted into an inner loop's preheader
-// (which lies in the enclosing loop) may move again, out of the enclosing
-// loop. Moving non-branch instructions leaves the CFG, the dominator tree
-// and the loop nest unchanged.
+// Liveness and pressure are computed once per round, not per loop. Loops
+// are taken in rounds by height: first the loops holding no loop, then
+// those whose inner loops were all in earlier rounds, and so on, each
+// round in the order of the loop numbering (larger bodies later). Inner
+// loops thus go before the loops around them, so a value hoisted into an
+// inner loop's preheader (which lies in the enclosing loop) may move again,
+// out of the enclosing loop. After a round that moved something, the
+// cache drops its liveness and the next round computes it once.
+//
+// Why a round needs nothing recomputed. Moving I out of L into P changes
+// the liveness of D and S only, and only at blocks of L:
+//   - D: a path from outside L to a use of d that enters L passes P's end,
+//     where d is now written, and before the move passed I first (by 5, d
+//     was not live into h, and by 6 an exit taken before I leads where d
+//     is dead); paths that do not enter L are as they were. So whether d
+//     is live into any block outside L is unchanged — P included, which
+//     neither reads d nor did before.
+//   - S: every path into L passes P's end, where s is now read; before,
+//     it reached I in L with no write of s in between, so s was live at
+//     P's end already. Liveness into blocks outside L is unchanged.
+// The later questions of the round are all about blocks outside L: the
+// remaining candidates of L write neither D nor S (S has no definition in
+// L; D has only I's), and another loop of the round is disjoint from L and
+// asks about its own header and exit targets, none in L (entering L from
+// outside means entering h from its preheader, which no disjoint loop
+// holds). The pressure a loop's room is computed from lies in its own
+// body, where no other loop of the round moves anything (two loops of one
+// round are disjoint, and a moved value lands in the preheader, which is
+// in the parent loop, of a later round). So every decision is the one a
+// fresh computation before each loop would give.
+// Moving non-branch instructions leaves the CFG, the dominator tree and
+// the loop nest unchanged.
 //
 //	before:  $L: add.u32 %r9, %r1, %r2; mul.lo.u32 %r10, %r9, 3; add.u32 %r5, %r5, %r10; @%p bra $L;
 //	after:   add.u32 %r9, %r1, %r2; mul.lo.u32 %r10, %r9, 3;
@@ -127,31 +151,40 @@ func hoistInvariants(p *Pass) bool {
 			}
 		}
 	}
-	f.ComputeCFG()
-	h := &licm{f: f}
+	h := &licm{f: f, a: p.A}
 	h.analyze()
 	if !h.anyCandidate() {
 		return false
 	}
 	inserted := core.InsertPreheaders(f)
 	if inserted > 0 {
-		h.analyze()
+		h.analyze() // the cache dropped what it held: the CFG was rebuilt
 	}
 	h.budget = p.Knobs.Budget(HoistInvariantsBudget)
 	var live *core.Liveness
 	hoisted := int64(0)
-	// Loops are numbered outermost first: backwards is innermost first.
-	for k := len(h.loops.Loops) - 1; k >= 0 && h.budget > 0; k-- {
-		if !h.eligible(k) {
-			continue
+	height := loopHeights(h.loops)
+	top := int32(0)
+	for _, ht := range height {
+		top = max(top, ht)
+	}
+	for round := int32(1); round <= top && h.budget > 0; round++ {
+		moved := int64(0)
+		// Loops are numbered outermost first: backwards, larger bodies later.
+		for k := len(h.loops.Loops) - 1; k >= 0 && h.budget > 0; k-- {
+			if height[k] != round || !h.eligible(k) {
+				continue
+			}
+			if live == nil {
+				live = p.A.Liveness()
+				h.pressure(live)
+			}
+			moved += h.hoistLoop(k, live)
 		}
-		if live == nil {
-			live = core.ComputeLiveness(f, core.LiveOptions{})
-			h.pressure(live)
-		}
-		if n := h.hoistLoop(k, live); n > 0 {
-			hoisted += n
-			live = nil // D and S of the moved instructions changed
+		if moved > 0 {
+			hoisted += moved
+			p.A.Invalidate(instrAnalyses) // D and S of the moved instructions changed
+			live = nil
 		}
 	}
 	if hoisted > 0 {
@@ -167,6 +200,7 @@ func hoistInvariants(p *Pass) bool {
 // worked on.
 type licm struct {
 	f     *ir.Func
+	a     *Analyses
 	dom   *core.DomTree
 	loops *core.Loops
 
@@ -193,6 +227,21 @@ type licm struct {
 // CUTLASS main loop into 1150 live registers.
 var licmSoftLimit = [ir.NumFiles]int{64, 32, 6, 6}
 
+// loopHeights returns each loop's height: 1 for a loop holding no loop,
+// else one more than the highest loop it holds.
+func loopHeights(ls *core.Loops) []int32 {
+	h := make([]int32, len(ls.Loops))
+	// Children have larger indices than their parents: backwards, every
+	// loop is final before its parent reads it.
+	for k := len(ls.Loops) - 1; k >= 0; k-- {
+		h[k] = max(h[k], 1)
+		if p := ls.Loops[k].Parent; p >= 0 {
+			h[p] = max(h[p], h[k]+1)
+		}
+	}
+	return h
+}
+
 // pressure records the maximum pressure per block under live, and on the
 // first call the function's cap.
 func (h *licm) pressure(live *core.Liveness) {
@@ -217,8 +266,8 @@ func (h *licm) pressure(live *core.Liveness) {
 }
 
 func (h *licm) analyze() {
-	h.dom = core.Dominators(h.f)
-	h.loops = core.FindLoops(h.f, h.dom)
+	h.dom = h.a.Dom()
+	h.loops = h.a.Loops()
 	h.inL = make([]int32, h.f.NumBlocks())
 	if len(h.ndefs) < h.f.NumRegs() {
 		h.ndefs = make([]int32, h.f.NumRegs())

@@ -62,7 +62,7 @@ func simpleLiveDead(p *Pass) bool {
 	// Every instruction starts on the worklist; a register whose last use
 	// goes puts its definitions back on it (def-use chains, built once:
 	// deleted instructions are skipped by their Dead mark).
-	du := core.ComputeDefUse(f)
+	du := p.A.DefUse()
 	var work []ir.InstrID
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
@@ -118,16 +118,22 @@ func simpleLiveDead(p *Pass) bool {
 //
 // A deletion can make values dead in blocks already walked (a use in a
 // later block that fed only the deleted instruction), so sweeps repeat
-// until one deletes nothing (at most maxLiveDeadSweeps).
+// until one deletes nothing (at most maxLiveDeadSweeps). Liveness comes
+// from the analysis cache: one solve per sweep, for all the deletions of
+// the sweep before it. A sweep that deletes nothing leaves the cache's
+// liveness (and every other analysis) describing the function as it is,
+// so the slot preserves all; a sweep that deletes drops what it made
+// stale. (The last of maxLiveDeadSweeps sweeps may delete and still end
+// the phase: the cache is then dropped as after any deleting sweep.)
 func liveDead(p *Pass) bool {
-	f := p.F
 	removed := int64(0)
 	for sweep := 0; sweep < maxLiveDeadSweeps; sweep++ {
-		n := liveDeadSweep(f)
+		n := liveDeadSweep(p.F, p.A.Liveness())
 		removed += n
 		if n == 0 {
 			break
 		}
+		p.A.Invalidate(instrAnalyses)
 	}
 	if removed > 0 {
 		p.Count("instructions removed", removed)
@@ -137,9 +143,7 @@ func liveDead(p *Pass) bool {
 
 const maxLiveDeadSweeps = 8
 
-func liveDeadSweep(f *ir.Func) int64 {
-	f.ComputeCFG()
-	l := core.ComputeLiveness(f, core.LiveOptions{})
+func liveDeadSweep(f *ir.Func, l *core.Liveness) int64 {
 	live := bitvec.New(f.NumRegs())
 	var refs []core.RegRef
 	var outs []ir.RegID
@@ -173,9 +177,6 @@ func liveDeadSweep(f *ir.Func) int64 {
 			}
 			i = prev
 		}
-	}
-	if n > 0 {
-		f.ComputeCFG()
 	}
 	return n
 }

@@ -12,16 +12,6 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// Hooks into packages that may not be linked in: the verifier, the IR
-// dump and the register-pressure analysis. The driver works without
-// them (no verification, a plain built-in dump, a built-in pressure
-// estimate); hooks.go wires the real ones.
-var (
-	VerifyHook   func(f *ir.Func) error
-	DumpHook     func(w io.Writer, f *ir.Func) error
-	PressureHook func(f *ir.Func) Pressure
-)
-
 // MaxOpt is the highest -O level.
 const MaxOpt = 3
 
@@ -31,8 +21,13 @@ type Config struct {
 	Opt     int // 0..3; 0 runs no phase (parse and print only)
 	Target  Target
 	Knobs   *Knobs
-	Verify  bool // run the verifier on the input and after every phase
+	Verify  bool // run the verifier on the input and after every phase, and check the analysis cache
 	enabled []bool
+	fns     []PassFunc // the pass function of each slot: the table's, or an override
+
+	// Verifier checks a function in Verify mode; nil means the IR
+	// verifier (ir.VerifyWith, with the form checks).
+	Verifier func(f *ir.Func) error
 
 	Dump  DumpSpec  // which phases to dump around
 	DumpW io.Writer // where dumps go (nil: none)
@@ -47,8 +42,12 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 	if opt < 0 || opt > MaxOpt {
 		return nil, fmt.Errorf("bad opt level -O%d: want 0..%d", opt, MaxOpt)
 	}
-	c := &Config{Opt: opt, Target: t, Knobs: NewKnobs(ProfileFor(t), settings), enabled: make([]bool, len(Pipeline))}
-	only := make([]bool, len(Pipeline))
+	c := &Config{Opt: opt, Target: t, Knobs: NewKnobs(ProfileFor(t), settings), enabled: make([]bool, len(pipeline))}
+	c.fns = make([]PassFunc, len(pipeline))
+	for i := range pipeline {
+		c.fns[i] = pipeline[i].Fn
+	}
+	only := make([]bool, len(pipeline))
 	for _, n := range named {
 		idx, err := Resolve(n)
 		if err != nil {
@@ -58,8 +57,8 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 			only[i] = true
 		}
 	}
-	for i := range Pipeline {
-		p := &Pipeline[i]
+	for i := range pipeline {
+		p := &pipeline[i]
 		c.enabled[i] = opt >= p.MinOpt && (len(named) == 0 || only[i] || p.Required)
 	}
 	for _, n := range disabled {
@@ -68,9 +67,9 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 			return nil, err
 		}
 		for _, i := range idx {
-			if Pipeline[i].Required {
+			if pipeline[i].Required {
 				if len(idx) == 1 {
-					return nil, fmt.Errorf("phase %s is required and cannot be disabled", Pipeline[i].Name)
+					return nil, fmt.Errorf("phase %s is required and cannot be disabled", pipeline[i].Name)
 				}
 				continue
 			}
@@ -80,15 +79,27 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 	return c, nil
 }
 
+// Override makes slot name (a phase, not a family) run fn instead of the
+// table's pass, for this configuration only: how tests put a probe or a
+// failing pass into the pipeline without touching the shared table.
+func (c *Config) Override(name string, fn PassFunc) error {
+	i, ok := Lookup(name)
+	if !ok {
+		return fmt.Errorf("unknown phase %q", name)
+	}
+	c.fns[i] = fn
+	return nil
+}
+
 // Enabled reports whether pipeline slot i runs under c.
 func (c *Config) Enabled(i int) bool { return c.enabled[i] }
 
 // Planned returns the names of the phases c runs, in order.
 func (c *Config) Planned() []string {
 	var out []string
-	for i := range Pipeline {
+	for i := range pipeline {
 		if c.enabled[i] {
-			out = append(out, Pipeline[i].Name)
+			out = append(out, pipeline[i].Name)
 		}
 	}
 	return out
@@ -113,10 +124,11 @@ type PhaseStat struct {
 	Settled bool
 }
 
-// Pass is what a phase function gets: the function, the configuration,
-// scratch memory, and a place for its counters.
+// Pass is what a phase function gets: the function, its analysis cache,
+// the configuration, scratch memory, and a place for its counters.
 type Pass struct {
 	F       *ir.Func
+	A       *Analyses
 	Phase   *Phase
 	Config  *Config
 	Knobs   *Knobs
@@ -155,14 +167,22 @@ func (e *PhaseError) Unwrap() error { return e.Err }
 // nil). It stops with ctx's error between phases when ctx is cancelled.
 // Statistics for each phase that ran are appended to stats.
 func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseStat) ([]PhaseStat, error) {
+	return RunWith(ctx, c, sc, NewAnalyses(f), stats)
+}
+
+// RunWith is Run on the function of the analysis cache a, which the
+// phases use and leave in a valid state (a report measuring the result
+// reuses what it holds).
+func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat) ([]PhaseStat, error) {
+	f := a.Func()
 	if !f.HasBody || c.Opt == 0 {
 		return stats, nil
 	}
 	if sc == nil {
 		sc = NewScratch()
 	}
-	if c.Verify && VerifyHook != nil {
-		if err := VerifyHook(f); err != nil {
+	if c.Verify {
+		if err := c.verify(f); err != nil {
 			return stats, &PhaseError{Phase: "input", Func: f.Name, Err: err}
 		}
 	}
@@ -180,40 +200,56 @@ func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseS
 	for k := range settledAt {
 		settledAt[k] = -1
 	}
-	for i := range Pipeline {
+	for i := range pipeline {
 		if !c.enabled[i] {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
-		ph := &Pipeline[i]
-		if settledAt[ph.fnKey] == version && c.DumpW == nil && html == nil {
+		ph := &pipeline[i]
+		key := ph.fnKey
+		if c.fns[i] != nil && !samePass(c.fns[i], ph.Fn) {
+			key = -1 // an override: never settled
+		}
+		if key >= 0 && settledAt[key] == version && c.DumpW == nil && html == nil && !c.Verify {
 			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true})
 			continue
 		}
 		if c.DumpW != nil && c.Dump.before(i) {
 			writeDump(c.DumpW, "before", ph.Name, f)
 		}
+		var print uint64
+		if c.Verify {
+			print = fingerprint(f)
+		}
 		stats = append(stats, PhaseStat{Name: ph.Name})
 		st := &stats[len(stats)-1]
-		p := Pass{F: f, Phase: ph, Config: c, Knobs: c.Knobs, Scratch: sc, stat: st}
+		p := Pass{F: f, A: a, Phase: ph, Config: c, Knobs: c.Knobs, Scratch: sc, stat: st}
 		start := time.Now()
-		changed, err := runOne(&p)
+		changed, err := runOne(&p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
 		if changed {
 			version++
-		} else {
-			settledAt[ph.fnKey] = version
+			a.Keep(ph.Preserves)
+			compactIfSparse(a)
+		} else if key >= 0 {
+			settledAt[key] = version
 		}
 		sc.reset()
 		if err != nil {
 			return stats, err
 		}
-		if c.Verify && VerifyHook != nil {
-			if err := VerifyHook(f); err != nil {
+		if c.Verify {
+			if !changed && fingerprint(f) != print {
+				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase changed the function but reported no change")}
+			}
+			if err := c.verify(f); err != nil {
 				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("verifier: %w", err)}
+			}
+			if err := a.check(); err != nil {
+				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: err}
 			}
 		}
 		if c.DumpW != nil && c.Dump.after(i) {
@@ -226,15 +262,35 @@ func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseS
 	return stats, nil
 }
 
+// compactIfSparse reclaims the slots of deleted instructions once they
+// are a quarter of all slots (DESIGN.md's compaction step): the arrays
+// stay proportional to the live code over the 26 phases. Instruction IDs
+// change, so the analyses that hold them are dropped.
+func compactIfSparse(a *Analyses) {
+	f := a.Func()
+	if n := f.NumDead(); n >= 64 && 4*n >= f.NumInstrs() {
+		f.Compact()
+		a.Invalidate(ADefUse | APressure)
+	}
+}
+
+// verify runs c's verifier (the IR verifier by default) on f.
+func (c *Config) verify(f *ir.Func) error {
+	if c.Verifier != nil {
+		return c.Verifier(f)
+	}
+	return verifyIR(f)
+}
+
 // runOne runs one phase, turning a panic into a PhaseError that names the
 // phase and the function.
-func runOne(p *Pass) (changed bool, err error) {
+func runOne(p *Pass, fn PassFunc) (changed bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = &PhaseError{Phase: p.Phase.Name, Func: p.F.Name, Err: fmt.Errorf("panic: %v", r), Stack: debug.Stack()}
 		}
 	}()
-	return p.Phase.Fn(p), nil
+	return fn(p), nil
 }
 
 // DumpSpec selects the phases to dump around: "before:Phase",
@@ -246,7 +302,7 @@ type DumpSpec struct {
 
 // ParseDumpSpec parses a --dump-ir value.
 func ParseDumpSpec(s string) (DumpSpec, error) {
-	d := DumpSpec{bef: make([]bool, len(Pipeline)), aft: make([]bool, len(Pipeline))}
+	d := DumpSpec{bef: make([]bool, len(pipeline)), aft: make([]bool, len(pipeline))}
 	for _, item := range strings.Split(s, ",") {
 		item = strings.TrimSpace(item)
 		if item == "" {
@@ -289,12 +345,9 @@ func writeDump(w io.Writer, when, phase string, f *ir.Func) {
 	w.Write(b.Bytes())
 }
 
-// DumpFunc writes the text dump of f (ir.Dump when linked in).
+// DumpFunc writes the text dump of f (ir.Dump).
 func DumpFunc(w io.Writer, f *ir.Func) {
-	if DumpHook != nil {
-		if err := DumpHook(w, f); err == nil {
-			return
-		}
+	if err := ir.Dump(w, f); err != nil {
+		plainDump(w, f)
 	}
-	plainDump(w, f)
 }

@@ -75,10 +75,10 @@ func TestPipelineShape(t *testing.T) {
 		"OriPerformLiveDeadThird", "OriDoPredication", "LateOriCommoning", "GeneralOptimizeLate2",
 		"OriHoistInvariantsLate", "DoKillMovement", "DoTexMovement", "DoMemMovement", "DoSinkMovement",
 		"CSSA", "OutOfSSA", "AdvancedPhaseBackPropVReg", "OriBackCopyPropagate", "OriPerformLiveDeadFourth"}
-	if len(Pipeline) != len(want) {
-		t.Fatalf("pipeline has %d phases, want %d", len(Pipeline), len(want))
+	if len(pipeline) != len(want) {
+		t.Fatalf("pipeline has %d phases, want %d", len(pipeline), len(want))
 	}
-	for i, p := range Pipeline {
+	for i, p := range pipeline {
 		if p.Name != want[i] || p.Num != i+1 || p.Fn == nil || p.Help == "" || p.MinOpt < 1 || p.MinOpt > MaxOpt {
 			t.Errorf("slot %d: %+v", i, p)
 		}
@@ -101,7 +101,7 @@ func TestConfigSelection(t *testing.T) {
 	}
 	o1 := mustConfig(t, 1, nil, nil).Planned()
 	o3 := mustConfig(t, 3, nil, nil).Planned()
-	if len(o1) >= len(o3) || len(o3) != len(Pipeline) {
+	if len(o1) >= len(o3) || len(o3) != len(pipeline) {
 		t.Errorf("O1 %d phases, O3 %d", len(o1), len(o3))
 	}
 	c := mustConfig(t, 3, []string{"OriPerformLiveDead", "GvnCse"}, nil)
@@ -210,15 +210,12 @@ func TestTargets(t *testing.T) {
 	}
 }
 
-// withPhase replaces the function of a pipeline slot for one test.
-func withPhase(t *testing.T, name string, fn PassFunc) {
-	i, ok := Lookup(name)
-	if !ok {
-		t.Fatal(name)
+// withPhase makes slot name of c run fn (Config.Override).
+func withPhase(t *testing.T, c *Config, name string, fn PassFunc) {
+	t.Helper()
+	if err := c.Override(name, fn); err != nil {
+		t.Fatal(err)
 	}
-	old := Pipeline[i].Fn
-	Pipeline[i].Fn = fn
-	t.Cleanup(func() { Pipeline[i].Fn = old })
 }
 
 func TestRunStatsAndPanic(t *testing.T) {
@@ -234,12 +231,12 @@ func TestRunStatsAndPanic(t *testing.T) {
 		}
 	}
 
-	withPhase(t, "GvnCse", func(p *Pass) bool {
+	withPhase(t, c, "GvnCse", func(p *Pass) bool {
 		p.Count("merged", 2)
 		p.Count("merged", 1)
 		return true
 	})
-	withPhase(t, "OriDoPredication", func(p *Pass) bool { panic("boom") })
+	withPhase(t, c, "OriDoPredication", func(p *Pass) bool { panic("boom") })
 	stats, err = Run(context.Background(), c, nil, f, nil)
 	var pe *PhaseError
 	if !errors.As(err, &pe) || pe.Phase != "OriDoPredication" || pe.Func != "k" || !strings.Contains(err.Error(), "boom") {
@@ -254,17 +251,15 @@ func TestRunStatsAndPanic(t *testing.T) {
 
 func TestVerifyAfterEveryPhase(t *testing.T) {
 	calls := 0
-	old := VerifyHook
-	VerifyHook = func(f *ir.Func) error {
+	c := mustConfig(t, 2, nil, nil)
+	c.Verify = true
+	c.Verifier = func(f *ir.Func) error {
 		calls++
 		if calls == 4 {
 			return errors.New("bad IR")
 		}
 		return nil
 	}
-	defer func() { VerifyHook = old }()
-	c := mustConfig(t, 2, nil, nil)
-	c.Verify = true
 	_, err := Run(context.Background(), c, nil, testFunc("k"), nil)
 	var pe *PhaseError
 	if !errors.As(err, &pe) || pe.Phase != c.Planned()[2] {
@@ -285,7 +280,8 @@ func TestCancel(t *testing.T) {
 func TestScratchNoLeak(t *testing.T) {
 	sc := NewScratch()
 	var seen []uint32
-	withPhase(t, "GvnCse", func(p *Pass) bool {
+	c := mustConfig(t, 2, nil, nil)
+	withPhase(t, c, "GvnCse", func(p *Pass) bool {
 		a := p.Scratch.U32(64)
 		seen = append(seen, a...)
 		for i := range a {
@@ -298,7 +294,6 @@ func TestScratchNoLeak(t *testing.T) {
 		bv.Set(3)
 		return false
 	})
-	c := mustConfig(t, 2, nil, nil)
 	for _, name := range []string{"f1", "f2"} {
 		if _, err := Run(context.Background(), c, sc, testFunc(name), nil); err != nil {
 			t.Fatal(err)
@@ -353,7 +348,7 @@ func TestDumpsAndHTML(t *testing.T) {
 	}
 	c.Dump, c.DumpW = spec, &dump
 	c.HTML = NewHTML(&page, "k")
-	withPhase(t, "GvnCse", func(p *Pass) bool {
+	withPhase(t, c, "GvnCse", func(p *Pass) bool {
 		// A visible change so the view gets a second column.
 		for i := range p.F.Op {
 			if p.F.Op[i] == ir.OpAdd {
@@ -419,7 +414,7 @@ func TestKnobNames(t *testing.T) {
 func TestSettledPhasesSkipped(t *testing.T) {
 	c := mustConfig(t, 3, nil, nil)
 	calls := 0
-	withPhase(t, "GvnCse", func(p *Pass) bool {
+	withPhase(t, c, "GvnCse", func(p *Pass) bool {
 		calls++
 		return false
 	})

@@ -14,6 +14,7 @@ package phases
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -35,6 +36,9 @@ type Phase struct {
 	MinOpt   int    // lowest -O level the phase runs at (1..3)
 	Impl     bool   // false while the pass is a registered no-op
 	Help     string // one line for --help-phases
+	// Preserves is what the analysis cache keeps after the phase changed
+	// the function (analysis.go); the rest is dropped.
+	Preserves Analysis
 
 	fnKey int // the index of the first slot with the same Fn (set at init)
 }
@@ -42,96 +46,98 @@ type Phase struct {
 // maxPassFuncs bounds the distinct pass functions (fnKey values).
 const maxPassFuncs = 64
 
-// Pipeline is the ordered phase table. The same function stands under
-// several names: liveDead runs four times as OriPerformLiveDead*, the
-// GeneralOptimize bundle six times. The comment beside each slot says why
-// the slot is where it is.
-var Pipeline = []Phase{
+// pipeline is the ordered phase table, fixed at init: nothing writes it
+// afterwards (tests put their own pass into one Config with
+// Config.Override; Phases hands out a copy). The same function stands
+// under several names: liveDead runs four times as OriPerformLiveDead*,
+// the GeneralOptimize bundle six times. The comment beside each slot says
+// why the slot is where it is.
+var pipeline = []Phase{
 	// Cheap dead-code sweep over straight-line code before anything else,
 	// so the first bundle sees less.
-	{Name: "EarlyOriSimpleLiveDead", Fn: simpleLiveDead, MinOpt: 1, Impl: true,
+	{Name: "EarlyOriSimpleLiveDead", Fn: simpleLiveDead, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "early dead-code removal of unused results, no global liveness"},
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
-	{Name: "GeneralOptimizeEarly", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1, Impl: true,
+	{Name: "GeneralOptimizeEarly", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle (copy propagation, folding, simplification), early instance"},
 	// Global liveness-based DCE after the first bundle made values dead.
-	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
+	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
-	{Name: "OriSplitLiveRanges", Fn: splitLiveRanges, MinOpt: 2,
+	{Name: "OriSplitLiveRanges", Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "split independent live ranges of one virtual register"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
-	{Name: "IntoSSA", Fn: intoSSA, Required: true, MinOpt: 1,
+	{Name: "IntoSSA", Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
 	// Main bundle on SSA form, where copy propagation is exact.
-	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1, Impl: true,
+	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form"},
 	// Again after the first SSA bundle exposed more constants.
-	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2, Impl: true,
+	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, middle instance"},
 	// Sweep the values the bundles left dead before value numbering.
-	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
+	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, second instance"},
 	// Canonicalize operands so GvnCse finds equal expressions.
-	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2, Impl: true,
+	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, canonicalization before value numbering"},
 	// Global value numbering and CSE on SSA (mode chosen by the SM
 	// profile or EnableGvnCseMode).
-	{Name: "GvnCse", Fn: gvnCse, MinOpt: 2, Impl: true,
+	{Name: "GvnCse", Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "global value numbering and common-subexpression elimination"},
 	// Reassociate integer chains so that GvnCse leftovers become common.
-	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, MinOpt: 2,
+	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "reassociate integer expression chains and common the results"},
 	// Fold what value numbering and reassociation exposed.
-	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 1, Impl: true,
+	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle, late instance"},
 	// Remove what CSE and reassociation made dead before predication
 	// measures block sizes.
-	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
+	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, third instance"},
 	// If-convert short branches into predicated code.
-	{Name: "OriDoPredication", Fn: predication, MinOpt: 2,
+	{Name: "OriDoPredication", Fn: predication, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "if-conversion of short branches into predicated instructions"},
 	// Predication put formerly exclusive paths side by side: common them.
-	{Name: "LateOriCommoning", Fn: lateCommoning, MinOpt: 2,
+	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "late commoning of equal instructions (moves included unless DisableMoveCommoning)"},
 	// Clean up after predication and commoning.
-	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, MinOpt: 2, Impl: true,
+	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, last instance"},
 	// Loop-invariant code motion once the loop bodies are final.
-	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, MinOpt: 2, Impl: true,
+	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "loop-invariant code motion (LICM)"},
 	// The four movements reuse the LICM dataflow just computed, so they
 	// follow it directly.
-	{Name: "DoKillMovement", Families: []string{"HoistInvariants"}, Fn: killMovement, MinOpt: 2,
+	{Name: "DoKillMovement", Families: []string{"HoistInvariants"}, Fn: killMovement, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "move kill points (last uses) to shorten live ranges"},
-	{Name: "DoTexMovement", Families: []string{"HoistInvariants"}, Fn: texMovement, MinOpt: 2,
+	{Name: "DoTexMovement", Families: []string{"HoistInvariants"}, Fn: texMovement, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "move texture fetches early to hide their latency"},
 	// ptxas runs two more movement phases through the same engine that it
 	// leaves unnamed; these are our names for them.
-	{Name: "DoMemMovement", Families: []string{"HoistInvariants"}, Fn: memMovement, MinOpt: 3,
+	{Name: "DoMemMovement", Families: []string{"HoistInvariants"}, Fn: memMovement, Preserves: PreserveNothing, MinOpt: 3,
 		Help: "move long-latency loads early (sibling movement of DoTexMovement)"},
-	{Name: "DoSinkMovement", Families: []string{"HoistInvariants"}, Fn: sinkMovement, MinOpt: 3,
+	{Name: "DoSinkMovement", Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveNothing, MinOpt: 3,
 		Help: "sink computations towards their only use (sibling movement of DoKillMovement)"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
-	{Name: "CSSA", Fn: cssa, Required: true, MinOpt: 1,
+	{Name: "CSSA", Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1,
 		Help: "convert to conventional SSA (isolate PHI operands)"},
 	// Out of SSA before the late, non-SSA phases and printing.
-	{Name: "OutOfSSA", Fn: outOfSSA, Required: true, MinOpt: 1,
+	{Name: "OutOfSSA", Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
 		Help: "leave SSA: PHI instructions become moves"},
 	// ptxas's per-architecture hook before back copy propagation; a
 	// gate that does nothing unless a target overrides it.
-	{Name: "AdvancedPhaseBackPropVReg", Fn: advancedBackPropVReg, MinOpt: 2,
+	{Name: "AdvancedPhaseBackPropVReg", Fn: advancedBackPropVReg, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "per-target hook before back copy propagation (no target overrides it)"},
 	// Remove the moves out-of-SSA inserted by renaming definitions
 	// backwards into their copies.
-	{Name: "OriBackCopyPropagate", Fn: backCopyPropagate, MinOpt: 2, Impl: true,
+	{Name: "OriBackCopyPropagate", Fn: backCopyPropagate, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "back copy propagation: rename a definition into the copy that consumes it"},
 	// Last DCE before printing.
-	{Name: "OriPerformLiveDeadFourth", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, MinOpt: 1, Impl: true,
+	{Name: "OriPerformLiveDeadFourth", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, last instance"},
 }
 
@@ -169,10 +175,18 @@ var orderRules = []orderRule{
 
 var phaseIndex = map[string]int{} // lower-case name → index in Pipeline
 
+// Phases returns a copy of the pipeline table, in order.
+func Phases() []Phase { return slices.Clone(pipeline) }
+
+// samePass reports whether two pass functions are the same function.
+func samePass(a, b PassFunc) bool {
+	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
+}
+
 func init() {
 	firstOf := map[uintptr]int{}
-	for i := range Pipeline {
-		p := &Pipeline[i]
+	for i := range pipeline {
+		p := &pipeline[i]
 		p.Num = i + 1
 		fn := reflect.ValueOf(p.Fn).Pointer()
 		if k, ok := firstOf[fn]; ok {
@@ -225,8 +239,8 @@ func Resolve(name string) ([]int, error) {
 	for fam := range Families {
 		if strings.EqualFold(fam, name) {
 			var out []int
-			for i := range Pipeline {
-				for _, f := range Pipeline[i].Families {
+			for i := range pipeline {
+				for _, f := range pipeline[i].Families {
 					if f == fam {
 						out = append(out, i)
 					}
@@ -238,9 +252,9 @@ func Resolve(name string) ([]int, error) {
 	if i, ok := Lookup(name); ok {
 		return []int{i}, nil
 	}
-	cands := make([]string, 0, len(Pipeline)+len(Families))
-	for i := range Pipeline {
-		cands = append(cands, Pipeline[i].Name)
+	cands := make([]string, 0, len(pipeline)+len(Families))
+	for i := range pipeline {
+		cands = append(cands, pipeline[i].Name)
 	}
 	for fam := range Families {
 		cands = append(cands, fam)

@@ -5,11 +5,12 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// corePressure is core's pressure walk (core.PressureTrace) laid out per
-// instruction in layout order, for the reports and the HTML plot: at each
-// instruction, the live 32-bit slots per file, the larger of the two
-// program points around it with its destinations counted.
-func corePressure(f *ir.Func, files []ir.File) Pressure {
+// tracePressure is core's pressure walk (core.PressureTraceFiles) laid
+// out per instruction in layout order, for the reports and the HTML plot:
+// at each instruction, the live 32-bit slots per file (registers in
+// files), the larger of the two program points around it with its
+// destinations counted.
+func tracePressure(f *ir.Func, l *core.Liveness, files []ir.File) Pressure {
 	var p Pressure
 	if !f.HasBody || f.NumBlocks() == 0 {
 		return p
@@ -24,8 +25,7 @@ func corePressure(f *ir.Func, files []ir.File) Pressure {
 		}
 	}
 	p.PerInstr = make([][ir.NumFiles]int32, n)
-	l := core.ComputeLiveness(f, core.LiveOptions{Files: files})
-	max := core.PressureTrace(l, func(i ir.InstrID, live [ir.NumFiles]int) {
+	max := core.PressureTraceFiles(l, files, func(i ir.InstrID, live [ir.NumFiles]int) {
 		at := &p.PerInstr[pos[i]]
 		for k, v := range live {
 			at[k] = int32(v)

@@ -24,46 +24,69 @@ type Resources struct {
 	LocalBytes int
 }
 
+// MeasureLevel says how much of Resources to measure.
+type MeasureLevel uint8
+
+const (
+	// MeasureAll: instructions, registers and maximum live per file
+	// (liveness, uniformity and the pressure trace: from the cache when
+	// it holds them), local bytes.
+	MeasureAll MeasureLevel = iota
+	// MeasureCounts: instructions and local bytes only, no analysis.
+	MeasureCounts
+	// MeasureNone: nothing.
+	MeasureNone
+)
+
 // Measure computes f's resources, with registers placed in the uniform
 // files UR/UP where the uniformity analysis proves them uniform.
-func Measure(f *ir.Func) Resources {
+func Measure(f *ir.Func) Resources { return MeasureWith(NewAnalyses(f), MeasureAll) }
+
+// MeasureWith measures a's function at the given level, taking the
+// analyses from a (and leaving what it computes there for the phases).
+func MeasureWith(a *Analyses, level MeasureLevel) Resources {
 	var r Resources
-	if !f.HasBody {
+	f := a.Func()
+	if !f.HasBody || level == MeasureNone {
 		return r
 	}
-	// Registers count when an instruction names them (a declaration the
-	// code no longer uses, after dead-code removal say, is not a register
-	// the function needs), plus the .reg parameters.
-	named := make([]bool, f.NumRegs())
-	var refs []core.RegRef
-	for _, b := range f.Layout {
-		for i := range f.Instrs(b) {
-			r.Instrs++
-			for _, x := range core.AppendRegRefs(f, i, refs[:0]) {
-				named[x.Reg] = true
-			}
-		}
-	}
-	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
-		for _, id := range ids {
-			if reg, ok := f.ParamReg(id); ok {
-				named[reg] = true
-			}
-		}
-	}
-	files := RegisterFiles(f)
-	for i, ok := range named {
-		if ok {
-			r.Regs[files[i]] += core.RegSlots(f, ir.RegID(i))
-		}
-	}
-	r.MaxLive = pressureWith(f, files).Max
 	for _, s := range f.Locals {
 		sym := &f.Mod.Syms[s]
 		if sym.Space == ir.SpaceLocal {
 			r.LocalBytes += symBytes(f.Mod, sym)
 		}
 	}
+	if level == MeasureCounts {
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				r.Instrs++
+			}
+		}
+		return r
+	}
+	// Registers count when an instruction names them (a declaration the
+	// code no longer uses, after dead-code removal say, is not a register
+	// the function needs), plus the .reg parameters.
+	du := a.DefUse()
+	files := a.Files()
+	for reg := range f.NumRegs() {
+		if len(du.Defs(ir.RegID(reg))) > 0 || len(du.Uses(ir.RegID(reg))) > 0 {
+			r.Regs[files[reg]] += core.RegSlots(f, ir.RegID(reg))
+		}
+	}
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if reg, ok := f.ParamReg(id); ok && len(du.Defs(reg)) == 0 && len(du.Uses(reg)) == 0 {
+				r.Regs[files[reg]] += core.RegSlots(f, reg)
+			}
+		}
+	}
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			r.Instrs++
+		}
+	}
+	r.MaxLive = a.MaxLive()
 	return r
 }
 
@@ -87,24 +110,10 @@ func symBytes(m *ir.Module, s *ir.Symbol) int {
 	return n
 }
 
-// ComputePressure returns f's register pressure: PressureHook when set,
-// else the walk over core's liveness (pressure.go).
-func ComputePressure(f *ir.Func) Pressure {
-	if PressureHook != nil {
-		return PressureHook(f)
-	}
-	return corePressure(f, RegisterFiles(f))
-}
-
-func pressureWith(f *ir.Func, files []ir.File) Pressure {
-	if PressureHook != nil {
-		return PressureHook(f)
-	}
-	return corePressure(f, files)
-}
+// ComputePressure returns f's register pressure (registers in their
+// uniformity files).
+func ComputePressure(f *ir.Func) Pressure { return NewAnalyses(f).Pressure() }
 
 // RegisterFiles assigns each register of f to R, UR, P or UP from the
 // uniformity analysis.
-func RegisterFiles(f *ir.Func) []ir.File {
-	return core.ComputeUniformity(f).Files(f)
-}
+func RegisterFiles(f *ir.Func) []ir.File { return NewAnalyses(f).Files() }

@@ -1,0 +1,265 @@
+package phases
+
+import (
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// The analysis cache (in the spirit of LLVM's AnalysisManager and of Go's
+// cached f.Idom()): one Analyses per function holds the analyses of
+// package core, computed on demand and kept until something invalidates
+// them. Passes ask it instead of calling core directly, so an analysis is
+// computed once for all the phases and reports that can share it.
+//
+// Validity. The CFG analyses (block order, dominators, post-dominators,
+// loops) are tied to the CFG arrays: each records the ir.Func CFG version
+// it was built from, and one built on an older CFG is rebuilt (so a pass
+// that edits edges cannot be handed stale dominators). The others
+// (def-use, uniformity, register files, liveness, pressure) describe
+// instructions, whose edits the cache cannot see cheaply; they stay valid
+// until dropped:
+//   - after a phase that changed the function, the driver drops every
+//     analysis the phase does not declare it preserves (Phase.Preserves);
+//   - a pass that edits and then asks again calls Invalidate itself.
+//
+// In check mode (--verify) the driver recomputes every analysis still
+// cached after each phase and compares: a phase that keeps an analysis it
+// made stale fails there, as does one that changed the function while
+// reporting no change (the cache and the settled-phase skip trust that
+// flag).
+
+// Analysis is a set of analyses.
+type Analysis uint16
+
+// Indices of the analyses.
+const (
+	iOrder = iota
+	iDom
+	iPostDom
+	iLoops
+	iDefUse
+	iUniformity
+	iLiveness
+	iPressure
+	numAnalyses
+)
+
+const (
+	AOrder      Analysis = 1 << iOrder      // reverse post-order (core.Order)
+	ADom        Analysis = 1 << iDom        // dominator tree
+	APostDom    Analysis = 1 << iPostDom    // post-dominator tree
+	ALoops      Analysis = 1 << iLoops      // natural loops
+	ADefUse     Analysis = 1 << iDefUse     // def-use chains
+	AUniformity Analysis = 1 << iUniformity // uniformity (varying registers, divergent branches) and register files
+	ALiveness   Analysis = 1 << iLiveness   // liveness, registers in R and P by type
+	APressure   Analysis = 1 << iPressure   // the per-instruction pressure trace, registers in their uniformity files
+)
+
+// Preservation sets phases declare.
+const (
+	PreserveNothing Analysis = 0
+	// PreserveCFG: blocks, edges and layout are unchanged.
+	PreserveCFG = AOrder | ADom | APostDom | ALoops
+	// PreserveAll: the phase keeps every cached analysis valid itself (it
+	// invalidates what its edits break, or changes nothing they see).
+	PreserveAll Analysis = 1<<numAnalyses - 1
+	// instrAnalyses are the analyses of instructions rather than edges:
+	// what a pass editing instructions in place invalidates.
+	instrAnalyses = PreserveAll &^ PreserveCFG
+)
+
+var analysisNames = [numAnalyses]string{"order", "dominators", "post-dominators", "loops", "def-use", "uniformity", "liveness", "pressure"}
+
+// dependents lists, per analysis, the analyses computed from it: dropping
+// one drops those too.
+var dependents = [numAnalyses]Analysis{
+	iOrder:      ADom | APostDom | ALoops | AUniformity | APressure,
+	iDom:        ALoops,
+	iPostDom:    AUniformity | APressure,
+	iDefUse:     AUniformity | APressure,
+	iUniformity: APressure,
+	iLiveness:   AUniformity | APressure,
+}
+
+func (s Analysis) String() string {
+	var b []byte
+	for k := range numAnalyses {
+		if s&(1<<k) != 0 {
+			if len(b) > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, analysisNames[k]...)
+		}
+	}
+	return string(b)
+}
+
+// Analyses is the cache of one function. Not safe for concurrent use:
+// one goroutine runs one function's phases.
+type Analyses struct {
+	f     *ir.Func
+	valid Analysis
+	cfgAt uint64 // the CFG version the CFG analyses were built from
+
+	order *core.Order
+	dom   *core.DomTree
+	pdom  *core.DomTree
+	loops *core.Loops
+	du    *core.DefUse
+	uni   *core.Uniformity
+	files []ir.File
+	live  *core.Liveness
+	press Pressure // PerInstr nil when only the maximum was asked for
+
+	// Computed counts, per analysis, how many times it was computed
+	// (tests check that phases share them).
+	Computed [numAnalyses]int
+}
+
+// NewAnalyses returns an empty cache for f.
+func NewAnalyses(f *ir.Func) *Analyses { return &Analyses{f: f} }
+
+// Func returns the function the cache describes.
+func (a *Analyses) Func() *ir.Func { return a.f }
+
+// Invalidate drops the analyses in set and those computed from them.
+func (a *Analyses) Invalidate(set Analysis) {
+	for k := range numAnalyses {
+		if set&(1<<k) != 0 {
+			set |= dependents[k]
+		}
+	}
+	a.valid &^= set
+	if set&ALiveness != 0 {
+		a.live = nil
+	}
+}
+
+// Keep drops every analysis not in set (what a phase that changed the
+// function does not preserve).
+func (a *Analyses) Keep(set Analysis) { a.Invalidate(PreserveAll &^ set) }
+
+// Valid returns the analyses currently cached.
+func (a *Analyses) Valid() Analysis {
+	a.syncCFG()
+	return a.valid
+}
+
+// syncCFG brings the CFG arrays up to date and drops every analysis when
+// the edges were rebuilt since they were computed (edges are rebuilt only
+// after an edit of a branch, a terminator, a block or the layout, which
+// no cached analysis survives).
+func (a *Analyses) syncCFG() {
+	a.f.ComputeCFG()
+	if v := a.f.CFGVersion(); v != a.cfgAt {
+		a.Invalidate(PreserveAll)
+		a.cfgAt = v
+	}
+}
+
+func (a *Analyses) have(k Analysis) bool {
+	a.syncCFG()
+	return a.valid&k != 0
+}
+
+func (a *Analyses) got(k Analysis) {
+	a.valid |= k
+	for i := range numAnalyses {
+		if k == 1<<i {
+			a.Computed[i]++
+		}
+	}
+}
+
+// Order returns the reverse post-order of the reachable blocks.
+func (a *Analyses) Order() *core.Order {
+	if !a.have(AOrder) {
+		a.order = core.ComputeOrder(a.f)
+		a.got(AOrder)
+	}
+	return a.order
+}
+
+// Dom returns the dominator tree.
+func (a *Analyses) Dom() *core.DomTree {
+	if !a.have(ADom) {
+		a.dom = core.DominatorsFrom(a.f, a.Order())
+		a.got(ADom)
+	}
+	return a.dom
+}
+
+// PostDom returns the post-dominator tree.
+func (a *Analyses) PostDom() *core.DomTree {
+	if !a.have(APostDom) {
+		a.pdom = core.PostDominatorsFrom(a.f, a.Order())
+		a.got(APostDom)
+	}
+	return a.pdom
+}
+
+// Loops returns the loop nest.
+func (a *Analyses) Loops() *core.Loops {
+	if !a.have(ALoops) {
+		a.loops = core.FindLoops(a.f, a.Dom())
+		a.got(ALoops)
+	}
+	return a.loops
+}
+
+// DefUse returns the def-use chains.
+func (a *Analyses) DefUse() *core.DefUse {
+	if !a.have(ADefUse) {
+		a.du = core.ComputeDefUse(a.f)
+		a.got(ADefUse)
+	}
+	return a.du
+}
+
+// Liveness returns the liveness of the registers (R and P by type).
+func (a *Analyses) Liveness() *core.Liveness {
+	if !a.have(ALiveness) {
+		a.live = core.ComputeLiveness(a.f, core.LiveOptions{})
+		a.got(ALiveness)
+	}
+	return a.live
+}
+
+// Uniformity returns the uniformity analysis.
+func (a *Analyses) Uniformity() *core.Uniformity {
+	if !a.have(AUniformity) {
+		a.uni = core.ComputeUniformityWith(a.f, a.DefUse(), func() (*core.Liveness, *core.DomTree) {
+			return a.Liveness(), a.PostDom()
+		})
+		a.files = a.uni.Files(a.f)
+		a.got(AUniformity)
+	}
+	return a.uni
+}
+
+// Files returns the register file of every register: UR/UP where the
+// uniformity analysis proves a register uniform, R/P otherwise.
+func (a *Analyses) Files() []ir.File {
+	a.Uniformity()
+	return a.files
+}
+
+// Pressure returns the register pressure at every instruction (layout
+// order) and its maximum per file, registers in their Files.
+func (a *Analyses) Pressure() Pressure {
+	if !a.have(APressure) || a.press.PerInstr == nil {
+		a.press = tracePressure(a.f, a.Liveness(), a.Files())
+		a.got(APressure)
+	}
+	return a.press
+}
+
+// MaxLive returns the maximum register pressure per file (registers in
+// their Files), without keeping the per-instruction trace.
+func (a *Analyses) MaxLive() [ir.NumFiles]int {
+	if !a.have(APressure) {
+		a.press = Pressure{Max: core.PressureTraceFiles(a.Liveness(), a.Files(), nil).Max}
+		a.got(APressure)
+	}
+	return a.press.Max
+}
