@@ -134,7 +134,7 @@ func BenchmarkLiveness(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%d/%s/solve", fam.name, n, lv), func(b *testing.B) {
 					f := benchFunc(b, fam, n)
 					ni := countInstrs(f)
-					l, s := prepareLiveness(f, LiveOptions{})
+					l, s := prepareLiveness(nil, f, LiveOptions{})
 					if s == nil {
 						b.Skip("sparse")
 					}

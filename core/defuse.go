@@ -33,6 +33,12 @@ type Ref struct {
 type DefUse struct {
 	defStart, useStart []uint32
 	defs, uses         []Ref
+
+	// working memory kept for the next ComputeDefUseInto
+	regOf   []ir.RegID
+	fill    []uint32
+	scatter []Ref
+	refs    []RegRef
 }
 
 // Defs returns the definitions of r.
@@ -46,10 +52,19 @@ func (d *DefUse) Uses(r ir.RegID) []Ref { return d.uses[d.useStart[r]:d.useStart
 const directFillRefs = 16 << 10
 
 // ComputeDefUse builds the def-use chains of f.
-func ComputeDefUse(f *ir.Func) *DefUse {
+func ComputeDefUse(f *ir.Func) *DefUse { return ComputeDefUseInto(nil, f) }
+
+// ComputeDefUseInto is ComputeDefUse into old, chains the caller no longer
+// needs, whose memory is reused (nil: new ones).
+func ComputeDefUseInto(old *DefUse, f *ir.Func) *DefUse {
 	nr := f.NumRegs()
-	d := &DefUse{defStart: make([]uint32, nr+1), useStart: make([]uint32, nr+1)}
-	var refs []RegRef
+	d := old
+	if d == nil {
+		d = &DefUse{}
+	}
+	d.defStart, d.useStart = grow(d.defStart, nr+1), grow(d.useStart, nr+1)
+	refs := d.refs
+	defer func() { d.refs = refs }()
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
@@ -67,8 +82,8 @@ func ComputeDefUse(f *ir.Func) *DefUse {
 		d.useStart[r+1] += d.useStart[r]
 	}
 	nd, nu := d.defStart[nr], d.useStart[nr]
-	d.defs = make([]Ref, nd)
-	d.uses = make([]Ref, nu)
+	d.defs = grow(d.defs, int(nd))
+	d.uses = grow(d.uses, int(nu))
 	// Register blocks of 1<<shift registers: about sqrt(nr), at least
 	// 256, so both the block streams and the rows of one block stay few.
 	shift := max(8, (bits.Len(uint(nr))+1)/2)
@@ -78,12 +93,14 @@ func ComputeDefUse(f *ir.Func) *DefUse {
 	}
 	nblk := (nr + 1<<shift - 1) >> shift
 	// fill[k]: next slot of register block k, defs then uses.
-	fill := make([]uint32, 2*nblk)
+	d.fill = grow(d.fill, 2*nblk)
+	fill := d.fill
 	for k := range nblk {
 		fill[k] = d.defStart[k<<shift]
 		fill[nblk+k] = d.useStart[k<<shift]
 	}
-	regOf := make([]ir.RegID, nd+nu)
+	d.regOf = grow(d.regOf, int(nd+nu))
+	regOf := d.regOf
 	defReg, useReg := regOf[:nd:nd], regOf[nd:]
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
@@ -104,9 +121,8 @@ func ComputeDefUse(f *ir.Func) *DefUse {
 			}
 		}
 	}
-	var buf []Ref
-	buf = scatterRows(d.defs, defReg, d.defStart, shift, nblk, buf)
-	scatterRows(d.uses, useReg, d.useStart, shift, nblk, buf)
+	d.scatter = scatterRows(d.defs, defReg, d.defStart, shift, nblk, d.scatter)
+	d.scatter = scatterRows(d.uses, useReg, d.useStart, shift, nblk, d.scatter)
 	return d
 }
 
@@ -114,7 +130,8 @@ func ComputeDefUse(f *ir.Func) *DefUse {
 // straight into its row.
 func (d *DefUse) fillDirect(f *ir.Func, refs []RegRef) {
 	nr := len(d.defStart) - 1
-	fd := make([]uint32, 2*nr)
+	d.fill = grow(d.fill, 2*nr)
+	fd := d.fill
 	copy(fd, d.defStart[:nr])
 	copy(fd[nr:], d.useStart[:nr])
 	for _, b := range f.Layout {

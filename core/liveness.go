@@ -117,6 +117,10 @@ type LiveOptions struct {
 	// the caller reads after the call.
 	LiveAtExit []ir.RegID
 
+	// Order, when set, is f's current block order (an analysis cache
+	// hands over the one it holds); nil computes it.
+	Order *Order
+
 	// segBlocks, when positive, overrides the blocks per segment the
 	// dense method aims at (tests use 1 to cut at every allowed point).
 	segBlocks int
@@ -156,6 +160,43 @@ type Liveness struct {
 
 	order []ir.BlockID // solve order: reachable blocks in RPO, then the rest
 	slots []uint8      // 32-bit slots of each register
+
+	buf *liveBuf // working memory, kept for the next ComputeLivenessInto
+}
+
+// liveBuf is the working memory of one solve, reused by the next solve
+// into the same Liveness: a function's analyses are recomputed many times
+// over a pipeline, and reusing the arrays keeps that from being
+// allocation- and clearing-bound.
+type liveBuf struct {
+	files     []ir.File
+	slots     []uint8
+	order     []ir.BlockID
+	stamps    []uint32
+	gen, kill blockSets
+	global    []bool
+	glob      []int32
+	globRegs  []ir.RegID
+	reach     []int32
+	back      []bool
+	segs      []segment
+	pos       []int32
+	raw       []uint32 // the sets' backing array (aligned inside)
+	in        []bitvec.BitVector
+	sstart    []int32
+	spos      []int32
+	solver    segSolver
+}
+
+// grow returns s resized to n zeroed elements, reusing its array when it
+// is large enough.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/8)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // idxCSR holds sorted lists of global bit numbers per block.
@@ -174,7 +215,14 @@ const segBytes = 192 << 10
 // ComputeLiveness computes block live-in and live-out sets of f's
 // registers per register file.
 func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
-	l, s := prepareLiveness(f, opt)
+	return ComputeLivenessInto(nil, f, opt)
+}
+
+// ComputeLivenessInto is ComputeLiveness into old, a result the caller no
+// longer needs, whose memory is reused (nil: a new one). The caller must
+// not use old's previous contents afterwards.
+func ComputeLivenessInto(old *Liveness, f *ir.Func, opt LiveOptions) *Liveness {
+	l, s := prepareLiveness(old, f, opt)
 	if s != nil {
 		s.run(opt.Solver)
 	}
@@ -184,45 +232,60 @@ func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
 // prepareLiveness does everything but the dense fixed-point solve: scan,
 // numbering, segments and sets. It returns the dense solver to run, or
 // nil when the sparse method has already produced the result.
-func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
+func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 	ensureCFG(f)
 	if opt.LiveAtExit == nil {
 		opt.LiveAtExit = f.ReturnRegs(nil)
 	}
 	nb, nr := f.NumBlocks(), f.NumRegs()
-	l := &Liveness{F: f, Files: opt.Files}
+	buf := &liveBuf{}
+	if old != nil && old.buf != nil {
+		buf = old.buf
+	}
+	l := &Liveness{F: f, Files: opt.Files, buf: buf}
+	if old != nil {
+		*old = Liveness{F: f, Files: opt.Files, buf: buf}
+		l = old
+	}
 	if l.Files == nil {
-		l.Files = make([]ir.File, nr)
+		buf.files = grow(buf.files, nr)
+		l.Files = buf.files
 		for r, t := range f.RegType {
 			l.Files[r] = ir.FileOf(t, false)
 		}
 	}
-	l.slots = make([]uint8, nr)
+	buf.slots = grow(buf.slots, nr)
+	l.slots = buf.slots
 	for r := range f.RegType {
 		l.slots[r] = uint8(RegSlots(f, ir.RegID(r)))
 	}
 
 	// Solve order: RPO of the reachable blocks, then the others.
-	o := ComputeOrder(f)
-	l.order = make([]ir.BlockID, 0, nb)
-	l.order = append(l.order, o.RPO...)
+	o := opt.Order
+	if o == nil {
+		o = ComputeOrder(f)
+	}
+	l.order = append(buf.order[:0], o.RPO...)
 	for b := range nb {
 		if o.Num[b] < 0 {
 			l.order = append(l.order, ir.BlockID(b))
 		}
 	}
+	buf.order = l.order
 
 	// One forward scan: upward-exposed uses and first killing definition
 	// of every register in every block, as per-block lists.
-	gen, kill := scanBlocks(f)
-	global := make([]bool, nr)
+	gen, kill := scanBlocks(f, buf)
+	buf.global = grow(buf.global, nr)
+	global := buf.global
 	for _, r := range gen.bits {
 		global[r] = true
 	}
 	for _, r := range opt.LiveAtExit {
 		global[r] = true
 	}
-	l.Global = make([]int32, nr)
+	buf.glob = grow(buf.glob, nr)
+	l.Global = buf.glob
 	var cnt [ir.NumFiles]int
 	for r := range nr {
 		l.Global[r] = -1
@@ -234,7 +297,8 @@ func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 		l.FileStart[k+1] = l.FileStart[k] + cnt[k]
 	}
 	ng := l.FileStart[ir.NumFiles]
-	l.GlobalRegs = make([]ir.RegID, ng)
+	buf.globRegs = grow(buf.globRegs, ng)
+	l.GlobalRegs = buf.globRegs
 	next := l.FileStart
 	for r := range nr {
 		if global[r] {
@@ -253,7 +317,7 @@ func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 
 	strideW := int64((bitvec.WordsFor(ng) + 15) &^ 15)
 	stride := strideW * 4
-	segs, maxSeg := l.segments(o, stride, opt.segBlocks)
+	segs, maxSeg := l.segments(o, stride, opt.segBlocks, buf)
 	bytes := stride * (3*int64(nb) + 1)
 	budget := opt.MemBudget
 	if budget == 0 {
@@ -266,8 +330,9 @@ func prepareLiveness(f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
 	}
 	l.Method = Dense
 	l.Stats.Bytes = bytes
-	s := &segSolver{l: l, segs: segs}
-	s.setup(gen, kill, maxSeg)
+	s := &buf.solver
+	*s = segSolver{l: l, segs: segs, queue: s.queue, inQ: s.inQ}
+	s.setup(gen, kill, maxSeg, buf)
 	for _, r := range opt.LiveAtExit {
 		l.exitOut.Set(int(l.Global[r]))
 	}
@@ -306,16 +371,17 @@ func (c *blockSets) toGlobal(global []int32) {
 // the block by a killing (unguarded) definition puts r in gen(b); the
 // first killing definition of r in b puts it in kill(b). Within an
 // instruction, uses come before definitions.
-func scanBlocks(f *ir.Func) (gen, kill blockSets) {
+func scanBlocks(f *ir.Func, buf *liveBuf) (gen, kill blockSets) {
 	nr, nb := f.NumRegs(), f.NumBlocks()
-	stamps := make([]uint32, 2*nr)
+	buf.stamps = grow(buf.stamps, 2*nr)
+	stamps := buf.stamps
 	defStamp := stamps[:nr:nr] // block+1 of the last kill seen
 	genStamp := stamps[nr:]    // block+1 of the last gen entry
-	gen.start = make([]uint32, nb+1)
-	kill.start = make([]uint32, nb+1)
-	ni := len(f.Op)
-	gen.bits = make([]uint32, 0, ni+ni/2)
-	kill.bits = make([]uint32, 0, ni)
+	gen.start = grow(buf.gen.start, nb+1)
+	kill.start = grow(buf.kill.start, nb+1)
+	gen.bits = buf.gen.bits[:0]
+	kill.bits = buf.kill.bits[:0]
+	defer func() { buf.gen, buf.kill = gen, kill }()
 	var refs []RegRef
 	for b := range nb {
 		st := uint32(b) + 1
@@ -357,7 +423,7 @@ type segment struct {
 // spans it; pieces are grouped until a segment's four sets take about
 // segBytes. The unreachable blocks form the last segment. It returns the
 // segments and the length of the longest.
-func (l *Liveness) segments(o *Order, stride int64, segBlocks int) ([]segment, int) {
+func (l *Liveness) segments(o *Order, stride int64, segBlocks int, buf *liveBuf) ([]segment, int) {
 	f := l.F
 	m := len(o.RPO)
 	nb := len(l.order)
@@ -367,8 +433,9 @@ func (l *Liveness) segments(o *Order, stride int64, segBlocks int) ([]segment, i
 	}
 	// reach[i]: the furthest position a retreating edge into position i
 	// comes from; back[i]: some retreating edge enters i.
-	reach := make([]int32, m)
-	back := make([]bool, m)
+	buf.reach = grow(buf.reach, m)
+	buf.back = grow(buf.back, m)
+	reach, back := buf.reach, buf.back
 	for i := range reach {
 		reach[i] = int32(i)
 	}
@@ -380,7 +447,8 @@ func (l *Liveness) segments(o *Order, stride int64, segBlocks int) ([]segment, i
 			}
 		}
 	}
-	var segs []segment
+	segs := buf.segs[:0]
+	defer func() { buf.segs = segs }()
 	maxSeg := 0
 	lo, end := int32(0), int32(-1)
 	cyc := false
@@ -446,16 +514,18 @@ type csr32 struct {
 	adj   []int32
 }
 
-// alignedWords returns n zeroed words starting on a 64-byte boundary.
-func alignedWords(n int) []uint32 {
-	raw := make([]uint32, n+16)
-	off := int((64-uintptr(unsafe.Pointer(&raw[0]))&63)&63) / 4
-	return raw[off : off+n : off+n]
+// alignedWords returns n zeroed words starting on a 64-byte boundary,
+// carved from *raw (grown when too small).
+func alignedWords(raw *[]uint32, n int) []uint32 {
+	*raw = grow(*raw, n+16)
+	r := *raw
+	off := int((64-uintptr(unsafe.Pointer(&r[0]))&63)&63) / 4
+	return r[off : off+n : off+n]
 }
 
 // setup lays out the sets and sets gen and kill from the per-block lists
 // of global bits.
-func (s *segSolver) setup(gen, kill blockSets, maxSeg int) {
+func (s *segSolver) setup(gen, kill blockSets, maxSeg int, buf *liveBuf) {
 	l := s.l
 	f := l.F
 	nb := f.NumBlocks()
@@ -464,14 +534,16 @@ func (s *segSolver) setup(gen, kill blockSets, maxSeg int) {
 	s.sw = (nw + 15) &^ 15
 	s.maxSeg = maxSeg
 	sw := s.sw
-	pos := make([]int32, nb)
+	buf.pos = grow(buf.pos, nb)
+	pos := buf.pos
 	for p, b := range l.order {
 		pos[b] = int32(p)
 	}
 
-	s.w = alignedWords(sw * (3*nb + 1))
+	s.w = alignedWords(&buf.raw, sw*(3*nb+1))
 	w := s.w
-	l.In = make([]bitvec.BitVector, nb)
+	buf.in = grow(buf.in, nb)
+	l.In = buf.in
 	for p, b := range l.order {
 		base := 3 * p * sw
 		l.In[b] = bitvec.FromWords(w[base:base+nw], ng)
@@ -486,13 +558,15 @@ func (s *segSolver) setup(gen, kill blockSets, maxSeg int) {
 	}
 	l.exitOut = bitvec.FromWords(w[3*nb*sw:3*nb*sw+nw], ng)
 
-	s.sstart = make([]int32, nb+1)
+	buf.sstart = grow(buf.sstart, nb+1)
+	s.sstart = buf.sstart
 	n := 0
 	for p, b := range l.order {
 		n += max(1, len(f.SuccsOf(b)))
 		s.sstart[p+1] = int32(n)
 	}
-	s.spos = make([]int32, n)
+	buf.spos = grow(buf.spos, n)
+	s.spos = buf.spos
 	for p, b := range l.order {
 		succs := f.SuccsOf(b)
 		k := s.sstart[p]

@@ -105,7 +105,9 @@ func (t *Strings) push(s string) StrID {
 		// slot written here is theirs to ignore.
 		dir = dir[:k+1]
 		dir[k] = new([strPage]string)
-		t.dir.Store(&dir)
+		hdr := new([]*[strPage]string)
+		*hdr = dir
+		t.dir.Store(hdr)
 	}
 	dir[k][id&(strPage-1)] = s
 	t.n++

@@ -106,10 +106,12 @@ type Analyses struct {
 	pdom  *core.DomTree
 	loops *core.Loops
 	du    *core.DefUse
+	duOld *core.DefUse // dropped chains whose memory the next computation reuses
 	uni   *core.Uniformity
 	files []ir.File
 	live  *core.Liveness
-	press Pressure // PerInstr nil when only the maximum was asked for
+	spare *core.Liveness // a dropped liveness whose memory the next solve reuses
+	press Pressure       // PerInstr nil when only the maximum was asked for
 
 	// Computed counts, per analysis, how many times it was computed
 	// (tests check that phases share them).
@@ -129,10 +131,13 @@ func (a *Analyses) Invalidate(set Analysis) {
 			set |= dependents[k]
 		}
 	}
-	a.valid &^= set
-	if set&ALiveness != 0 {
-		a.live = nil
+	if set&ALiveness != 0 && a.live != nil {
+		a.spare, a.live = a.live, nil
 	}
+	if set&ADefUse != 0 && a.valid&ADefUse != 0 {
+		a.duOld, a.du = a.du, nil
+	}
+	a.valid &^= set
 }
 
 // Keep drops every analysis not in set (what a phase that changed the
@@ -207,19 +212,24 @@ func (a *Analyses) Loops() *core.Loops {
 	return a.loops
 }
 
-// DefUse returns the def-use chains.
+// DefUse returns the def-use chains. A pass must not keep them past an
+// Invalidate of ADefUse: their memory goes to the next computation.
 func (a *Analyses) DefUse() *core.DefUse {
 	if !a.have(ADefUse) {
-		a.du = core.ComputeDefUse(a.f)
+		a.du = core.ComputeDefUseInto(a.duOld, a.f)
+		a.duOld = nil
 		a.got(ADefUse)
 	}
 	return a.du
 }
 
-// Liveness returns the liveness of the registers (R and P by type).
+// Liveness returns the liveness of the registers (R and P by type). A
+// pass must not keep the result past an Invalidate of ALiveness: its
+// memory goes to the next solve.
 func (a *Analyses) Liveness() *core.Liveness {
 	if !a.have(ALiveness) {
-		a.live = core.ComputeLiveness(a.f, core.LiveOptions{})
+		a.live = core.ComputeLivenessInto(a.spare, a.f, core.LiveOptions{Order: a.Order()})
+		a.spare = nil
 		a.got(ALiveness)
 	}
 	return a.live

@@ -1,6 +1,8 @@
 package phases
 
 import (
+	"slices"
+
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -48,7 +50,8 @@ func simpleLiveDead(p *Pass) bool {
 	var refs []core.RegRef
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			for _, x := range core.AppendRegRefs(f, i, refs[:0]) {
+			refs = core.AppendRegRefs(f, i, refs[:0])
+			for _, x := range refs {
 				if !x.Def {
 					uses[x.Reg]++
 				}
@@ -107,8 +110,8 @@ func simpleLiveDead(p *Pass) bool {
 }
 
 // liveDead: OriPerformLiveDead{First,Second,Third,Fourth}, global liveness
-// DCE. Each sweep computes liveness (core), then walks every block
-// backwards from its live-out set, deleting removable instructions whose
+// DCE. One sweep walks every block backwards from its live-out set (the
+// analysis cache's liveness), deleting removable instructions whose
 // register results are not live after them:
 //
 //	live = live_out(b)
@@ -117,22 +120,26 @@ func simpleLiveDead(p *Pass) bool {
 //	    else: live = (live − kills(i)) ∪ uses(i)   (a guarded def kills nothing)
 //
 // A deletion can make values dead in blocks already walked (a use in a
-// later block that fed only the deleted instruction), so sweeps repeat
-// until one deletes nothing (at most maxLiveDeadSweeps). Liveness comes
-// from the analysis cache: one solve per sweep, for all the deletions of
-// the sweep before it. A sweep that deletes nothing leaves the cache's
-// liveness (and every other analysis) describing the function as it is,
-// so the slot preserves all; a sweep that deletes drops what it made
-// stale. (The last of maxLiveDeadSweeps sweeps may delete and still end
-// the phase: the cache is then dropped as after any deleting sweep.)
+// later block that fed only the deleted instruction). Rather than sweep
+// again with a fresh whole-function liveness, the sweep notes the
+// registers that lost a use, and only their liveness can have changed
+// (deleting a dead definition changes no register's liveness; removing a
+// use can only shrink its register's). A worklist then recomputes, for
+// each such register alone, where it is live (a backward search from its
+// remaining uses, linear in its live range), deletes its definitions
+// that became dead, and adds the registers those read. This reaches the
+// fixed point the repeated sweeps reach, at the cost of the registers
+// that changed.
+//
+// A phase that deletes nothing leaves the cache's liveness (and every
+// other analysis) describing the function as it is, so the slot preserves
+// all; one that deletes drops what it made stale.
 func liveDead(p *Pass) bool {
-	removed := int64(0)
-	for sweep := 0; sweep < maxLiveDeadSweeps; sweep++ {
-		n := liveDeadSweep(p.F, p.A.Liveness())
-		removed += n
-		if n == 0 {
-			break
-		}
+	f := p.F
+	d := p.Scratch.deadState(f)
+	removed := d.sweep(f, p.A.Liveness())
+	if removed > 0 {
+		removed += d.cascade(f, p.A.DefUse())
 		p.A.Invalidate(instrAnalyses)
 	}
 	if removed > 0 {
@@ -141,36 +148,88 @@ func liveDead(p *Pass) bool {
 	return removed > 0
 }
 
-const maxLiveDeadSweeps = 8
+// deadState is liveDead's working memory, kept in the worker's scratch.
+type deadState struct {
+	live  bitvec.BitVector
+	refs  []core.RegRef
+	outs  []ir.RegID
+	freed []bool // register lost a use and waits on the worklist
+	work  []ir.RegID
+	pos   []int32 // instruction's position in its block
+	// per-register search, by block: stamps and marks
+	stamp   uint32
+	seen    []uint32 // block has a reference of the register (this stamp)
+	inMark  []uint32
+	outMark []uint32
+	stack   []ir.BlockID
+	rr      []regRef
+	atExit  []bool
+	other   *deadState // a second register's analysis (otherLiveAfter)
+}
 
-func liveDeadSweep(f *ir.Func, l *core.Liveness) int64 {
-	live := bitvec.New(f.NumRegs())
-	var refs []core.RegRef
-	var outs []ir.RegID
+func (s *Scratch) deadState(f *ir.Func) *deadState {
+	if s.dead == nil {
+		s.dead = &deadState{}
+	}
+	d := s.dead
+	nr, nb := f.NumRegs(), f.NumBlocks()
+	if d.live.Len() < nr {
+		d.live = bitvec.New(nr)
+	}
+	d.freed = growBool(d.freed, nr)
+	d.atExit = growBool(d.atExit, nr)
+	for _, r := range f.ReturnRegs(d.outs[:0]) {
+		d.atExit[r] = true
+	}
+	d.work = d.work[:0]
+	if len(d.seen) < nb {
+		d.seen = make([]uint32, nb)
+		d.inMark = make([]uint32, nb)
+		d.outMark = make([]uint32, nb)
+		d.stamp = 0
+		d.other = nil
+	}
+	return d
+}
+
+func growBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// sweep is the one backward walk over every block; it returns how many
+// instructions it deleted and queues the registers that lost a use.
+func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
+	live := d.live
 	n := int64(0)
 	for _, b := range f.Layout {
 		live.Clear()
-		outs = l.LiveOutRegs(b, outs[:0])
-		for _, r := range outs {
+		d.outs = l.LiveOutRegs(b, d.outs[:0])
+		for _, r := range d.outs {
 			live.Set(int(r))
 		}
 		for i := f.BlockLast[b]; i != ir.NoInstr; {
 			prev := f.Prev[i]
-			refs = core.AppendRegRefs(f, i, refs[:0])
-			if removable(f, i) && !anyDefLive(refs, live) {
+			d.refs = core.AppendRegRefs(f, i, d.refs[:0])
+			if removable(f, i) && !anyDefLive(d.refs, live) {
 				f.Remove(i)
 				n++
+				d.free(d.refs)
 				i = prev
 				continue
 			}
 			if f.Guard[i] == ir.NoOperand {
-				for _, x := range refs {
+				for _, x := range d.refs {
 					if x.Def {
 						live.ClearBit(int(x.Reg))
 					}
 				}
 			}
-			for _, x := range refs {
+			for _, x := range d.refs {
 				if !x.Def {
 					live.Set(int(x.Reg))
 				}
@@ -179,6 +238,207 @@ func liveDeadSweep(f *ir.Func, l *core.Liveness) int64 {
 		}
 	}
 	return n
+}
+
+// free queues the registers a deleted instruction read.
+func (d *deadState) free(refs []core.RegRef) {
+	for _, x := range refs {
+		if !x.Def && !d.freed[x.Reg] {
+			d.freed[x.Reg] = true
+			d.work = append(d.work, x.Reg)
+		}
+	}
+}
+
+// cascade runs the worklist of registers that lost uses (see liveDead)
+// with def-use chains du (deleted instructions in them are skipped), and
+// returns how many more instructions it deleted.
+func (d *deadState) cascade(f *ir.Func, du *core.DefUse) int64 {
+	if cap(d.pos) < f.NumInstrs() {
+		d.pos = make([]int32, f.NumInstrs())
+	}
+	d.pos = d.pos[:f.NumInstrs()]
+	for _, b := range f.Layout {
+		k := int32(0)
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			d.pos[i] = k
+			k++
+		}
+	}
+	n := int64(0)
+	for len(d.work) > 0 {
+		r := d.work[len(d.work)-1]
+		d.work = d.work[:len(d.work)-1]
+		d.freed[r] = false
+		d.analyze(f, du, r)
+		// Definitions of r whose next reference in their block is a
+		// killing definition, or that have none and r is not live out.
+		for k, x := range d.rr {
+			if x.use || f.Dead[x.instr] || !removable(f, x.instr) || d.rrLiveAfter(k) {
+				continue
+			}
+			i := x.instr
+			d.refs = core.AppendRegRefs(f, i, d.refs[:0])
+			dead := true
+			for _, y := range d.refs {
+				if y.Def && y.Reg != r && d.otherLiveAfter(f, du, y.Reg, i) {
+					dead = false
+					break
+				}
+			}
+			if dead {
+				f.Remove(i)
+				n++
+				d.free(d.refs)
+			}
+		}
+	}
+	return n
+}
+
+// regRef is one reference of the register being analyzed.
+type regRef struct {
+	blk   ir.BlockID
+	pos   int32
+	instr ir.InstrID
+	use   bool // a read (guard, source, address element)
+	kill  bool // an unguarded write
+}
+
+// analyze gathers the live references of r sorted by block and position
+// (an instruction's read before its write) into d.rr, and marks the blocks
+// r is live into (inMark) and out of (outMark) under a new stamp: a
+// backward search from the blocks that read r before killing it, stopping
+// at blocks that kill it. Linear in r's references and live range, plus
+// the sort.
+func (d *deadState) analyze(f *ir.Func, du *core.DefUse, r ir.RegID) {
+	d.rr = d.rr[:0]
+	add := func(x core.Ref, use bool) {
+		j := x.Instr
+		if f.Dead[j] || f.Block[j] == ir.NoBlock {
+			return
+		}
+		d.rr = append(d.rr, regRef{blk: f.Block[j], pos: d.pos[j], instr: j, use: use, kill: !use && f.Guard[j] == ir.NoOperand})
+	}
+	for _, x := range du.Uses(r) {
+		add(x, true)
+	}
+	for _, x := range du.Defs(r) {
+		add(x, false)
+	}
+	slices.SortFunc(d.rr, func(a, b regRef) int {
+		if a.blk != b.blk {
+			return int(a.blk) - int(b.blk)
+		}
+		if a.pos != b.pos {
+			return int(a.pos) - int(b.pos)
+		}
+		if a.use != b.use {
+			if a.use {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	})
+	d.stamp++
+	st := d.stamp
+	// Live in where the first deciding reference of the block is a read.
+	d.stack = d.stack[:0]
+	for k := 0; k < len(d.rr); k++ {
+		x := d.rr[k]
+		if k > 0 && d.rr[k-1].blk == x.blk {
+			continue
+		}
+		d.seen[x.blk] = st
+		for m := k; m < len(d.rr) && d.rr[m].blk == x.blk; m++ {
+			if d.rr[m].use {
+				d.inMark[x.blk] = st
+				d.stack = append(d.stack, x.blk)
+				break
+			}
+			if d.rr[m].kill {
+				break
+			}
+		}
+	}
+	kills := func(c ir.BlockID) bool {
+		if d.seen[c] != st {
+			return false
+		}
+		k, _ := slices.BinarySearchFunc(d.rr, c, func(x regRef, c ir.BlockID) int { return int(x.blk) - int(c) })
+		for ; k < len(d.rr) && d.rr[k].blk == c; k++ {
+			if d.rr[k].kill {
+				return true
+			}
+		}
+		return false
+	}
+	if d.atExit[r] {
+		for _, c := range f.Layout {
+			if len(f.SuccsOf(c)) == 0 {
+				d.outMark[c] = st
+				if d.inMark[c] != st && !kills(c) {
+					d.inMark[c] = st
+					d.stack = append(d.stack, c)
+				}
+			}
+		}
+	}
+	for len(d.stack) > 0 {
+		c := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		for _, q := range f.PredsOf(c) {
+			d.outMark[q] = st
+			if d.inMark[q] != st && !kills(q) {
+				d.inMark[q] = st
+				d.stack = append(d.stack, q)
+			}
+		}
+	}
+}
+
+// rrLiveAfter reports whether the register analyzed is live just after
+// its reference d.rr[k] (a definition): the next read or killing write in
+// the block decides; with none, whether it is live out of the block.
+func (d *deadState) rrLiveAfter(k int) bool {
+	x := d.rr[k]
+	for m := k + 1; m < len(d.rr) && d.rr[m].blk == x.blk; m++ {
+		y := d.rr[m]
+		if y.pos == x.pos {
+			continue // the same instruction: its reads come first
+		}
+		if y.use {
+			return true
+		}
+		if y.kill {
+			return false
+		}
+	}
+	return d.outMark[x.blk] == d.stamp
+}
+
+// otherLiveAfter is rrLiveAfter for another register y that instruction i
+// also writes (rare: a second destination). It analyzes y in a state of
+// its own so the current register's analysis stays.
+func (d *deadState) otherLiveAfter(f *ir.Func, du *core.DefUse, y ir.RegID, i ir.InstrID) bool {
+	if d.other == nil {
+		d.other = &deadState{}
+	}
+	o := d.other
+	o.pos, o.atExit = d.pos, d.atExit
+	if len(o.seen) < len(d.seen) {
+		o.seen = make([]uint32, len(d.seen))
+		o.inMark = make([]uint32, len(d.seen))
+		o.outMark = make([]uint32, len(d.seen))
+	}
+	o.analyze(f, du, y)
+	for k, x := range o.rr {
+		if x.instr == i && !x.use {
+			return o.rrLiveAfter(k)
+		}
+	}
+	return true
 }
 
 func anyDefLive(refs []core.RegRef, live bitvec.BitVector) bool {

@@ -12,6 +12,10 @@ type Scratch struct {
 	top    int      // words of u32 in use
 	spill  int      // words borrowed beyond the chunk since the last reset
 	Resets int      // how many times the arena was taken back (for tests)
+
+	// Pass states kept between runs on this worker (their arrays are
+	// reused; each run resets what it reads).
+	dead *deadState
 }
 
 // NewScratch returns an empty arena; it grows on demand and keeps its
