@@ -287,7 +287,7 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		// The input measure computes analyses the first phases ask for
 		// (def-use, liveness); the output measure reuses what the last
 		// phases left valid.
-		a := phases.NewAnalyses(f)
+		a := phases.NewAnalysesIn(f, sc)
 		in := phases.MeasureWith(a, p.measure)
 		stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
 		fr := FuncReport{
@@ -305,6 +305,7 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			return err
 		}
 		out := phases.MeasureWith(a, p.measure)
+		a.Release()
 		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = out.Instrs, regFiles(out.Regs), regFiles(out.MaxLive), out.LocalBytes
 		rep.Functions = append(rep.Functions, fr)
 	}

@@ -147,19 +147,25 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 		}
 	}
 	var (
-		live   *Liveness
-		pd     *DomTree
-		region []ir.BlockID
-		seen   []uint32
-		defd   []uint32
-		stamp  uint32
-		tmp    []ir.RegID
+		live    *Liveness
+		pd      *DomTree
+		region  []ir.BlockID
+		joins   []ir.BlockID
+		cand    []ir.RegID
+		seen    []uint32
+		defd    []uint32
+		stamp   uint32
+		tmp     []ir.RegID
+		defsOf  csr // registers defined in each block (from du)
+		nglobal int
 	)
 	diverge := func(b ir.BlockID) {
 		if live == nil {
 			live, pd = divergence()
 			seen = make([]uint32, nb)
 			defd = make([]uint32, nr)
+			defsOf = defsByBlock(f, du)
+			nglobal = live.NumGlobals()
 		}
 		if !pd.Contains(b) {
 			return // unreachable
@@ -181,33 +187,54 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 				}
 			}
 		}
+		// The candidates: registers defined in the region, still uniform,
+		// and live across some block boundary (only those can be live into
+		// a join).
+		cand = cand[:0]
+		joins = joins[:0]
 		for _, c := range region {
-			for i := f.BlockFirst[c]; i != ir.NoInstr; i = f.Next[i] {
-				refs = AppendRegRefs(f, i, refs[:0])
-				for _, x := range refs {
-					if x.Def {
-						defd[x.Reg] = stamp
+			for _, r := range defsOf.of(c) {
+				if rr := ir.RegID(r); defd[rr] != stamp && !u.Varying[rr] && live.Global[rr] >= 0 {
+					defd[rr] = stamp
+					cand = append(cand, rr)
+				}
+			}
+			if len(f.PredsOf(c)) >= 2 {
+				joins = append(joins, c)
+			}
+		}
+		if int(j) < nb && len(f.PredsOf(j)) >= 2 {
+			joins = append(joins, j)
+		}
+		if len(cand) == 0 || len(joins) == 0 {
+			return
+		}
+		mark := func(r ir.RegID) {
+			if !u.Varying[r] {
+				u.Varying[r] = true
+				work = append(work, r)
+			}
+		}
+		// Test each candidate at each join, or list each join's live-in
+		// set: whichever reads less.
+		if len(cand) <= nglobal/32+16 {
+			for _, r := range cand {
+				for _, c := range joins {
+					if live.IsLiveIn(c, r) {
+						mark(r)
+						break
 					}
 				}
 			}
+			return
 		}
-		join := func(c ir.BlockID) {
-			if len(f.PredsOf(c)) < 2 {
-				return
-			}
+		for _, c := range joins {
 			tmp = live.LiveInRegs(c, tmp[:0])
 			for _, r := range tmp {
-				if defd[r] == stamp && !u.Varying[r] {
-					u.Varying[r] = true
-					work = append(work, r)
+				if defd[r] == stamp {
+					mark(r)
 				}
 			}
-		}
-		for _, c := range region {
-			join(c)
-		}
-		if int(j) < nb {
-			join(j)
 		}
 	}
 	for len(work) > 0 {
@@ -224,4 +251,32 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 		}
 	}
 	return u
+}
+
+// defsByBlock lists, per block, the registers defined there (a register
+// once per definition), from def-use chains.
+func defsByBlock(f *ir.Func, du *DefUse) csr {
+	nb := f.NumBlocks()
+	g := csr{start: make([]uint32, nb+1)}
+	for r := range f.NumRegs() {
+		for _, d := range du.Defs(ir.RegID(r)) {
+			if b := f.Block[d.Instr]; b != ir.NoBlock {
+				g.start[b+1]++
+			}
+		}
+	}
+	for b := range nb {
+		g.start[b+1] += g.start[b]
+	}
+	g.adj = make([]ir.BlockID, g.start[nb])
+	fill := slices.Clone(g.start[:nb])
+	for r := range f.NumRegs() {
+		for _, d := range du.Defs(ir.RegID(r)) {
+			if b := f.Block[d.Instr]; b != ir.NoBlock {
+				g.adj[fill[b]] = ir.BlockID(r)
+				fill[b]++
+			}
+		}
+	}
+	return g
 }

@@ -98,6 +98,7 @@ func (s Analysis) String() string {
 // one goroutine runs one function's phases.
 type Analyses struct {
 	f     *ir.Func
+	sc    *Scratch // where dropped results go for reuse across functions (nil: kept here only)
 	valid Analysis
 	cfgAt uint64 // the CFG version the CFG analyses were built from
 
@@ -120,6 +121,28 @@ type Analyses struct {
 
 // NewAnalyses returns an empty cache for f.
 func NewAnalyses(f *ir.Func) *Analyses { return &Analyses{f: f} }
+
+// NewAnalysesIn returns an empty cache for f that takes the memory of its
+// results from, and gives it back to, the worker's scratch sc: a worker
+// optimizing function after function then computes every analysis into
+// memory it already has. Call Release when done with the function.
+func NewAnalysesIn(f *ir.Func, sc *Scratch) *Analyses { return &Analyses{f: f, sc: sc} }
+
+// Release drops everything and hands the memory of the liveness and
+// def-use results to the scratch (when the cache has one). The cache
+// must not be used afterwards.
+func (a *Analyses) Release() {
+	a.Invalidate(PreserveAll)
+	if a.sc != nil {
+		if a.spare != nil {
+			a.sc.spareLive = a.spare
+		}
+		if a.duOld != nil {
+			a.sc.spareDU = a.duOld
+		}
+	}
+	a.spare, a.duOld = nil, nil
+}
 
 // Func returns the function the cache describes.
 func (a *Analyses) Func() *ir.Func { return a.f }
@@ -216,6 +239,9 @@ func (a *Analyses) Loops() *core.Loops {
 // Invalidate of ADefUse: their memory goes to the next computation.
 func (a *Analyses) DefUse() *core.DefUse {
 	if !a.have(ADefUse) {
+		if a.duOld == nil && a.sc != nil {
+			a.duOld, a.sc.spareDU = a.sc.spareDU, nil
+		}
 		a.du = core.ComputeDefUseInto(a.duOld, a.f)
 		a.duOld = nil
 		a.got(ADefUse)
@@ -228,6 +254,9 @@ func (a *Analyses) DefUse() *core.DefUse {
 // memory goes to the next solve.
 func (a *Analyses) Liveness() *core.Liveness {
 	if !a.have(ALiveness) {
+		if a.spare == nil && a.sc != nil {
+			a.spare, a.sc.spareLive = a.sc.spareLive, nil
+		}
 		a.live = core.ComputeLivenessInto(a.spare, a.f, core.LiveOptions{Order: a.Order()})
 		a.spare = nil
 		a.got(ALiveness)

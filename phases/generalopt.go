@@ -84,6 +84,7 @@ func generalOptimize(p *Pass) bool {
 	g := &genOpt{
 		f:            f,
 		a:            p.A,
+		sc:           p.Scratch,
 		localBudget:  p.Knobs.Budget(CopyPropBudget),
 		globalBudget: p.Knobs.Budget(CopyPropGlobalBudget),
 	}
@@ -117,6 +118,7 @@ const maxGeneralOptimizeRounds = 8
 type genOpt struct {
 	f                         *ir.Func
 	a                         *Analyses
+	sc                        *Scratch
 	duAt                      int64 // edits when the cached def-use chains were last known current
 	localBudget, globalBudget int64
 	copies, folded            int64
@@ -247,8 +249,8 @@ func (g *genOpt) localCopyProp() int64 {
 		return 0
 	}
 	if len(g.ent) < f.NumRegs() {
-		g.ent = make([]copyEnt, f.NumRegs())
-		g.ver = make([]uint32, f.NumRegs())
+		g.ent = take[copyEnt](g.sc, f.NumRegs())
+		g.ver = take[uint32](g.sc, f.NumRegs())
 		g.stamp = 0
 	}
 	n, folds := int64(0), int64(0)
@@ -323,7 +325,7 @@ func (g *genOpt) globalCopyProp() int64 {
 	du := g.a.DefUse()
 	dom := g.a.Dom()
 	if cap(g.pos) < f.NumInstrs() {
-		g.pos = make([]int32, f.NumInstrs())
+		g.pos = take[int32](g.sc, f.NumInstrs())
 	}
 	g.pos = g.pos[:f.NumInstrs()]
 	for _, b := range f.Layout {
@@ -345,7 +347,7 @@ func (g *genOpt) globalCopyProp() int64 {
 	// An opaque instruction may write operands not marked as definitions:
 	// a register it names has no known set of definitions.
 	if cap(g.opaque) < f.NumRegs() {
-		g.opaque = make([]bool, f.NumRegs())
+		g.opaque = take[bool](g.sc, f.NumRegs())
 	}
 	g.opaque = g.opaque[:f.NumRegs()]
 	clear(g.opaque)

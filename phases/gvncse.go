@@ -89,7 +89,7 @@ func gvnCse(p *Pass) bool {
 	if f.NumInstrs() == 0 || len(f.Layout) == 0 {
 		return false
 	}
-	g := &gvn{f: f, a: p.A, mode: p.Knobs.Int(EnableGvnCseMode)}
+	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: p.Knobs.Int(EnableGvnCseMode)}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)
@@ -101,6 +101,7 @@ func gvnCse(p *Pass) bool {
 type gvn struct {
 	f    *ir.Func
 	a    *Analyses
+	sc   *Scratch
 	mode int64
 
 	du     *core.DefUse
@@ -144,7 +145,7 @@ func (g *gvn) run() int64 {
 	g.dom = g.a.Dom()
 	if g.mode >= 1 {
 		g.du = g.a.DefUse()
-		g.opaque = make([]bool, f.NumRegs())
+		g.opaque = take[bool](g.sc, f.NumRegs())
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 				if f.InstrProps(i).Has(ir.POpaque) {
@@ -156,18 +157,18 @@ func (g *gvn) run() int64 {
 			}
 		}
 	}
-	g.pos = make([]int32, f.NumInstrs())
-	g.seq = make([]uint32, f.NumInstrs())
-	g.lastDef = make([]uint32, f.NumRegs())
-	g.alias = make([]ir.RegID, f.NumRegs())
-	g.aliasSeq = make([]uint32, f.NumRegs())
+	g.pos = take[int32](g.sc, f.NumInstrs())
+	g.seq = take[uint32](g.sc, f.NumInstrs())
+	g.lastDef = take[uint32](g.sc, f.NumRegs())
+	g.alias = take[ir.RegID](g.sc, f.NumRegs())
+	g.aliasSeq = take[uint32](g.sc, f.NumRegs())
 	for r := range g.alias {
 		g.alias[r] = ir.NoReg
 	}
-	g.keyStart = make([]int32, f.NumInstrs())
+	g.keyStart = take[int32](g.sc, f.NumInstrs())
 	if g.mode >= 1 {
-		g.galias = make([]ir.RegID, f.NumRegs())
-		g.gcopy = make([]ir.InstrID, f.NumRegs())
+		g.galias = take[ir.RegID](g.sc, f.NumRegs())
+		g.gcopy = take[ir.InstrID](g.sc, f.NumRegs())
 		for r := range g.galias {
 			g.galias[r] = ir.NoReg
 		}
@@ -181,9 +182,9 @@ func (g *gvn) run() int64 {
 		}
 		cand += int(k)
 	}
-	g.local.init(cand)
+	g.local.init(g.sc, cand)
 	if g.mode >= 1 {
-		g.global.init(cand)
+		g.global.init(g.sc, cand)
 		for r := range f.NumRegs() {
 			d := ir.RegID(r)
 			if defs := g.du.Defs(d); len(defs) == 1 {
@@ -625,16 +626,16 @@ type gvnUndo struct {
 	hash uint64
 }
 
-func (t *gvnTable) init(n int) {
+func (t *gvnTable) init(sc *Scratch, n int) {
 	size := 16
 	for size < 2*n {
 		size <<= 1
 	}
-	t.slots = make([]ir.InstrID, size)
+	t.slots = take[ir.InstrID](sc, size)
 	for k := range t.slots {
 		t.slots[k] = ir.NoInstr
 	}
-	t.hash = make([]uint64, size)
+	t.hash = take[uint64](sc, size)
 	t.mask = uint64(size - 1)
 	t.log = t.log[:0]
 }

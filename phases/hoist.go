@@ -151,7 +151,7 @@ func hoistInvariants(p *Pass) bool {
 			}
 		}
 	}
-	h := &licm{f: f, a: p.A}
+	h := &licm{f: f, a: p.A, sc: p.Scratch}
 	h.analyze()
 	if !h.anyCandidate() {
 		return false
@@ -201,6 +201,7 @@ func hoistInvariants(p *Pass) bool {
 type licm struct {
 	f     *ir.Func
 	a     *Analyses
+	sc    *Scratch
 	dom   *core.DomTree
 	loops *core.Loops
 
@@ -247,7 +248,7 @@ func loopHeights(ls *core.Loops) []int32 {
 func (h *licm) pressure(live *core.Liveness) {
 	f := h.f
 	if cap(h.blockMax) < f.NumBlocks() {
-		h.blockMax = make([][ir.NumFiles]int, f.NumBlocks())
+		h.blockMax = take[[ir.NumFiles]int](h.sc, f.NumBlocks())
 	}
 	h.blockMax = h.blockMax[:f.NumBlocks()]
 	clear(h.blockMax)
@@ -268,9 +269,9 @@ func (h *licm) pressure(live *core.Liveness) {
 func (h *licm) analyze() {
 	h.dom = h.a.Dom()
 	h.loops = h.a.Loops()
-	h.inL = make([]int32, h.f.NumBlocks())
+	h.inL = take[int32](h.sc, h.f.NumBlocks())
 	if len(h.ndefs) < h.f.NumRegs() {
-		h.ndefs = make([]int32, h.f.NumRegs())
+		h.ndefs = take[int32](h.sc, h.f.NumRegs())
 	}
 }
 

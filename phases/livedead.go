@@ -46,7 +46,7 @@ func removable(f *ir.Func, i ir.InstrID) bool {
 // counts, so chains of dead temporaries go in one phase).
 func simpleLiveDead(p *Pass) bool {
 	f := p.F
-	uses := make([]int32, f.NumRegs())
+	uses := take[int32](p.Scratch, f.NumRegs())
 	var refs []core.RegRef
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {

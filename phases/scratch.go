@@ -1,6 +1,11 @@
 package phases
 
-import "github.com/ptxopt/ptxopt/bitvec"
+import (
+	"unsafe"
+
+	"github.com/ptxopt/ptxopt/bitvec"
+	"github.com/ptxopt/ptxopt/core"
+)
 
 // Scratch is a per-worker arena that phases borrow temporary memory from.
 // What a phase borrows is valid until the phase returns; the driver then
@@ -16,6 +21,11 @@ type Scratch struct {
 	// Pass states kept between runs on this worker (their arrays are
 	// reused; each run resets what it reads).
 	dead *deadState
+
+	// Dropped analysis results whose memory the next computation on this
+	// worker reuses, whatever the function (see Analyses).
+	spareLive *core.Liveness
+	spareDU   *core.DefUse
 }
 
 // NewScratch returns an empty arena; it grows on demand and keeps its
@@ -36,6 +46,23 @@ func (s *Scratch) U32(n int) []uint32 {
 	return b
 }
 
+// take borrows n zeroed elements of T from s. T must hold no pointers
+// (the arena is uint32 words the garbage collector does not scan) and need
+// no more than 8-byte alignment; every borrowed run starts 8-byte aligned.
+func take[T any](s *Scratch, n int) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if n == 0 || size == 0 {
+		return make([]T, n)
+	}
+	words := (size*n + 7) / 8 * 2 // whole 8-byte units, so the next run stays aligned
+	if s.top&1 != 0 {
+		s.top++ // keep runs 8-byte aligned (the chunk itself is)
+	}
+	w := s.U32(words)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(w))), n)
+}
+
 // Bits borrows a cleared bit vector of nbits bits.
 func (s *Scratch) Bits(nbits int) bitvec.BitVector {
 	return bitvec.FromWords(s.U32(bitvec.WordsFor(nbits)), nbits)
@@ -47,7 +74,7 @@ func (s *Scratch) InUse() int { return s.top + s.spill }
 // reset takes back everything borrowed.
 func (s *Scratch) reset() {
 	if s.spill > 0 {
-		s.u32 = make([]uint32, 2*(s.top+s.spill))
+		s.u32 = make([]uint32, 2*(s.top+s.spill)+2)
 	}
 	s.top, s.spill = 0, 0
 	s.Resets++
