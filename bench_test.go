@@ -121,3 +121,38 @@ func BenchmarkCorpus(b *testing.B) {
 	ms := float64(b.Elapsed().Nanoseconds()) / 1e6 / float64(b.N)
 	b.ReportMetric(float64(total)/ms, "instrs/ms")
 }
+
+// BenchmarkEmbed is the embedding case: one small kernel (examples/saxpy,
+// 22 instructions) through the one-call Optimize and through a reused
+// Pipeline, with the default report (MeasureAll) and with none.
+func BenchmarkEmbed(b *testing.B) {
+	src, err := os.ReadFile("examples/saxpy.ptx")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, m := range []struct {
+		name string
+		m    Measure
+	}{{"report", MeasureAll}, {"noreport", MeasureNone}} {
+		b.Run("Optimize/"+m.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Optimize(context.Background(), src, Options{Opt: O3, Measure: m.m}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("Pipeline/"+m.name, func(b *testing.B) {
+			p, err := NewPipeline(Options{Opt: O3, Measure: m.m})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := p.Optimize(context.Background(), "saxpy.ptx", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -360,7 +361,7 @@ func (p *Pipeline) Optimize(ctx context.Context, path string, src []byte) ([]byt
 // before Optimize returns.
 func Optimize(ctx context.Context, src []byte, opts Options) ([]byte, *Report, error) {
 	start := time.Now()
-	p, err := NewPipeline(opts)
+	p, err := sharedPipeline(opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -375,6 +376,39 @@ func Optimize(ctx context.Context, src []byte, opts Options) ([]byte, *Report, e
 	}
 	rep.TotalNS = time.Since(start).Nanoseconds()
 	return out, rep, err
+}
+
+// Pipelines the one-call Optimize keeps, by options, so that a program
+// calling it again and again (a JIT) does not check the options, build
+// the configuration and grow fresh scratch memory every time. Options
+// with writers (dumps, the HTML view) or a knob file (whose content may
+// change) always get a new Pipeline; at most maxShared are kept.
+var (
+	shared   sync.Map // key string → *Pipeline
+	sharedN  atomic.Int32
+	maxShare = int32(64)
+)
+
+func sharedPipeline(opts Options) (*Pipeline, error) {
+	if opts.DumpW != nil || opts.HTMLW != nil || opts.KnobFile != "" {
+		return NewPipeline(opts)
+	}
+	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d", opts.Opt, opts.SM, opts.Knobs,
+		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure)
+	if p, ok := shared.Load(key); ok {
+		return p.(*Pipeline), nil
+	}
+	p, err := NewPipeline(opts)
+	if err != nil {
+		return nil, err
+	}
+	if sharedN.Load() < maxShare {
+		if prev, loaded := shared.LoadOrStore(key, p); loaded {
+			return prev.(*Pipeline), nil
+		}
+		sharedN.Add(1)
+	}
+	return p, nil
 }
 
 // Dump writes the IR text dump of every function definition of m.

@@ -3,6 +3,9 @@ package ptxopt
 import (
 	"encoding/json"
 	"io"
+	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/phases"
@@ -20,7 +23,8 @@ import (
 //	 "total_ns":…}
 //
 // "error" is "" for a file that went through; "functions" and "phases" are
-// [] rather than absent, "counters" is {} when a phase counted nothing.
+// [] rather than absent, "counters" is {} when a phase counted nothing (in
+// Go, the Counters of such a phase are nil).
 // Keys are only ever added, never renamed or removed.
 type Report struct {
 	Files   []FileReport `json:"files"`
@@ -64,10 +68,10 @@ type RegFiles struct {
 
 // PhaseReport is what one phase did to one function.
 type PhaseReport struct {
-	Name     string           `json:"name"`
-	NS       int64            `json:"ns"`
-	Changed  bool             `json:"changed"`
-	Counters map[string]int64 `json:"counters"`
+	Name     string   `json:"name"`
+	NS       int64    `json:"ns"`
+	Changed  bool     `json:"changed"`
+	Counters Counters `json:"counters"`
 	// Settled: skipped because the same pass already ran to a fixed point
 	// and nothing changed the function since.
 	Settled bool `json:"settled"`
@@ -77,14 +81,60 @@ func regFiles(a [ir.NumFiles]int) RegFiles {
 	return RegFiles{R: a[ir.FileR], UR: a[ir.FileUR], P: a[ir.FileP], UP: a[ir.FileUP]}
 }
 
+// Counters are a phase's named statistics, in the order the phase first
+// counted them, each name once. Their JSON form is an object
+// ({"copies propagated": 12}), {} when the phase counted nothing.
+type Counters []phases.Counter
+
+// Get returns the value of counter name (0 when the phase did not count
+// it).
+func (c Counters) Get(name string) int64 {
+	for _, x := range c {
+		if x.Name == name {
+			return x.N
+		}
+	}
+	return 0
+}
+
+// MarshalJSON writes the counters as a JSON object.
+func (c Counters) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for k, x := range c {
+		if k > 0 {
+			b = append(b, ',')
+		}
+		name, err := json.Marshal(x.Name)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, name...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, x.N, 10)
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads the object form back (names in sorted order, since a
+// JSON object keeps none).
+func (c *Counters) UnmarshalJSON(b []byte) error {
+	var m map[string]int64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*c = (*c)[:0]
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		*c = append(*c, phases.Counter{Name: name, N: m[name]})
+	}
+	return nil
+}
+
 func phaseReports(stats []phases.PhaseStat) []PhaseReport {
 	out := make([]PhaseReport, len(stats))
 	for i, s := range stats {
-		c := make(map[string]int64, len(s.Counters))
-		for _, k := range s.Counters {
-			c[k.Name] += k.N
-		}
-		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: c, Settled: s.Settled}
+		// Pass.Count keeps one entry per name: the statistics' slice is
+		// the report's (no copy).
+		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: Counters(s.Counters), Settled: s.Settled}
 	}
 	return out
 }

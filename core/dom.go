@@ -1,6 +1,10 @@
 package core
 
-import "github.com/ptxopt/ptxopt/ir"
+import (
+	"unsafe"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
 
 // CFG orders.
 //
@@ -44,13 +48,16 @@ func (g csr) of(n ir.BlockID) []ir.BlockID { return g.adj[g.start[n]:g.start[n+1
 // the roots (visited in the order given), and the RPO number of every
 // node (-1 when unvisited).
 func dfsOrder(n int, succ csr, roots []ir.BlockID) ([]ir.BlockID, []int32) {
-	num := make([]int32, n)
+	// One allocation of 32-bit words for the results and the stacks (a
+	// DFS stack holds each node at most once).
+	w := make([]uint32, 4*n)
+	num := unsafeInt32s(w[:n:n])
 	for i := range num {
 		num[i] = -1
 	}
-	post := make([]ir.BlockID, 0, n)
-	stackB := make([]ir.BlockID, 0, 64)
-	stackI := make([]uint32, 0, 64)
+	post := unsafeBlocks(w[n : n : 2*n])
+	stackB := unsafeBlocks(w[2*n : 2*n : 3*n])
+	stackI := w[3*n : 3*n : 4*n]
 	const onStack = -2
 	for _, r := range roots {
 		if num[r] != -1 {
@@ -165,7 +172,11 @@ func (d *DomTree) PreOrder() []ir.BlockID {
 // two fingers up the current tree by RPO number. Repeat until stable
 // (one extra pass on reducible graphs, a few on irreducible ones).
 func buildDom(n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr) *DomTree {
-	idom := make([]ir.BlockID, n)
+	// Two allocations: block IDs (idom, children, DFS stack) and counters
+	// (child offsets, fill cursors, DFS intervals, DFS stack).
+	bw := make([]ir.BlockID, 3*n)
+	cw := make([]uint32, 5*n+1)
+	idom := bw[:n:n]
 	for i := range idom {
 		idom[i] = ir.NoBlock
 	}
@@ -202,15 +213,15 @@ func buildDom(n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr)
 	idom[root] = ir.NoBlock
 	d := &DomTree{Idom: idom, Root: root, Order: order, Num: num}
 	// Children in CSR, in RPO order of the child.
-	start := make([]uint32, n+1)
+	start := cw[: n+1 : n+1]
 	for _, b := range order[1:] {
 		start[idom[b]+1]++
 	}
 	for i := 0; i < n; i++ {
 		start[i+1] += start[i]
 	}
-	adj := make([]ir.BlockID, len(order)-1)
-	fill := make([]uint32, n)
+	adj := bw[n : n+len(order)-1 : 2*n]
+	fill := cw[n+1 : 2*n+1 : 2*n+1]
 	copy(fill, start[:n])
 	for _, b := range order[1:] {
 		p := idom[b]
@@ -219,11 +230,11 @@ func buildDom(n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr)
 	}
 	d.kids = csr{start, adj}
 	// DFS intervals, iteratively.
-	d.pre = make([]uint32, n)
-	d.post = make([]uint32, n)
+	d.pre = cw[2*n+1 : 3*n+1 : 3*n+1]
+	d.post = cw[3*n+1 : 4*n+1 : 4*n+1]
 	clk := uint32(0)
-	stackB := []ir.BlockID{root}
-	stackI := []uint32{start[root]}
+	stackB := append(bw[2*n:2*n:3*n], root)
+	stackI := append(cw[4*n+1:4*n+1:5*n+1], start[root])
 	d.pre[root] = clk
 	clk++
 	for len(stackB) > 0 {
@@ -445,4 +456,19 @@ func (df *Frontiers) IteratedFrontier(defs []ir.BlockID, stamp []uint32, id uint
 		}
 	}
 	return work, out
+}
+
+// unsafeInt32s and unsafeBlocks view a run of uint32 words as int32s or
+// block IDs (same size and alignment), so related arrays can share one
+// allocation.
+func unsafeInt32s(w []uint32) []int32 {
+	return unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(w))), cap(w))[:len(w):cap(w)]
+}
+
+func unsafeBlocks(w []uint32) []ir.BlockID {
+	return unsafe.Slice((*ir.BlockID)(unsafe.Pointer(unsafe.SliceData(w))), cap(w))[:len(w):cap(w)]
+}
+
+func unsafeUint32s(w []ir.BlockID) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(w))), cap(w))[:len(w):cap(w)]
 }

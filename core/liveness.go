@@ -382,7 +382,8 @@ func scanBlocks(f *ir.Func, buf *liveBuf) (gen, kill blockSets) {
 	gen.bits = buf.gen.bits[:0]
 	kill.bits = buf.kill.bits[:0]
 	defer func() { buf.gen, buf.kill = gen, kill }()
-	var refs []RegRef
+	var refsBuf [32]RegRef
+	refs := refsBuf[:0]
 	for b := range nb {
 		st := uint32(b) + 1
 		gen.start[b] = uint32(len(gen.bits))

@@ -76,11 +76,12 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 		p.Block[k] = ir.NoBlock
 	}
 	nr := f.NumRegs()
-	live := bitvec.New(nr)
-	lw := live.Words()
-	stamp := make([]uint32, nr)
+	words := make([]uint32, bitvec.WordsFor(nr)+nr)
+	lw := words[:bitvec.WordsFor(nr)]
+	stamp := words[bitvec.WordsFor(nr):]
 	var cnt [ir.NumFiles]int
-	var refs []RegRef
+	var refsBuf [32]RegRef
+	refs := refsBuf[:0]
 	var extra []ir.RegID
 	var b ir.BlockID
 	var st uint32
@@ -177,9 +178,11 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 // bit k set (slots run from 1 to 8).
 func (l *Liveness) slotPlanes() [3][]uint32 {
 	ng := len(l.GlobalRegs)
+	nw := bitvec.WordsFor(ng)
+	w := make([]uint32, 3*nw)
 	var pl [3][]uint32
 	for k := range pl {
-		pl[k] = make([]uint32, bitvec.WordsFor(ng))
+		pl[k] = w[k*nw : (k+1)*nw : (k+1)*nw]
 	}
 	for g, r := range l.GlobalRegs {
 		e := uint32(l.slots[r] - 1)
@@ -199,8 +202,9 @@ func (l *Liveness) fileMasks(files []ir.File) *[ir.NumFiles][]uint32 {
 	}
 	var m [ir.NumFiles][]uint32
 	nw := bitvec.WordsFor(len(l.GlobalRegs))
+	w := make([]uint32, int(ir.NumFiles)*nw)
 	for k := range m {
-		m[k] = make([]uint32, nw)
+		m[k] = w[k*nw : (k+1)*nw : (k+1)*nw]
 	}
 	for g, r := range l.GlobalRegs {
 		m[files[r]][g>>5] |= 1 << (g & 31)

@@ -104,6 +104,9 @@ type RegRef struct {
 // address elements always as uses (also inside a nested vector such as
 // "[tex, {%x, %y}]"). With a reused buf it allocates nothing.
 func AppendRegRefs(f *ir.Func, i ir.InstrID, buf []RegRef) []RegRef {
+	if buf == nil {
+		buf = make([]RegRef, 0, 16) // one allocation for a caller's first call, not a doubling series
+	}
 	if g := f.Guard[i]; g.IsReg() {
 		buf = append(buf, RegRef{g.Reg(), LocGuard, false})
 	}

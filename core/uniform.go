@@ -114,12 +114,14 @@ func ComputeUniformity(f *ir.Func) *Uniformity {
 func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness, *DomTree)) *Uniformity {
 	ensureCFG(f)
 	nr, nb := f.NumRegs(), f.NumBlocks()
-	u := &Uniformity{Varying: make([]bool, nr), Divergent: make([]bool, nb)}
+	flags := make([]bool, nr+nb)
+	u := &Uniformity{Varying: flags[:nr:nr], Divergent: flags[nr:]}
 	if !f.HasBody || nb == 0 {
 		return u
 	}
 	var work []ir.RegID
-	var refs []RegRef
+	var refsBuf [32]RegRef
+	refs := refsBuf[:0]
 	markDefs := func(i ir.InstrID) {
 		refs = AppendRegRefs(f, i, refs[:0])
 		for _, x := range refs {
@@ -162,8 +164,8 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 	diverge := func(b ir.BlockID) {
 		if live == nil {
 			live, pd = divergence()
-			seen = make([]uint32, nb)
-			defd = make([]uint32, nr)
+			marks := make([]uint32, nb+nr)
+			seen, defd = marks[:nb:nb], marks[nb:]
 			defsOf = defsByBlock(f, du)
 			nglobal = live.NumGlobals()
 		}
@@ -268,8 +270,10 @@ func defsByBlock(f *ir.Func, du *DefUse) csr {
 	for b := range nb {
 		g.start[b+1] += g.start[b]
 	}
-	g.adj = make([]ir.BlockID, g.start[nb])
-	fill := slices.Clone(g.start[:nb])
+	w := make([]ir.BlockID, int(g.start[nb])+nb)
+	g.adj = w[:g.start[nb]:g.start[nb]]
+	fill := unsafeUint32s(w[g.start[nb]:])
+	copy(fill, g.start[:nb])
 	for r := range f.NumRegs() {
 		for _, d := range du.Defs(ir.RegID(r)) {
 			if b := f.Block[d.Instr]; b != ir.NoBlock {

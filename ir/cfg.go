@@ -24,7 +24,11 @@ func (f *Func) rebuildCFG() {
 	nb := f.NumBlocks()
 	// One scratch allocation: next-in-layout, a stamp per block to drop
 	// duplicate edges, and the fill cursors for predecessors.
-	scratch := make([]uint32, 3*nb)
+	if cap(f.cfgScratch) < 3*nb {
+		f.cfgScratch = make([]uint32, 3*nb)
+	}
+	scratch := f.cfgScratch[:3*nb]
+	clear(scratch)
 	next := scratch[:nb:nb]
 	seen := scratch[nb : 2*nb : 2*nb]
 	fill := scratch[2*nb:]

@@ -171,7 +171,9 @@ func (t *Strings) copyText(b []byte) string {
 		return string(b)
 	}
 	if cap(t.arena)-len(t.arena) < len(b) {
-		t.arena = make([]byte, 0, stringChunk)
+		// Chunks grow from 1 KiB to stringChunk, so a small module does
+		// not pay for a large one.
+		t.arena = make([]byte, 0, min(stringChunk, max(1<<10, 2*cap(t.arena))))
 	}
 	off := len(t.arena)
 	t.arena = append(t.arena, b...)
@@ -471,6 +473,7 @@ type Func struct {
 	cfgValid   bool
 	cfgVersion uint64 // bumped by every rebuild of the edge arrays
 	numDead    int    // instructions marked Dead since the last Compact
+	cfgScratch []uint32
 }
 
 // Str returns the text of a string ID of the function's module.
@@ -880,6 +883,7 @@ func (f *Func) Clone() *Func {
 	g.Succs = slices.Clone(f.Succs)
 	g.PredStart = slices.Clone(f.PredStart)
 	g.Preds = slices.Clone(f.Preds)
+	g.cfgScratch = nil // working memory is never shared
 	return &g
 }
 
@@ -890,14 +894,20 @@ func (f *Func) Clone() *Func {
 
 const numInstrColumns = 16
 
+// columnNames names the columns in the order columns lists them.
+var columnNames = [numInstrColumns]string{"Op", "Mnemonic", "Type", "Type2", "Space", "Mods", "Guard",
+	"OpStart", "OpCount", "Block", "Prev", "Next", "Loc", "Line", "Dead", "props"}
+
+// columns returns the columns. Each element is one pointer wide, so
+// making the interface values allocates nothing.
 func (f *Func) columns() [numInstrColumns]instrColumn {
 	return [numInstrColumns]instrColumn{
-		col[Opcode]{"Op", &f.Op}, col[StrID]{"Mnemonic", &f.Mnemonic}, col[Type]{"Type", &f.Type},
-		col[Type]{"Type2", &f.Type2}, col[Space]{"Space", &f.Space}, col[Mods]{"Mods", &f.Mods},
-		col[Operand]{"Guard", &f.Guard}, col[uint32]{"OpStart", &f.OpStart}, col[uint8]{"OpCount", &f.OpCount},
-		col[BlockID]{"Block", &f.Block}, col[InstrID]{"Prev", &f.Prev}, col[InstrID]{"Next", &f.Next},
-		col[StrID]{"Loc", &f.Loc}, col[uint32]{"Line", &f.Line}, col[bool]{"Dead", &f.Dead},
-		col[Prop]{"props", &f.props},
+		col[Opcode]{&f.Op}, col[StrID]{&f.Mnemonic}, col[Type]{&f.Type},
+		col[Type]{&f.Type2}, col[Space]{&f.Space}, col[Mods]{&f.Mods},
+		col[Operand]{&f.Guard}, col[uint32]{&f.OpStart}, col[uint8]{&f.OpCount},
+		col[BlockID]{&f.Block}, col[InstrID]{&f.Prev}, col[InstrID]{&f.Next},
+		col[StrID]{&f.Loc}, col[uint32]{&f.Line}, col[bool]{&f.Dead},
+		col[Prop]{&f.props},
 	}
 }
 
@@ -912,26 +922,21 @@ func (f *Func) ColumnLens() [numInstrColumns]struct {
 		Len  int
 	}
 	for k, c := range f.columns() {
-		out[k].Name, out[k].Len = c.name(), c.length()
+		out[k].Name, out[k].Len = columnNames[k], c.length()
 	}
 	return out
 }
 
 type instrColumn interface {
-	name() string
 	length() int
 	grow()                  // append one zero entry
 	clone()                 // replace the slice with a copy
 	gather(order []InstrID) // replace the slice with its entries at order, in that order
 }
 
-type col[T any] struct {
-	n string
-	p *[]T
-}
+type col[T any] struct{ p *[]T }
 
-func (c col[T]) name() string { return c.n }
-func (c col[T]) length() int  { return len(*c.p) }
+func (c col[T]) length() int { return len(*c.p) }
 func (c col[T]) grow() {
 	var zero T
 	*c.p = append(*c.p, zero)

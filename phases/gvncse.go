@@ -637,7 +637,7 @@ func (t *gvnTable) init(sc *Scratch, n int) {
 	}
 	t.hash = take[uint64](sc, size)
 	t.mask = uint64(size - 1)
-	t.log = t.log[:0]
+	t.log = take[gvnUndo](sc, n)[:0] // at most one undo entry per candidate
 }
 
 // find returns the entry with l's key (hash h), or NoInstr; valid, when

@@ -47,7 +47,8 @@ func removable(f *ir.Func, i ir.InstrID) bool {
 func simpleLiveDead(p *Pass) bool {
 	f := p.F
 	uses := take[int32](p.Scratch, f.NumRegs())
-	var refs []core.RegRef
+	var refsBuf [32]core.RegRef
+	refs := refsBuf[:0]
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			refs = core.AppendRegRefs(f, i, refs[:0])

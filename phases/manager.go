@@ -193,6 +193,10 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	if html != nil {
 		html.Snapshot("input", f)
 	}
+	if stats == nil {
+		stats = make([]PhaseStat, 0, len(pipeline))
+	}
+	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
 	version := 0
@@ -225,9 +229,9 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		}
 		stats = append(stats, PhaseStat{Name: ph.Name})
 		st := &stats[len(stats)-1]
-		p := Pass{F: f, A: a, Phase: ph, Config: c, Knobs: c.Knobs, Scratch: sc, stat: st}
+		p.Phase, p.stat = ph, st
 		start := time.Now()
-		changed, err := runOne(&p, c.fns[i])
+		changed, err := runOne(p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
 		if changed {

@@ -3,6 +3,7 @@ package ptx
 import (
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -20,7 +21,12 @@ func Print(w io.Writer, m *ir.Module) error {
 // flattened get a "$k" suffix, and a ".loc" is printed only when it
 // changes.
 func Format(m *ir.Module) []byte {
-	pr := &printer{m: m}
+	pr := printers.Get().(*printer)
+	pr.reset(m)
+	defer func() {
+		pr.reset(nil)
+		printers.Put(pr)
+	}()
 	est := 256
 	for _, f := range m.Funcs {
 		est += len(f.Op)*40 + len(f.RegType)*4
@@ -31,7 +37,7 @@ func Format(m *ir.Module) []byte {
 		}
 	}
 	pr.b = make([]byte, 0, est)
-	pr.used = make([]uint32, m.Strings.Len())
+	pr.used = append(pr.used[:0], make([]uint32, m.Strings.Len())...)
 	for k, it := range m.Items {
 		switch it.Kind {
 		case ir.ItemDirective:
@@ -57,6 +63,20 @@ func Format(m *ir.Module) []byte {
 	return pr.b
 }
 
+// printers keeps printers (their maps and buffers) from module to module.
+var printers = sync.Pool{New: func() any { return new(printer) }}
+
+// reset makes pr a new printer for m (nil: hold nothing of the last one).
+func (pr *printer) reset(m *ir.Module) {
+	*pr = printer{
+		m: m, used: pr.used[:0], regNames: pr.regNames[:0], sigReg: pr.sigReg[:0],
+		blockName: pr.blockName[:0], grpIdx: pr.grpIdx, groups: pr.groups[:0], grpOf: pr.grpOf[:0],
+		grpNum: pr.grpNum[:0], order: pr.order[:0], members: pr.members[:0], present: pr.present[:0],
+	}
+	clear(pr.regNames[:cap(pr.regNames)])   // drop the last module's strings
+	clear(pr.blockName[:cap(pr.blockName)]) // likewise
+}
+
 type printer struct {
 	m     *ir.Module
 	b     []byte
@@ -72,6 +92,13 @@ type printer struct {
 	newNames   map[string]bool
 	nextSuffix map[string]int
 	grpIdx     map[grpKey]int
+	// regDecls's buffers
+	groups  []regGroup
+	grpOf   []int32
+	grpNum  []int32
+	order   []int32
+	members []int32
+	present []bool
 }
 
 type grpKey struct {
@@ -390,64 +417,86 @@ func (pr *printer) regDecls(f *ir.Func) {
 		pr.grpIdx = map[grpKey]int{}
 	}
 	clear(pr.grpIdx)
-	type group struct {
-		key   grpKey
-		regs  []int32 // member registers, in order
-		nums  []int32
-		first int32
-	}
-	var groups []group
+	// Registers named prefix+number are grouped by (prefix, type, vector
+	// width); the group's members are listed by a counting sort into one
+	// array, so nothing is allocated per group (the buffers are the
+	// printer's, reused from function to function).
+	pr.groups = pr.groups[:0]
+	pr.grpOf = append(pr.grpOf[:0], make([]int32, n)...)
+	pr.grpNum = append(pr.grpNum[:0], make([]int32, n)...)
 	// order: items in first-appearance order; -1-g for group g, r for a
 	// register without a number.
-	order := make([]int32, 0, 16)
+	pr.order = pr.order[:0]
 	for r := 0; r < n; r++ {
+		pr.grpOf[r] = -1
 		if pr.sigReg[r] {
 			continue // declared in the signature
 		}
 		name := pr.regNames[r]
 		prefix, num, ok := splitNum(name)
 		if !ok {
-			order = append(order, int32(r))
+			pr.order = append(pr.order, int32(r))
 			continue
 		}
 		k := grpKey{prefix, f.RegType[r], f.RegVec[r]}
 		g, seen := pr.grpIdx[k]
 		if !seen {
-			g = len(groups)
+			g = len(pr.groups)
 			pr.grpIdx[k] = g
-			groups = append(groups, group{key: k, first: int32(r)})
-			order = append(order, int32(-1-g))
+			pr.groups = append(pr.groups, regGroup{key: k})
+			pr.order = append(pr.order, int32(-1-g))
 		}
-		groups[g].regs = append(groups[g].regs, int32(r))
-		groups[g].nums = append(groups[g].nums, num)
+		pr.groups[g].count++
+		pr.grpOf[r], pr.grpNum[r] = int32(g), num
 	}
-	var present []bool
-	for _, it := range order {
+	// Members of each group, in register order.
+	at := int32(0)
+	for g := range pr.groups {
+		pr.groups[g].start = at
+		at += pr.groups[g].count
+		pr.groups[g].count = 0
+	}
+	pr.members = append(pr.members[:0], make([]int32, at)...)
+	for r := 0; r < n; r++ {
+		if g := pr.grpOf[r]; g >= 0 {
+			gr := &pr.groups[g]
+			pr.members[gr.start+gr.count] = int32(r)
+			gr.count++
+		}
+	}
+	for _, it := range pr.order {
 		if it >= 0 {
 			pr.regLine(f.RegType[it], f.RegVec[it], pr.regNames[it], -1)
 			continue
 		}
-		g := &groups[-1-it]
-		present = append(present[:0], make([]bool, len(g.nums)+1)...)
-		for _, v := range g.nums {
-			if int(v) < len(present) {
-				present[v] = true
+		g := &pr.groups[-1-it]
+		mem := pr.members[g.start : g.start+g.count]
+		pr.present = append(pr.present[:0], make([]bool, len(mem)+1)...)
+		for _, r := range mem {
+			if v := pr.grpNum[r]; int(v) < len(pr.present) {
+				pr.present[v] = true
 			}
 		}
 		k := 0
-		for present[k] {
+		for pr.present[k] {
 			k++
 		}
 		if k > 0 {
 			pr.regLine(g.key.typ, g.key.vec, g.key.prefix, k)
 		}
-		for j, v := range g.nums {
-			if int(v) >= k {
-				r := g.regs[j]
+		for _, r := range mem {
+			if int(pr.grpNum[r]) >= k {
 				pr.regLine(f.RegType[r], f.RegVec[r], pr.regNames[r], -1)
 			}
 		}
 	}
+}
+
+// regGroup is one group of regDecls: members are
+// pr.members[start:start+count].
+type regGroup struct {
+	key          grpKey
+	start, count int32
 }
 
 func (pr *printer) regLine(t ir.Type, vec uint8, name string, count int) {
