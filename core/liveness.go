@@ -32,12 +32,10 @@ import (
 //
 // Only registers in some gen set can be live at a block boundary (a live
 // register is read somewhere downstream before being killed, and the
-// block holding that read has it in gen), so those "global" registers
-// alone get a bit in the solve; the others are block-local and are
-// handled by the per-instruction walk (Walker). Global registers are
-// numbered file by file (R, UR, P, UP), so each file is a contiguous bit
-// range (FileStart) and one vector holds every file: the files are solved
-// together but stay separate sets.
+// block holding that read has it in gen): those are the "global"
+// registers (Global, GlobalRegs, numbered file by file, so each file is a
+// contiguous range FileStart); the others are block-local and are handled
+// by the per-instruction walk (Walker).
 //
 // The dense method solves the blocks in segments. A segment is a run of
 // consecutive blocks in reverse post-order (RPO) that no retreating edge
@@ -45,36 +43,36 @@ import (
 // segment, so the segments can be solved one at a time from the last to
 // the first, each to its own fixed point, and the result is exactly the
 // global least fixed point. Straight-line code and sequences of loop
-// nests cut into many small pieces; pieces are grouped until a segment's
-// sets take about segBytes, so the sets being iterated stay in L1/L2
-// however large the function is, and the SIMD kernels run at cache
-// speed instead of DRAM speed. A loop spanning the whole function is one
-// segment (the old, whole-function solve). Unreachable blocks form a
-// last segment of their own.
+// nests cut into many small pieces; a loop spanning the whole function is
+// one segment. Unreachable blocks form a last segment of their own.
 //
-// in(b), gen(b) and kill(b) are dense sets of every block, built once
-// before the solve from per-block lists of global bits and laid out in
-// solve order in one aligned array, a block's three sets back to back
-// (a segment's sets are one contiguous range that the iteration streams
-// through). Inside a segment the blocks are visited in post-order,
-// either round-robin until a pass changes nothing (one pass when the
-// segment has no retreating edge) or with a worklist that re-queues only
-// the predecessors, inside the segment, of blocks whose in set changed.
-// There is no meet step and no out set: the transfer distributes over
-// the union of the successors, in(b) = ∪ (gen ∪ (in(s) − kill)), so each
-// edge b→s is one fused OrWithAndNotIfChanged (in(b) |= gen | (in(s) &^
-// kill)) reading in(s) directly; since every set only grows from empty,
-// OR into in computes the same as assigning. The solve is nothing but
-// these kernel calls over the padded stride (see segSolver). Live-out is
-// not stored: it is the union of the successors' in sets (LiveAtExit
-// for blocks without successors), formed word by word when asked for.
+// Each segment numbers only the registers that matter inside it: those in
+// the gen sets of its blocks, those live into the successors outside it
+// (already solved), and LiveAtExit when it holds an exit block. Every
+// register live anywhere in the segment is among them (it is read in the
+// segment, or live on leaving it), so the segment's sets are dense bit
+// vectors over that local numbering, however many registers the function
+// has: the storage is the sum over segments of blocks × the registers
+// that matter there — proportional to what is live, not to blocks × all
+// registers — and each segment's sets (in, gen, kill) are one contiguous
+// run that the solve streams through from cache. Inside a segment the
+// blocks are visited in post-order, round-robin until a pass changes
+// nothing (one pass when the segment has no retreating edge) or with a
+// worklist that re-queues only the predecessors, inside the segment, of
+// blocks whose in set changed. There is no meet step and no out set: the
+// transfer distributes over the union of the successors, in(b) = ∪ (gen ∪
+// (in(s) − kill)), so each edge b→s is one fused OrWithAndNotIfChanged
+// (in(b) |= gen | (in(s) &^ kill)) reading in(s) directly — a successor
+// outside the segment through a copy of its in set translated into the
+// segment's numbering. Live-out is not stored: it is the union of the
+// successors' in sets (LiveAtExit for blocks without successors).
 //
-// When the sets would take more than the memory budget (many global
-// registers times many blocks), the sparse method runs instead: for each
-// global register, a backward search from the blocks where it is
-// upward-exposed through predecessors, stopping at blocks that kill it —
-// exact, linear in the total size of the live ranges, and the result is
-// stored as sorted per-block lists.
+// When a segment's sets would push the total past the memory budget (a
+// single loop spanning a huge function with very many registers), the
+// sparse method runs instead: for each global register, a backward search
+// from the blocks where it is upward-exposed through predecessors,
+// stopping at blocks that kill it — exact, linear in the total size of the
+// live ranges, and the result is stored as sorted per-block lists.
 
 // Solver picks the iteration strategy of the dense method.
 type Solver uint8
@@ -141,25 +139,31 @@ type Liveness struct {
 	F *ir.Func
 	// Files is the register file of each register.
 	Files []ir.File
-	// Global maps a register to its bit in the block sets, -1 for a
-	// block-local register; GlobalRegs is the inverse.
+	// Global maps a register to its number among the registers that can be
+	// live at a block boundary, -1 for a block-local register; GlobalRegs
+	// is the inverse. Numbered file by file: FileStart[k]..FileStart[k+1]
+	// are the numbers of file k.
 	Global     []int32
 	GlobalRegs []ir.RegID
-	// FileStart[k]..FileStart[k+1] are the global bits of file k.
-	FileStart [ir.NumFiles + 1]int
-	Method    Method
-	Stats     LiveStats
+	FileStart  [ir.NumFiles + 1]int
+	Method     Method
+	Stats      LiveStats
 
-	// Dense: the live-in set of every block, nil under Sparse. Live-out
-	// sets are derived (LiveOut, LiveOutRegs).
-	In []bitvec.BitVector
-	// exitOut is the live-out set of blocks without successors.
-	exitOut bitvec.BitVector
-	// Sparse: sorted global bits per block.
+	// Dense: per segment, the registers it numbers (sorted) and the words
+	// of its sets; per block, its segment and the offset of its in set.
+	segs   []segment
+	segOf  []int32
+	inOff  []uint32
+	inBits []uint32
+	atExit []ir.RegID // LiveAtExit, sorted
+	// Sparse: sorted global numbers per block.
 	inSets, outSets idxCSR
 
 	order []ir.BlockID // solve order: reachable blocks in RPO, then the rest
 	slots []uint8      // 32-bit slots of each register
+	// LiveOutRegs's duplicate filter (a stamp per register).
+	seen   []uint32
+	seenSt uint32
 
 	buf *liveBuf // working memory, kept for the next ComputeLivenessInto
 }
@@ -180,12 +184,21 @@ type liveBuf struct {
 	reach     []int32
 	back      []bool
 	segs      []segment
-	pos       []int32
-	raw       []uint32 // the sets' backing array (aligned inside)
-	in        []bitvec.BitVector
-	sstart    []int32
-	spos      []int32
-	solver    segSolver
+	segOf     []int32
+	inOff     []uint32
+	raw       []uint32 // the in sets' backing array (aligned inside)
+	segRegs   []ir.RegID
+	seen      []uint32
+	// per-segment solve
+	uMark  []uint32 // register → segment stamp when numbered in the current segment
+	loc    []int32  // register → local number (valid under uMark)
+	work   []uint32 // gen, kill, and external successor sets of the current segment
+	ext    []int32  // block → index of its external set (valid under extMark)
+	extMrk []uint32
+	exts   []ir.BlockID
+	regs   []ir.RegID
+	queue  []int32
+	inQ    []bool
 }
 
 // grow returns s resized to n zeroed elements, reusing its array when it
@@ -199,7 +212,7 @@ func grow[T any](s []T, n int) []T {
 	return s
 }
 
-// idxCSR holds sorted lists of global bit numbers per block.
+// idxCSR holds sorted lists of global numbers per block.
 type idxCSR struct {
 	start []uint32
 	idx   []uint32
@@ -207,10 +220,9 @@ type idxCSR struct {
 
 func (c *idxCSR) of(b ir.BlockID) []uint32 { return c.idx[c.start[b]:c.start[b+1]] }
 
-// segBytes is the size the sets of one segment (in, gen, kill and the
-// successors' in) aim at: well inside L2, so a segment's fixed-point
-// iteration runs from cache.
-const segBytes = 192 << 10
+// segBlocksTarget is how many blocks a segment aims at when cuts allow:
+// small segments number few registers.
+const segBlocksTarget = 32
 
 // ComputeLiveness computes block live-in and live-out sets of f's
 // registers per register file.
@@ -222,17 +234,17 @@ func ComputeLiveness(f *ir.Func, opt LiveOptions) *Liveness {
 // longer needs, whose memory is reused (nil: a new one). The caller must
 // not use old's previous contents afterwards.
 func ComputeLivenessInto(old *Liveness, f *ir.Func, opt LiveOptions) *Liveness {
-	l, s := prepareLiveness(old, f, opt)
-	if s != nil {
-		s.run(opt.Solver)
+	l, gen, kill := prepareLiveness(old, f, opt)
+	if l.Method == Dense && !l.solveDense(gen, kill, opt) {
+		l.Method = Sparse
+		l.solveSparse(gen, kill, l.atExit)
 	}
 	return l
 }
 
-// prepareLiveness does everything but the dense fixed-point solve: scan,
-// numbering, segments and sets. It returns the dense solver to run, or
-// nil when the sparse method has already produced the result.
-func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, *segSolver) {
+// prepareLiveness does everything but the solve: scan, numbering of the
+// global registers, solve order and segments.
+func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, blockSets, blockSets) {
 	ensureCFG(f)
 	if opt.LiveAtExit == nil {
 		opt.LiveAtExit = f.ReturnRegs(nil)
@@ -242,11 +254,11 @@ func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, *se
 	if old != nil && old.buf != nil {
 		buf = old.buf
 	}
-	l := &Liveness{F: f, Files: opt.Files, buf: buf}
+	l := &Liveness{}
 	if old != nil {
-		*old = Liveness{F: f, Files: opt.Files, buf: buf}
 		l = old
 	}
+	*l = Liveness{F: f, Files: opt.Files, buf: buf}
 	if l.Files == nil {
 		buf.files = grow(buf.files, nr)
 		l.Files = buf.files
@@ -281,7 +293,10 @@ func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, *se
 	for _, r := range gen.bits {
 		global[r] = true
 	}
-	for _, r := range opt.LiveAtExit {
+	l.atExit = append(l.atExit[:0], opt.LiveAtExit...)
+	slices.Sort(l.atExit)
+	l.atExit = slices.Compact(l.atExit)
+	for _, r := range l.atExit {
 		global[r] = true
 	}
 	buf.glob = grow(buf.glob, nr)
@@ -309,38 +324,24 @@ func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, *se
 		}
 	}
 	l.Stats.Globals = ng
-	// Registers to global bits; kill lists drop block-local registers.
-	for k, r := range gen.bits {
-		gen.bits[k] = uint32(l.Global[r])
-	}
-	kill.toGlobal(l.Global)
+	// Kill lists drop block-local registers (they cannot be live at a
+	// boundary); gen lists hold global registers only by construction.
+	kill.dropLocal(l.Global)
+	buf.seen = grow(buf.seen, nr)
+	l.seen = buf.seen
 
-	strideW := int64((bitvec.WordsFor(ng) + 15) &^ 15)
-	stride := strideW * 4
-	segs, maxSeg := l.segments(o, stride, opt.segBlocks, buf)
-	bytes := stride * (3*int64(nb) + 1)
 	budget := opt.MemBudget
-	if budget == 0 {
-		budget = DefaultMemBudget
-	}
-	if budget < 0 || bytes > budget {
+	if budget < 0 {
 		l.Method = Sparse
-		l.solveSparse(gen, kill, opt.LiveAtExit)
-		return l, nil
+		l.solveSparse(gen, kill, l.atExit)
+		return l, gen, kill
 	}
 	l.Method = Dense
-	l.Stats.Bytes = bytes
-	s := &buf.solver
-	*s = segSolver{l: l, segs: segs, queue: s.queue, inQ: s.inQ}
-	s.setup(gen, kill, maxSeg, buf)
-	for _, r := range opt.LiveAtExit {
-		l.exitOut.Set(int(l.Global[r]))
-	}
-	return l, s
+	l.segs = l.segments(o, opt.segBlocks, buf)
+	return l, gen, kill
 }
 
-// blockSets holds a list of registers (or global bits) per block:
-// bits[start[b]:start[b+1]].
+// blockSets holds a list of registers per block: bits[start[b]:start[b+1]].
 type blockSets struct {
 	start []uint32
 	bits  []uint32
@@ -348,17 +349,16 @@ type blockSets struct {
 
 func (c *blockSets) of(b ir.BlockID) []uint32 { return c.bits[c.start[b]:c.start[b+1]] }
 
-// toGlobal maps registers to global bits in place, dropping block-local
-// registers.
-func (c *blockSets) toGlobal(global []int32) {
+// dropLocal removes block-local registers from the lists, in place.
+func (c *blockSets) dropLocal(global []int32) {
 	n := 0
 	k := uint32(0)
 	for b := range len(c.start) - 1 {
 		end := c.start[b+1]
 		c.start[b] = uint32(n)
 		for ; k < end; k++ {
-			if g := global[c.bits[k]]; g >= 0 {
-				c.bits[n] = uint32(g)
+			if global[c.bits[k]] >= 0 {
+				c.bits[n] = c.bits[k]
 				n++
 			}
 		}
@@ -413,22 +413,25 @@ func scanBlocks(f *ir.Func, buf *liveBuf) (gen, kill blockSets) {
 }
 
 // segment is a run [lo, hi) of positions in l.order; cyclic when a
-// retreating edge lies inside it.
+// retreating edge lies inside it. After its solve, regs are the registers
+// it numbers (sorted) and sw the words of each of its sets.
 type segment struct {
 	lo, hi int32
 	cyclic bool
+	sw     int32
+	regs   []ir.RegID
 }
 
 // segments cuts the solve order into segments (see the package comment
 // above): a cut after RPO position i is allowed when no retreating edge
-// spans it; pieces are grouped until a segment's four sets take about
-// segBytes. The unreachable blocks form the last segment. It returns the
-// segments and the length of the longest.
-func (l *Liveness) segments(o *Order, stride int64, segBlocks int, buf *liveBuf) ([]segment, int) {
+// spans it; pieces are grouped until a segment holds segBlocksTarget
+// blocks (or segBlocks, when positive). The unreachable blocks form the
+// last segment.
+func (l *Liveness) segments(o *Order, segBlocks int, buf *liveBuf) []segment {
 	f := l.F
 	m := len(o.RPO)
 	nb := len(l.order)
-	target := int32(max(8, segBytes/(4*max(stride, 64))))
+	target := int32(segBlocksTarget)
 	if segBlocks > 0 {
 		target = int32(segBlocks)
 	}
@@ -450,15 +453,13 @@ func (l *Liveness) segments(o *Order, stride int64, segBlocks int, buf *liveBuf)
 	}
 	segs := buf.segs[:0]
 	defer func() { buf.segs = segs }()
-	maxSeg := 0
 	lo, end := int32(0), int32(-1)
 	cyc := false
 	for i := range int32(m) {
 		end = max(end, reach[i])
 		cyc = cyc || back[i]
 		if end == i && (i+1-lo >= target || i+1 == int32(m)) {
-			segs = append(segs, segment{lo, i + 1, cyc})
-			maxSeg = max(maxSeg, int(i+1-lo))
+			segs = append(segs, segment{lo: lo, hi: i + 1, cyclic: cyc})
 			lo, cyc = i+1, false
 		}
 	}
@@ -466,230 +467,241 @@ func (l *Liveness) segments(o *Order, stride int64, segBlocks int, buf *liveBuf)
 		// Unreachable blocks may branch into reachable ones, never the
 		// other way: their segment is solved last, so it goes first (the
 		// segments are solved from the last to the first).
-		segs = slices.Insert(segs, 0, segment{int32(m), int32(nb), true})
-		maxSeg = max(maxSeg, nb-m)
+		segs = slices.Insert(segs, 0, segment{lo: int32(m), hi: int32(nb), cyclic: true})
 	}
-	return segs, maxSeg
-}
-
-// segSolver holds the dense method's state: per solve position, the in
-// set and the gen and kill sets, and the successor positions.
-//
-// The hot loop works on raw words, not on BitVector values: every set is
-// a window of sw words (the stride, a multiple of 16 words, whose
-// padding stays zero) in one aligned array, where position p holds in,
-// gen and kill back to back (3 sets, contiguous: a block's sets share
-// pages and prefetch streams, and a segment's sets are one contiguous
-// range). The successors of every position are precomputed as positions
-// (an exit block has the live-at-exit set, stored after the last block,
-// as its one successor). The kernels are called through the level's
-// kernel table over the whole padded stride: a single indirect call per
-// edge, with no shape checks and no tail handling.
-//
-// A block with several successors needs no out set: the transfer
-// distributes over the union, in = gen ∪ ((∪ in(s)) − kill) =
-// ∪ (gen ∪ (in(s) − kill)), so the solver calls the fused
-// OrWithAndNotIfChanged once per successor, each reading that
-// successor's in set directly. The bytes read are the same as a meet
-// (OrIfChanged per successor) followed by one transfer, with one call
-// fewer and no scratch set to clear.
-type segSolver struct {
-	l    *Liveness
-	segs []segment
-
-	sw     int      // words per set (the stride)
-	maxSeg int      // blocks in the longest segment
-	w      []uint32 // in, gen, kill of each position; then LiveAtExit
-	sstart []int32  // successors of position p: spos[sstart[p]:sstart[p+1]]
-	spos   []int32  // successor positions (nb: LiveAtExit)
-
-	// worklist
-	queue []int32
-	inQ   []bool
-	pred  csr32 // predecessor positions of each position
-}
-
-// csr32 is a compressed list of int32 per position.
-type csr32 struct {
-	start []int32
-	adj   []int32
+	return segs
 }
 
 // alignedWords returns n zeroed words starting on a 64-byte boundary,
-// carved from *raw (grown when too small).
-func alignedWords(raw *[]uint32, n int) []uint32 {
-	*raw = grow(*raw, n+16)
+// carved from *raw (grown when too small, keeping its first keep words).
+func alignedWords(raw *[]uint32, n, keep int) []uint32 {
 	r := *raw
-	off := int((64-uintptr(unsafe.Pointer(&r[0]))&63)&63) / 4
-	return r[off : off+n : off+n]
+	off := 0
+	if len(r) > 0 {
+		off = int((64-uintptr(unsafe.Pointer(&r[0]))&63)&63) / 4
+	}
+	if len(r) < off+n {
+		nr := make([]uint32, max(n+n/2, 1024)+16)
+		noff := int((64-uintptr(unsafe.Pointer(&nr[0]))&63)&63) / 4
+		if keep > 0 {
+			copy(nr[noff:noff+keep], r[off:off+keep])
+		}
+		*raw, r, off = nr, nr, noff
+	}
+	w := r[off : off+n : off+n]
+	clear(w[keep:])
+	return w
 }
 
-// setup lays out the sets and sets gen and kill from the per-block lists
-// of global bits.
-func (s *segSolver) setup(gen, kill blockSets, maxSeg int, buf *liveBuf) {
-	l := s.l
-	f := l.F
-	nb := f.NumBlocks()
-	ng := len(l.GlobalRegs)
-	nw := bitvec.WordsFor(ng)
-	s.sw = (nw + 15) &^ 15
-	s.maxSeg = maxSeg
-	sw := s.sw
-	buf.pos = grow(buf.pos, nb)
-	pos := buf.pos
-	for p, b := range l.order {
-		pos[b] = int32(p)
+// solveDense runs the dense method: the segments from the last to the
+// first, each numbering its own registers. It reports false (and solves
+// nothing) when the sets would pass the memory budget.
+func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
+	f, buf := l.F, l.buf
+	nb, nr := f.NumBlocks(), f.NumRegs()
+	budget := opt.MemBudget
+	if budget == 0 {
+		budget = DefaultMemBudget
 	}
-
-	s.w = alignedWords(&buf.raw, sw*(3*nb+1))
-	w := s.w
-	buf.in = grow(buf.in, nb)
-	l.In = buf.in
-	for p, b := range l.order {
-		base := 3 * p * sw
-		l.In[b] = bitvec.FromWords(w[base:base+nw], ng)
-		g := w[base+sw : base+2*sw]
-		for _, x := range gen.of(b) {
-			g[x>>5] |= 1 << (x & 31)
-		}
-		k := w[base+2*sw : base+3*sw]
-		for _, x := range kill.of(b) {
-			k[x>>5] |= 1 << (x & 31)
+	kern, _ := bitvec.KernelsFor(bitvec.Level())
+	buf.segOf = grow(buf.segOf, nb)
+	l.segOf = buf.segOf
+	for k, sg := range l.segs {
+		for _, b := range l.order[sg.lo:sg.hi] {
+			l.segOf[b] = int32(k)
 		}
 	}
-	l.exitOut = bitvec.FromWords(w[3*nb*sw:3*nb*sw+nw], ng)
-
-	buf.sstart = grow(buf.sstart, nb+1)
-	s.sstart = buf.sstart
-	n := 0
-	for p, b := range l.order {
-		n += max(1, len(f.SuccsOf(b)))
-		s.sstart[p+1] = int32(n)
+	buf.inOff = grow(buf.inOff, nb)
+	l.inOff = buf.inOff
+	buf.uMark = grow(buf.uMark, nr)
+	buf.loc = grow(buf.loc, nr)
+	buf.ext = grow(buf.ext, nb)
+	buf.extMrk = grow(buf.extMrk, nb)
+	l.inBits = alignedWords(&buf.raw, 0, 0)
+	buf.segRegs = buf.segRegs[:0]
+	maxSeg := 0
+	for _, sg := range l.segs {
+		maxSeg = max(maxSeg, int(sg.hi-sg.lo))
 	}
-	buf.spos = grow(buf.spos, n)
-	s.spos = buf.spos
-	for p, b := range l.order {
-		succs := f.SuccsOf(b)
-		k := s.sstart[p]
-		if len(succs) == 0 {
-			s.spos[k] = int32(nb)
-			continue
-		}
-		for i, x := range succs {
-			s.spos[int(k)+i] = pos[x]
-		}
+	if opt.Solver == Worklist {
+		buf.queue = grow(buf.queue, maxSeg)
+		buf.inQ = grow(buf.inQ, maxSeg)
 	}
-}
-
-// setupWorklist builds the predecessor positions the worklist needs.
-func (s *segSolver) setupWorklist() {
-	if s.pred.start != nil {
-		return
-	}
-	nb := len(s.l.order)
-	st := make([]int32, nb+2)
-	for _, q := range s.spos {
-		if int(q) < nb {
-			st[q+2]++
-		}
-	}
-	for p := range nb {
-		st[p+2] += st[p+1]
-	}
-	adj := make([]int32, len(s.spos))
-	for p := range nb {
-		for _, q := range s.spos[s.sstart[p]:s.sstart[p+1]] {
-			if int(q) < nb {
-				adj[st[q+1]] = int32(p)
-				st[q+1]++
+	total := int64(0)
+	var calls int64
+	l.Stats.Segments = len(l.segs)
+	for k := len(l.segs) - 1; k >= 0; k-- {
+		sg := &l.segs[k]
+		st := uint32(k) + 1
+		blocks := l.order[sg.lo:sg.hi]
+		// The registers that matter in the segment.
+		regs := buf.regs[:0]
+		add := func(r ir.RegID) {
+			if buf.uMark[r] != st {
+				buf.uMark[r] = st
+				regs = append(regs, r)
 			}
 		}
-	}
-	s.pred = csr32{start: st[:nb+1], adj: adj}
-}
-
-// run solves the segments from the last to the first.
-func (s *segSolver) run(sv Solver) {
-	l := s.l
-	kern, _ := bitvec.KernelsFor(bitvec.Level())
-	if sv == Worklist {
-		s.setupWorklist()
-	}
-	l.Stats.Segments = len(s.segs)
-	var calls int64
-	for k := len(s.segs) - 1; k >= 0; k-- {
-		if sv == Worklist {
-			calls += s.worklist(s.segs[k], kern)
-		} else {
-			calls += s.roundRobin(s.segs[k], kern)
-		}
-	}
-	l.Stats.Words += 4 * int64(bitvec.WordsFor(len(l.GlobalRegs))) * calls
-}
-
-// visit applies the transfer to the block at position p, one fused call
-// per successor, and reports whether its in set changed.
-func (s *segSolver) visit(kern *bitvec.Kernels, p int, calls *int64) bool {
-	sw := s.sw
-	w := s.w
-	base := 3 * p * sw
-	dst, g, k := w[base:base+sw], w[base+sw:base+2*sw], w[base+2*sw:base+3*sw]
-	ss := s.spos[s.sstart[p]:s.sstart[p+1]]
-	changed := false
-	for _, q := range ss {
-		o := 3 * int(q) * sw
-		if kern.OrWithAndNotIfChanged(dst, g, w[o:o+sw], k) {
-			changed = true
-		}
-	}
-	*calls += int64(len(ss))
-	return changed
-}
-
-func (s *segSolver) roundRobin(sg segment, kern *bitvec.Kernels) (calls int64) {
-	l := s.l
-	sw := s.sw
-	lo, hi := int(sg.lo), int(sg.hi)
-	// Every window below lies inside s.w by construction (positions are
-	// < nb, successors ≤ nb): the sets are formed from the base pointer
-	// without bounds checks.
-	w := unsafe.Pointer(unsafe.SliceData(s.w))
-	set := func(off int) []uint32 { return unsafe.Slice((*uint32)(unsafe.Add(w, 4*off)), sw) }
-	spos, sstart := s.spos, s.sstart
-	fused := kern.OrWithAndNotIfChanged
-	passes := 0
-	for {
-		passes++
-		changed := false
-		for p := hi - 1; p >= lo; p-- {
-			base := 3 * p * sw
-			dst, g, k := set(base), set(base+sw), set(base+2*sw)
-			for _, q := range spos[sstart[p]:sstart[p+1]] {
-				if fused(dst, g, set(3*int(q)*sw), k) {
-					changed = true
+		exts := buf.exts[:0]
+		exit := false
+		for _, b := range blocks {
+			for _, r := range gen.of(b) {
+				add(ir.RegID(r))
+			}
+			succs := f.SuccsOf(b)
+			if len(succs) == 0 {
+				exit = true
+			}
+			for _, q := range succs {
+				if l.segOf[q] != int32(k) && buf.extMrk[q] != st {
+					buf.extMrk[q] = st
+					exts = append(exts, q)
+					l.eachIn(q, add)
 				}
 			}
 		}
-		calls += int64(sstart[hi] - sstart[lo])
-		l.Stats.BlockVisits += hi - lo
-		// Without a retreating edge, post-order sees every successor
-		// inside the segment before the block: one pass is the fixed point.
-		if !changed || !sg.cyclic {
-			break
+		if exit {
+			for _, r := range l.atExit {
+				add(r)
+			}
 		}
+		slices.Sort(regs)
+		buf.regs = regs
+		buf.exts = exts
+		for j, r := range regs {
+			buf.loc[r] = int32(j)
+		}
+		start := len(buf.segRegs)
+		buf.segRegs = append(buf.segRegs, regs...)
+		sg.regs = buf.segRegs[start:len(buf.segRegs):len(buf.segRegs)]
+		sw := bitvec.WordsFor(len(regs))
+		if sw > 8 {
+			sw = (sw + 15) &^ 15 // whole 64-byte lines for the wide kernels
+		} else if sw > 0 {
+			sw = (sw + 1) &^ 1
+		}
+		sg.sw = int32(sw)
+		n := len(blocks)
+		total += int64(n*sw) * 4
+		if total > budget {
+			return false
+		}
+		// In sets: appended to the result array.
+		base := len(l.inBits)
+		l.inBits = alignedWords(&buf.raw, base+n*sw, base)
+		for j, b := range blocks {
+			l.inOff[b] = uint32(base + j*sw)
+		}
+		// Gen, kill and the external successors' in sets (plus
+		// LiveAtExit as the last one) in the working array.
+		nx := len(exts) + 1
+		buf.work = grow(buf.work, (2*n+nx)*sw)
+		w := buf.work
+		for j, b := range blocks {
+			g := w[(2*j)*sw : (2*j+1)*sw]
+			for _, r := range gen.of(b) {
+				x := buf.loc[r]
+				g[x>>5] |= 1 << (x & 31)
+			}
+			kl := w[(2*j+1)*sw : (2*j+2)*sw]
+			for _, r := range kill.of(b) {
+				if buf.uMark[r] == st {
+					x := buf.loc[r]
+					kl[x>>5] |= 1 << (x & 31)
+				}
+			}
+		}
+		xs := 2 * n * sw
+		for e, q := range exts {
+			buf.ext[q] = int32(e)
+			set := w[xs+e*sw : xs+(e+1)*sw]
+			l.eachIn(q, func(r ir.RegID) {
+				x := buf.loc[r]
+				set[x>>5] |= 1 << (x & 31)
+			})
+		}
+		exitSet := w[xs+(nx-1)*sw : xs+nx*sw]
+		if exit {
+			for _, r := range l.atExit {
+				x := buf.loc[r]
+				exitSet[x>>5] |= 1 << (x & 31)
+			}
+		}
+		if sw == 0 {
+			continue
+		}
+		// One block's transfer over its successors: a fused kernel call
+		// per edge.
+		visit := func(j int) bool {
+			b := blocks[j]
+			dst := l.inBits[base+j*sw : base+(j+1)*sw]
+			g := w[(2*j)*sw : (2*j+1)*sw]
+			kl := w[(2*j+1)*sw : (2*j+2)*sw]
+			succs := f.SuccsOf(b)
+			changed := false
+			if len(succs) == 0 {
+				calls++
+				return kern.OrWithAndNotIfChanged(dst, g, exitSet, kl)
+			}
+			for _, q := range succs {
+				var src []uint32
+				if l.segOf[q] == int32(k) {
+					o := int(l.inOff[q])
+					src = l.inBits[o : o+sw]
+				} else {
+					e := int(buf.ext[q])
+					src = w[xs+e*sw : xs+(e+1)*sw]
+				}
+				if kern.OrWithAndNotIfChanged(dst, g, src, kl) {
+					changed = true
+				}
+				calls++
+			}
+			return changed
+		}
+		if opt.Solver == Worklist {
+			l.worklist(k, visit)
+		} else {
+			passes := 0
+			for {
+				passes++
+				changed := false
+				for j := n - 1; j >= 0; j-- {
+					if visit(j) {
+						changed = true
+					}
+				}
+				l.Stats.BlockVisits += n
+				// Without a retreating edge, post-order sees every
+				// successor inside the segment before the block: one
+				// pass is the fixed point.
+				if !changed || !sg.cyclic {
+					break
+				}
+			}
+			l.Stats.Iterations = max(l.Stats.Iterations, passes)
+		}
+		l.wordsPerCall(sw, &calls)
 	}
-	l.Stats.Iterations = max(l.Stats.Iterations, passes)
-	return calls
+	l.Stats.Bytes = total
+	return true
 }
 
-func (s *segSolver) worklist(sg segment, kern *bitvec.Kernels) (calls int64) {
-	l := s.l
+// wordsPerCall adds the words the kernel calls of one segment read
+// (four sets of sw words per call) to the statistics, and resets calls.
+func (l *Liveness) wordsPerCall(sw int, calls *int64) {
+	l.Stats.Words += 4 * int64(sw) * *calls
+	*calls = 0
+}
+
+// worklist solves segment k with a FIFO of blocks, re-queuing the
+// predecessors inside the segment of blocks whose in set changed.
+func (l *Liveness) worklist(k int, visit func(j int) bool) {
+	f, buf := l.F, l.buf
+	sg := &l.segs[k]
 	n := int(sg.hi - sg.lo)
-	if len(s.queue) < n {
-		s.queue = make([]int32, s.maxSeg)
-		s.inQ = make([]bool, s.maxSeg)
-	}
-	queue, inQ := s.queue[:n], s.inQ[:n]
+	blocks := l.order[sg.lo:sg.hi]
+	queue, inQ := buf.queue[:n], buf.inQ[:n]
 	// Post-order: positions from the last to the first.
 	for j := range n {
 		queue[j] = int32(n - 1 - j)
@@ -706,30 +718,44 @@ func (s *segSolver) worklist(sg segment, kern *bitvec.Kernels) (calls int64) {
 		size--
 		inQ[j] = false
 		visits++
-		p := int(sg.lo + j)
-		if !s.visit(kern, p, &calls) {
+		if !visit(int(j)) {
 			continue
 		}
-		for _, q := range s.pred.adj[s.pred.start[p]:s.pred.start[p+1]] {
-			k := q - sg.lo
-			if k >= 0 && k < int32(n) && !inQ[k] {
-				inQ[k] = true
+		for _, p := range f.PredsOf(blocks[j]) {
+			if l.segOf[p] != int32(k) {
+				continue
+			}
+			q := int32(slices.Index(blocks, p)) // segments are short
+			if q >= 0 && !inQ[q] {
+				inQ[q] = true
 				t := head + size
 				if t >= n {
 					t -= n
 				}
-				queue[t] = k
+				queue[t] = q
 				size++
 			}
 		}
 	}
 	l.Stats.BlockVisits += visits
 	l.Stats.Iterations = max(l.Stats.Iterations, (visits+n-1)/n)
-	return calls
+}
+
+// eachIn calls fn for every register live into block b (dense method;
+// b's segment must be solved).
+func (l *Liveness) eachIn(b ir.BlockID, fn func(ir.RegID)) {
+	sg := &l.segs[l.segOf[b]]
+	sw := int(sg.sw)
+	o := int(l.inOff[b])
+	for w, x := range l.inBits[o : o+sw] {
+		for ; x != 0; x &= x - 1 {
+			fn(sg.regs[w<<5|bits.TrailingZeros32(x)])
+		}
+	}
 }
 
 // solveSparse is the per-register method: for each global register g, in
-// bit order, mark in(b) for the blocks where g is upward-exposed, then
+// number order, mark in(b) for the blocks where g is upward-exposed, then
 // search backwards: a predecessor p of a block with g live-in has g in
 // out(p), and in in(p) unless p kills g. The (block, g) pairs come out in
 // g order, so a stable counting sort by block leaves each block's list
@@ -738,8 +764,8 @@ func (l *Liveness) solveSparse(gen, kill blockSets, atExit []ir.RegID) {
 	f := l.F
 	nb := f.NumBlocks()
 	ng := len(l.GlobalRegs)
-	genC := groupByGlobal(ng, gen)
-	killC := groupByGlobal(ng, kill)
+	genC := groupByGlobal(ng, gen, l.Global)
+	killC := groupByGlobal(ng, kill, l.Global)
 	killMark := make([]uint32, nb)
 	inMark := make([]uint32, nb)
 	outMark := make([]uint32, nb)
@@ -751,7 +777,7 @@ func (l *Liveness) solveSparse(gen, kill blockSets, atExit []ir.RegID) {
 	for _, r := range atExit {
 		exitLive[l.Global[r]] = true
 	}
-	var inP, outP []regBlock // (bit, block) with r holding the bit number
+	var inP, outP []regBlock // (number, block) with r holding the number
 	var work []ir.BlockID
 	for g := range ng {
 		st := uint32(g) + 1
@@ -800,18 +826,18 @@ func (l *Liveness) solveSparse(gen, kill blockSets, atExit []ir.RegID) {
 	l.Stats.Bytes = int64(len(inP)+len(outP))*4 + int64(nb+1)*8
 }
 
-// regBlock is a (bit, block) pair of the sparse method.
+// regBlock is a (number, block) pair of the sparse method.
 type regBlock struct {
 	r ir.RegID
 	b ir.BlockID
 }
 
-// groupByGlobal transposes per-block lists of global bits into rows of
-// blocks by bit number.
-func groupByGlobal(ng int, c blockSets) csr {
+// groupByGlobal transposes per-block lists of registers into rows of
+// blocks by global number.
+func groupByGlobal(ng int, c blockSets, global []int32) csr {
 	t := csr{start: make([]uint32, ng+1)}
-	for _, g := range c.bits {
-		t.start[g+1]++
+	for _, r := range c.bits {
+		t.start[global[r]+1]++
 	}
 	for g := range ng {
 		t.start[g+1] += t.start[g]
@@ -819,7 +845,8 @@ func groupByGlobal(ng int, c blockSets) csr {
 	t.adj = make([]ir.BlockID, len(c.bits))
 	fill := slices.Clone(t.start[:ng])
 	for b := range len(c.start) - 1 {
-		for _, g := range c.of(ir.BlockID(b)) {
+		for _, r := range c.of(ir.BlockID(b)) {
+			g := global[r]
 			t.adj[fill[g]] = ir.BlockID(b)
 			fill[g]++
 		}
@@ -843,8 +870,7 @@ func byBlock(nb int, ps []regBlock) idxCSR {
 	return c
 }
 
-// NumGlobals returns how many registers take part in the block-level
-// solve.
+// NumGlobals returns how many registers can be live at a block boundary.
 func (l *Liveness) NumGlobals() int { return len(l.GlobalRegs) }
 
 // IsLiveIn reports whether r is live on entry to b.
@@ -854,7 +880,9 @@ func (l *Liveness) IsLiveIn(b ir.BlockID, r ir.RegID) bool {
 		return false
 	}
 	if l.Method == Dense {
-		return l.In[b].Test(int(g))
+		sg := &l.segs[l.segOf[b]]
+		x, ok := slices.BinarySearch(sg.regs, r)
+		return ok && l.inBits[int(l.inOff[b])+x>>5]&(1<<(x&31)) != 0
 	}
 	_, ok := slices.BinarySearch(l.inSets.of(b), uint32(g))
 	return ok
@@ -867,60 +895,27 @@ func (l *Liveness) IsLiveOut(b ir.BlockID, r ir.RegID) bool {
 		return false
 	}
 	if l.Method == Dense {
-		return l.testOut(b, int(g))
+		succs := l.F.SuccsOf(b)
+		if len(succs) == 0 {
+			_, ok := slices.BinarySearch(l.atExit, r)
+			return ok
+		}
+		for _, s := range succs {
+			if l.IsLiveIn(s, r) {
+				return true
+			}
+		}
+		return false
 	}
 	_, ok := slices.BinarySearch(l.outSets.of(b), uint32(g))
 	return ok
 }
 
-// testOut tests global bit g of out(b) (dense method).
-func (l *Liveness) testOut(b ir.BlockID, g int) bool {
-	succs := l.F.SuccsOf(b)
-	if len(succs) == 0 {
-		return l.exitOut.Test(g)
-	}
-	w, m := g>>5, uint32(1)<<(uint(g)&31)
-	for _, s := range succs {
-		if l.In[s].Words()[w]&m != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// outWord returns word w of out(b) (dense method).
-func (l *Liveness) outWord(succs []ir.BlockID, w int) uint32 {
-	if len(succs) == 0 {
-		return l.exitOut.Words()[w]
-	}
-	x := l.In[succs[0]].Words()[w]
-	for _, s := range succs[1:] {
-		x |= l.In[s].Words()[w]
-	}
-	return x
-}
-
-// LiveOut stores out(b) into dst, a vector of NumGlobals() bits, by
-// global bit number (dense method only).
-func (l *Liveness) LiveOut(b ir.BlockID, dst bitvec.BitVector) {
-	succs := l.F.SuccsOf(b)
-	if len(succs) == 0 {
-		dst.Copy(l.exitOut)
-		return
-	}
-	dst.Copy(l.In[succs[0]])
-	for _, s := range succs[1:] {
-		dst.Or(l.In[s])
-	}
-}
-
-// LiveInRegs appends the registers live on entry to b, in global bit
-// order (file by file).
+// LiveInRegs appends the registers live on entry to b: by register number
+// under the dense method, by global number under the sparse one.
 func (l *Liveness) LiveInRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
 	if l.Method == Dense {
-		for g := range l.In[b].All() {
-			dst = append(dst, l.GlobalRegs[g])
-		}
+		l.eachIn(b, func(r ir.RegID) { dst = append(dst, r) })
 		return dst
 	}
 	for _, g := range l.inSets.of(b) {
@@ -929,14 +924,29 @@ func (l *Liveness) LiveInRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
 	return dst
 }
 
-// LiveOutRegs appends the registers live on exit from b.
+// LiveOutRegs appends the registers live on exit from b, each once.
 func (l *Liveness) LiveOutRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
 	if l.Method == Dense {
 		succs := l.F.SuccsOf(b)
-		for w := range bitvec.WordsFor(len(l.GlobalRegs)) {
-			for x := l.outWord(succs, w); x != 0; x &= x - 1 {
-				dst = append(dst, l.GlobalRegs[w<<5|bits.TrailingZeros32(x)])
-			}
+		if len(succs) == 0 {
+			return append(dst, l.atExit...)
+		}
+		if len(succs) == 1 {
+			return l.LiveInRegs(succs[0], dst)
+		}
+		l.seenSt++
+		if l.seenSt == 0 {
+			clear(l.seen)
+			l.seenSt = 1
+		}
+		st := l.seenSt
+		for _, s := range succs {
+			l.eachIn(s, func(r ir.RegID) {
+				if l.seen[r] != st {
+					l.seen[r] = st
+					dst = append(dst, r)
+				}
+			})
 		}
 		return dst
 	}
@@ -959,6 +969,7 @@ type Walker struct {
 	l    *Liveness
 	live bitvec.BitVector
 	refs []RegRef
+	outs []ir.RegID
 }
 
 // NewWalker returns a walker over l.
@@ -974,17 +985,9 @@ func (l *Liveness) NewWalker() *Walker {
 func (w *Walker) Block(b ir.BlockID, fn func(i ir.InstrID, after bitvec.BitVector) bool) {
 	l, f := w.l, w.l.F
 	w.live.Clear()
-	if l.Method == Dense {
-		succs := f.SuccsOf(b)
-		for k := range bitvec.WordsFor(len(l.GlobalRegs)) {
-			for x := l.outWord(succs, k); x != 0; x &= x - 1 {
-				w.live.Set(int(l.GlobalRegs[k<<5|bits.TrailingZeros32(x)]))
-			}
-		}
-	} else {
-		for _, g := range l.outSets.of(b) {
-			w.live.Set(int(l.GlobalRegs[g]))
-		}
+	w.outs = l.LiveOutRegs(b, w.outs[:0])
+	for _, r := range w.outs {
+		w.live.Set(int(r))
 	}
 	for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
 		if fn != nil && !fn(i, w.live) {

@@ -218,7 +218,7 @@ func TestLivenessRandom(t *testing.T) {
 			}
 			if prev != nil && prev.Method == Dense && l.Method == Dense {
 				for b := range f.NumBlocks() {
-					if !prev.In[b].Equal(l.In[b]) || !slices.Equal(prev.LiveOutRegs(ir.BlockID(b), nil), l.LiveOutRegs(ir.BlockID(b), nil)) {
+					if !slices.Equal(prev.LiveInRegs(ir.BlockID(b), nil), l.LiveInRegs(ir.BlockID(b), nil)) || !slices.Equal(prev.LiveOutRegs(ir.BlockID(b), nil), l.LiveOutRegs(ir.BlockID(b), nil)) {
 						t.Fatalf("round-robin and worklist differ at block %d", b)
 					}
 				}

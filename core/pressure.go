@@ -1,8 +1,6 @@
 package core
 
 import (
-	"math/bits"
-
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -119,18 +117,12 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 			}
 		}
 	}
-	planes := l.slotPlanes()
-	masks := l.fileMasks(files)
 	for _, b = range f.Layout {
 		st++
-		if l.Method == Dense {
-			cnt = l.outCounts(b, planes, masks)
-		} else {
-			cnt = [ir.NumFiles]int{}
-			outRegs = l.LiveOutRegs(b, outRegs[:0])
-			for _, r := range outRegs {
-				cnt[files[r]] += int(l.slots[r])
-			}
+		cnt = [ir.NumFiles]int{}
+		outRegs = l.LiveOutRegs(b, outRegs[:0])
+		for _, r := range outRegs {
+			cnt[files[r]] += int(l.slots[r])
 		}
 		record(ir.NoInstr)
 		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
@@ -171,91 +163,4 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 		}
 	}
 	return p
-}
-
-// slotPlanes returns, over the global bits, the bit planes of
-// (slots − 1): planes[k] marks the registers whose extra slot count has
-// bit k set (slots run from 1 to 8).
-func (l *Liveness) slotPlanes() [3][]uint32 {
-	ng := len(l.GlobalRegs)
-	nw := bitvec.WordsFor(ng)
-	w := make([]uint32, 3*nw)
-	var pl [3][]uint32
-	for k := range pl {
-		pl[k] = w[k*nw : (k+1)*nw : (k+1)*nw]
-	}
-	for g, r := range l.GlobalRegs {
-		e := uint32(l.slots[r] - 1)
-		for k := range pl {
-			pl[k][g>>5] |= (e >> k & 1) << (g & 31)
-		}
-	}
-	return pl
-}
-
-// fileMasks returns, when files groups the global bits otherwise than
-// l.Files (whose files are contiguous bit ranges), a mask over the global
-// bits per file; nil when files is l.Files.
-func (l *Liveness) fileMasks(files []ir.File) *[ir.NumFiles][]uint32 {
-	if len(files) > 0 && len(l.Files) > 0 && &files[0] == &l.Files[0] {
-		return nil
-	}
-	var m [ir.NumFiles][]uint32
-	nw := bitvec.WordsFor(len(l.GlobalRegs))
-	w := make([]uint32, int(ir.NumFiles)*nw)
-	for k := range m {
-		m[k] = w[k*nw : (k+1)*nw : (k+1)*nw]
-	}
-	for g, r := range l.GlobalRegs {
-		m[files[r]][g>>5] |= 1 << (g & 31)
-	}
-	return &m
-}
-
-// outCounts returns the live slots per file of out(b) (dense method),
-// by popcounts over the words of the successors' in sets: over each
-// file's bit range, or under each file's mask when masks is not nil.
-func (l *Liveness) outCounts(b ir.BlockID, planes [3][]uint32, masks *[ir.NumFiles][]uint32) [ir.NumFiles]int {
-	var cnt [ir.NumFiles]int
-	succs := l.F.SuccsOf(b)
-	weigh := func(x uint32, w int) int {
-		return bits.OnesCount32(x) + bits.OnesCount32(x&planes[0][w]) +
-			2*bits.OnesCount32(x&planes[1][w]) + 4*bits.OnesCount32(x&planes[2][w])
-	}
-	if masks != nil {
-		for w := range bitvec.WordsFor(len(l.GlobalRegs)) {
-			x := l.outWord(succs, w)
-			if x == 0 {
-				continue
-			}
-			for k := range ir.NumFiles {
-				if y := x & masks[k][w]; y != 0 {
-					cnt[k] += weigh(y, w)
-				}
-			}
-		}
-		return cnt
-	}
-	for k := range ir.NumFiles {
-		lo, hi := l.FileStart[k], l.FileStart[k+1]
-		if lo == hi {
-			continue
-		}
-		c := 0
-		for w := lo >> 5; w <= (hi-1)>>5; w++ {
-			x := l.outWord(succs, w)
-			if x == 0 {
-				continue
-			}
-			if w == lo>>5 {
-				x &^= uint32(1)<<(lo&31) - 1
-			}
-			if w == (hi-1)>>5 && hi&31 != 0 {
-				x &= uint32(1)<<(hi&31) - 1
-			}
-			c += weigh(x, w)
-		}
-		cnt[k] = c
-	}
-	return cnt
 }

@@ -43,6 +43,13 @@ type Config struct {
 	Size int
 	// MaxDepth bounds the nesting of loops and branches (default 3).
 	MaxDepth int
+	// Pool, when positive, bounds each pool of values the generator reads
+	// from: past it, the oldest value is folded into a running checksum
+	// (read once more, then never again) that the epilogue stores. Real
+	// kernels keep a bounded number of values live (a thread has at most
+	// 255 registers); with Pool 0 every value stays readable to the end,
+	// so the number of live values grows with the kernel's size.
+	Pool int
 }
 
 type pool struct {
@@ -67,6 +74,8 @@ type gen struct {
 	loopN  int               // loop nesting
 	nreg   int
 	nlabel int
+	pool   int
+	acc    ir.RegID // the checksum retired values are folded into (Pool > 0)
 	// fixed registers
 	gIn, gOut, outBase, shBase, tid, ntid, gtid, rN, lane ir.RegID
 	sh                                                    ir.SymID
@@ -74,7 +83,7 @@ type gen struct {
 
 // Kernel generates a module with one kernel from cfg.
 func Kernel(cfg Config) *ir.Module {
-	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}}
+	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool}
 	if g.max == 0 {
 		g.max = 3
 	}
@@ -213,6 +222,40 @@ func (g *gen) prologue(pin, pout, pn ir.SymID) {
 	r64 := g.reg(ir.TB64)
 	g.emit("cvt.u64.u32", def(r64), use(g.gtid))
 	g.p.r64 = append(g.p.r64, r64)
+	if g.pool > 0 {
+		g.acc = g.reg(ir.TB32)
+		g.emit("mov.b32", def(g.acc), g.imm(0))
+	}
+}
+
+// fixedR32 is how many registers at the front of the 32-bit pool are the
+// prologue's (thread index and friends): never retired.
+const fixedR32 = 5
+
+// retire folds the oldest values of every pool past g.pool into the
+// checksum and drops them from the pool (a new array: saved pools keep
+// theirs).
+func (g *gen) retire() {
+	for len(g.p.r32) > fixedR32+g.pool {
+		g.emit("xor.b32", def(g.acc), use(g.acc), use(g.p.r32[fixedR32]))
+		g.p.r32 = append(g.p.r32[:fixedR32:fixedR32], g.p.r32[fixedR32+1:]...)
+	}
+	for len(g.p.f32) > g.pool {
+		g.emit("xor.b32", def(g.acc), use(g.acc), use(g.p.f32[0]))
+		g.p.f32 = append([]ir.RegID(nil), g.p.f32[1:]...)
+	}
+	for len(g.p.r64) > g.pool {
+		t := g.reg(ir.TB32)
+		g.emit("cvt.u32.u64", def(t), use(g.p.r64[0]))
+		g.emit("add.s32", def(g.acc), use(g.acc), use(t))
+		g.p.r64 = append([]ir.RegID(nil), g.p.r64[1:]...)
+	}
+	for len(g.p.pred) > g.pool {
+		t := g.reg(ir.TB32)
+		g.emit("selp.b32", def(t), g.imm(3), g.imm(7), use(g.p.pred[0]))
+		g.emit("mad.lo.s32", def(g.acc), use(g.acc), g.imm(31), use(t))
+		g.p.pred = append([]ir.RegID(nil), g.p.pred[1:]...)
+	}
 }
 
 func (g *gen) pick(l []ir.RegID) ir.RegID { return l[g.rnd.Intn(len(l))] }
@@ -284,6 +327,9 @@ func (g *gen) store32(v ir.RegID, mn string) {
 func (g *gen) stmts(n int) {
 	end := g.count + n
 	for g.count < end {
+		if g.pool > 0 {
+			g.retire()
+		}
 		left := end - g.count
 		k := g.rnd.Intn(100)
 		switch {
@@ -600,6 +646,9 @@ func (g *gen) loop(left int) {
 func (g *gen) epilogue() {
 	h := g.reg(ir.TB32)
 	g.emit("mov.u32", def(h), g.imm(0x9e3779b9))
+	if g.pool > 0 {
+		g.emit("xor.b32", def(h), use(h), use(g.acc))
+	}
 	for _, r := range g.p.r32 {
 		g.emit("xor.b32", def(h), use(h), use(r))
 		g.emit("mul.lo.s32", def(h), use(h), g.imm(16777619))
