@@ -24,6 +24,7 @@ type Config struct {
 	Verify  bool // run the verifier on the input and after every phase, and check the analysis cache
 	enabled []bool
 	fns     []PassFunc // the pass function of each slot: the table's, or an override
+	keys    []int      // per slot, the first slot running the same pass function (the settled skip's key)
 
 	// Verifier checks a function in Verify mode; nil means the IR
 	// verifier (ir.VerifyWith, with the form checks).
@@ -47,6 +48,7 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 	for i := range pipeline {
 		c.fns[i] = pipeline[i].Fn
 	}
+	c.setKeys()
 	only := make([]bool, len(pipeline))
 	for _, n := range named {
 		idx, err := Resolve(n)
@@ -88,7 +90,24 @@ func (c *Config) Override(name string, fn PassFunc) error {
 		return fmt.Errorf("unknown phase %q", name)
 	}
 	c.fns[i] = fn
+	c.setKeys()
 	return nil
+}
+
+// setKeys gives each slot the index of the first slot running the same
+// pass function (by code address: closures of one function literal count
+// as one pass, which overrides in tests must keep in mind).
+func (c *Config) setKeys() {
+	c.keys = make([]int, len(c.fns))
+	for i := range c.fns {
+		c.keys[i] = i
+		for j := range i {
+			if samePass(c.fns[j], c.fns[i]) {
+				c.keys[i] = j
+				break
+			}
+		}
+	}
 }
 
 // Enabled reports whether pipeline slot i runs under c.
@@ -212,11 +231,9 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			return stats, err
 		}
 		ph := &pipeline[i]
-		key := ph.fnKey
-		if c.fns[i] != nil && !samePass(c.fns[i], ph.Fn) {
-			key = -1 // an override: never settled
-		}
-		if key >= 0 && settledAt[key] == version && c.DumpW == nil && html == nil && !c.Verify {
+		key := c.keys[i]
+		settled := key >= 0 && settledAt[key] == version
+		if settled && c.DumpW == nil && html == nil && !c.Verify {
 			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true})
 			continue
 		}
@@ -246,6 +263,12 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			return stats, err
 		}
 		if c.Verify {
+			if settled && changed {
+				// Check mode runs the slots the driver would skip, to
+				// check the skip: the same pass on the same function
+				// must change nothing again.
+				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase changed a function its pass had already left unchanged (a settled slot would have been skipped)")}
+			}
 			if !changed && fingerprint(f) != print {
 				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase changed the function but reported no change")}
 			}

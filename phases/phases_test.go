@@ -472,3 +472,59 @@ func funcText(f *ir.Func) string {
 	}
 	return b.String()
 }
+
+// Check mode catches a phase that lies about changing the function, one
+// that keeps an analysis its edits made stale, and a pass that changes a
+// function it had already left unchanged (which the settled skip trusts).
+func TestVerifyChecksAnalysesAndChangeFlag(t *testing.T) {
+	removeAdd := func(p *Pass) {
+		for i := range p.F.Op {
+			if p.F.Op[i] == ir.OpAdd && !p.F.Dead[i] && p.F.Block[i] != ir.NoBlock {
+				p.F.Remove(ir.InstrID(i))
+				return
+			}
+		}
+	}
+	gen3 := []string{"GeneralOptimizeEarly", "GeneralOptimize", "GeneralOptimizeMid"}
+	cases := []struct {
+		name  string
+		slots []string
+		fn    PassFunc
+		want  string
+	}{
+		{"silent change", gen3, func(p *Pass) bool { removeAdd(p); return false }, "reported no change"},
+		// In an OriPerformLiveDead slot, which declares that it keeps every
+		// analysis valid itself.
+		{"stale liveness kept", []string{"OriPerformLiveDeadFirst"}, func(p *Pass) bool {
+			p.A.Liveness()
+			removeAdd(p)
+			return true // without invalidating: liveness and def-use are stale
+		}, "stale"},
+		{"unsettled", gen3, func() PassFunc {
+			runs := 0
+			return func(p *Pass) bool {
+				runs++
+				if runs == 2 { // the second run of a pass that changed nothing the first time
+					removeAdd(p)
+					return true
+				}
+				return false
+			}
+		}(), "already left unchanged"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mustConfig(t, 3, nil, nil)
+			c.Verify = true
+			// The probe stands in the slots named: in several, it is one
+			// pass function in several slots, as the settled skip sees it.
+			for _, name := range tc.slots {
+				withPhase(t, c, name, tc.fn)
+			}
+			_, err := Run(context.Background(), c, nil, testFunc("k"), nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an error saying %q", err, tc.want)
+			}
+		})
+	}
+}
