@@ -67,6 +67,14 @@ type Options struct {
 	HTMLFunc string    // write the per-phase HTML view of this function…
 	HTMLW    io.Writer // …here, when the run finishes
 
+	// Workers, when above 1, lets the functions of one module be optimized
+	// in parallel, and bounds the goroutines working for the Pipeline at
+	// any moment, across all its concurrent runs: a run takes one slot for
+	// itself (waiting when none is free) and more for the functions of its
+	// module while free ones last. Output and reports are the same whatever
+	// the number. 0 or 1: functions one by one, runs unbounded.
+	Workers int
+
 	// Measure selects what the report measures per function: MeasureAll
 	// (the default: instructions, registers and maximum live per register
 	// file, local bytes), MeasureCounts (instructions and local bytes, no
@@ -138,6 +146,9 @@ type Pipeline struct {
 	scratch  sync.Pool
 	cfgs     sync.Map // target name → *phases.Config
 	measure  Measure
+	// slots bounds the goroutines working for the pipeline at once
+	// (Options.Workers); nil: no bound, and functions run one by one.
+	slots chan struct{}
 	// override, for tests: a pass to run in one slot instead of the
 	// table's (phases.Config.Override), set before the first run.
 	override map[string]phases.PassFunc
@@ -148,6 +159,12 @@ func NewPipeline(opts Options) (*Pipeline, error) {
 	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure}
 	if opts.Measure > MeasureNone {
 		return nil, &OptionError{fmt.Errorf("bad measure level %d", opts.Measure)}
+	}
+	if opts.Workers < 0 {
+		return nil, &OptionError{fmt.Errorf("bad worker count %d", opts.Workers)}
+	}
+	if opts.Workers > 1 {
+		p.slots = make(chan struct{}, opts.Workers)
 	}
 	p.scratch.New = func() any { return phases.NewScratch() }
 	if opts.Opt < LevelDefault || opts.Opt > O3 {
@@ -276,41 +293,97 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 	if cfg.HTML != nil {
 		cfg = p.claimHTML(cfg, m)
 	}
-	sc := p.scratch.Get().(*phases.Scratch)
-	defer p.scratch.Put(sc)
+	var funcs []*ir.Func
 	for _, f := range m.IR.Funcs {
-		if !f.HasBody {
-			continue
+		if f.HasBody {
+			funcs = append(funcs, f)
 		}
-		if err := ctx.Err(); err != nil {
-			return err
+	}
+	if p.slots != nil {
+		p.slots <- struct{}{} // this goroutine's slot
+		defer func() { <-p.slots }()
+	}
+	reports := make([]FuncReport, len(funcs))
+	errs := make([]error, len(funcs))
+	var next atomic.Int64
+	var failed atomic.Bool
+	work := func() {
+		sc := p.scratch.Get().(*phases.Scratch)
+		defer p.scratch.Put(sc)
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= len(funcs) || failed.Load() {
+				return
+			}
+			reports[k], errs[k] = p.runFunc(ctx, cfg, sc, funcs[k])
+			if errs[k] != nil {
+				failed.Store(true)
+			}
 		}
-		// The input measure computes analyses the first phases ask for
-		// (def-use, liveness); the output measure reuses what the last
-		// phases left valid.
-		a := phases.NewAnalysesIn(f, sc)
-		in := phases.MeasureWith(a, p.measure)
-		stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
-		fr := FuncReport{
-			Name: f.Name, Entry: f.Kind == ir.KindEntry,
-			InstrsIn: in.Instrs, RegsIn: regFiles(in.Regs), MaxLiveIn: regFiles(in.MaxLive), LocalBytesIn: in.LocalBytes,
-			Phases: phaseReports(stats),
+	}
+	// Functions are independent: further workers take them while free
+	// slots last (Options.Workers), and the caller's goroutine works too.
+	// Each function's report lands in its own place, so the result is the
+	// same whatever the number of workers. Dumps stay sequential, so
+	// their order stays the module's.
+	var wg sync.WaitGroup
+	if p.slots != nil && cfg.DumpW == nil {
+	spawn:
+		for range len(funcs) - 1 {
+			select {
+			case p.slots <- struct{}{}:
+				wg.Go(func() {
+					defer func() { <-p.slots }()
+					work()
+				})
+			default:
+				break spawn
+			}
 		}
-		if err != nil {
-			fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = fr.InstrsIn, fr.RegsIn, fr.MaxLiveIn, fr.LocalBytesIn
-			rep.Functions = append(rep.Functions, fr)
+	}
+	work()
+	wg.Wait()
+	// As a sequential run: the functions up to the first that failed.
+	for k := range funcs {
+		if errs[k] == nil && reports[k].Name == "" {
+			break // not started: an earlier function failed
+		}
+		rep.Functions = append(rep.Functions, reports[k])
+		if err := errs[k]; err != nil {
 			var pe *phases.PhaseError
 			if errors.As(err, &pe) {
 				return fmt.Errorf("%s: %w", m.Path, err)
 			}
 			return err
 		}
-		out := phases.MeasureWith(a, p.measure)
-		a.Release()
-		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = out.Instrs, regFiles(out.Regs), regFiles(out.MaxLive), out.LocalBytes
-		rep.Functions = append(rep.Functions, fr)
 	}
 	return nil
+}
+
+// runFunc optimizes one function and reports on it.
+func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.Scratch, f *ir.Func) (FuncReport, error) {
+	if err := ctx.Err(); err != nil {
+		return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
+	}
+	// The input measure computes analyses the first phases ask for
+	// (def-use, liveness); the output measure reuses what the last phases
+	// left valid.
+	a := phases.NewAnalysesIn(f, sc)
+	in := phases.MeasureWith(a, p.measure)
+	stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
+	fr := FuncReport{
+		Name: f.Name, Entry: f.Kind == ir.KindEntry,
+		InstrsIn: in.Instrs, RegsIn: regFiles(in.Regs), MaxLiveIn: regFiles(in.MaxLive), LocalBytesIn: in.LocalBytes,
+		Phases: phaseReports(stats),
+	}
+	if err != nil {
+		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = fr.InstrsIn, fr.RegsIn, fr.MaxLiveIn, fr.LocalBytesIn
+		return fr, err
+	}
+	out := phases.MeasureWith(a, p.measure)
+	a.Release()
+	fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = out.Instrs, regFiles(out.Regs), regFiles(out.MaxLive), out.LocalBytes
+	return fr, nil
 }
 
 // claimHTML gives the HTML view to the first module holding the function
@@ -393,8 +466,8 @@ func sharedPipeline(opts Options) (*Pipeline, error) {
 	if opts.DumpW != nil || opts.HTMLW != nil || opts.KnobFile != "" {
 		return NewPipeline(opts)
 	}
-	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d", opts.Opt, opts.SM, opts.Knobs,
-		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure)
+	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d\x00%d", opts.Opt, opts.SM, opts.Knobs,
+		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure, opts.Workers)
 	if p, ok := shared.Load(key); ok {
 		return p.(*Pipeline), nil
 	}

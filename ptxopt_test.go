@@ -180,3 +180,48 @@ func TestParseChecksInput(t *testing.T) {
 		t.Fatal("Optimize accepted invalid PTX")
 	}
 }
+
+// Functions of one module optimized by several workers give the same
+// bytes and the same reports (timings aside) as one worker.
+func TestWorkersSameOutput(t *testing.T) {
+	paths, _ := filepath.Glob("../shared/corpus/ptx/*.ptx")
+	if len(paths) == 0 {
+		t.Skip("no corpus at ../shared/corpus/ptx")
+	}
+	one, err := NewPipeline(Options{Opt: O3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := NewPipeline(Options{Opt: O3, Workers: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	multi := 0
+	for _, p := range paths {
+		src, _ := os.ReadFile(p)
+		a, ra, errA := one.Optimize(context.Background(), p, src)
+		b, rb, errB := many.Optimize(context.Background(), p, src)
+		if (errA == nil) != (errB == nil) {
+			t.Fatalf("%s: errors differ: %v / %v", p, errA, errB)
+		}
+		if !bytes.Equal(a, b) {
+			t.Fatalf("%s: output differs between 1 and 4 workers", p)
+		}
+		if len(ra.Functions) != len(rb.Functions) {
+			t.Fatalf("%s: %d vs %d function reports", p, len(ra.Functions), len(rb.Functions))
+		}
+		for k := range ra.Functions {
+			x, y := ra.Functions[k], rb.Functions[k]
+			x.Phases, y.Phases = nil, nil
+			if x.Name != y.Name || x.InstrsOut != y.InstrsOut || x.MaxLiveOut != y.MaxLiveOut || x.RegsOut != y.RegsOut {
+				t.Fatalf("%s: function %d reports differ: %+v / %+v", p, k, x, y)
+			}
+		}
+		if len(ra.Functions) > 1 {
+			multi++
+		}
+	}
+	if multi == 0 {
+		t.Fatal("no corpus file with several functions: nothing ran in parallel")
+	}
+}

@@ -387,7 +387,11 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 		}
 		g.keyOps = append(g.keyOps, o)
 	}
-	h := uint64(f.Op[i])*0x9E3779B97F4A7C15 ^ uint64(f.Mnemonic[i])<<20 ^ uint64(len(ops))
+	// The decoded form, not the mnemonic's string ID: IDs of text interned
+	// while functions are optimized in parallel depend on timing, and the
+	// table's probe order must not.
+	h := uint64(f.Op[i])*0x9E3779B97F4A7C15 ^ uint64(f.Mods[i])*0xC2B2AE3D27D4EB4F ^
+		uint64(f.Type[i])<<8 ^ uint64(f.Type2[i])<<16 ^ uint64(f.Space[i])<<24 ^ uint64(len(ops))<<32
 	srcs := g.key(i)
 	if g.commutes(i) {
 		a, b := g.opHash(srcs[0]), g.opHash(srcs[1])

@@ -134,7 +134,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return usage("bad opt level -O%d", c.opt)
 	}
 	if c.against == "" {
-		p, err := ptxopt.NewPipeline(c.options())
+		p, err := ptxopt.NewPipeline(c.options(false))
 		if err != nil {
 			return usage("%v", err)
 		}

@@ -48,7 +48,9 @@ others; the output is byte-identical whatever the number of workers.
 flags:
   -o PATH              output file (single mode) or directory (batch mode)
   -O0 -O1 -O2 -O3      optimization level (default -O2; -O0 parses and prints only)
-  -j N                 batch mode with N workers
+  -j N                 batch mode with N workers; in either mode, the functions
+                       of one file are optimized by up to N workers too
+                       (default: all cores; output is the same for any N)
   --sm sm_XX           SM target (default: the module's .target)
   --knob Name=Value    set a knob (repeatable); see --help-knobs
   --knob-file F        read knob settings from F (Name=Value, ';' or newline separated, # comments)
@@ -261,11 +263,17 @@ func orDefault(s, d string) string {
 	return s
 }
 
-func (c *cli) options() ptxopt.Options {
+func (c *cli) options(batch bool) ptxopt.Options {
 	lvl, _ := ptxopt.LevelOf(c.opt)
 	o := ptxopt.Options{
 		Opt: lvl, SM: c.sm, Knobs: c.knobs.vals, KnobFile: c.knobFile,
 		DisablePhases: c.disable.vals, NamedPhases: c.named.vals, Verify: c.verify,
+		Workers: c.jobs,
+	}
+	// Measure what gets printed: -v and the JSON report show every figure,
+	// and so does batch mode's summary line; plain PTX out needs none.
+	if !c.verbose && c.report == "" && !batch {
+		o.Measure = ptxopt.MeasureNone
 	}
 	if c.dump.spec != "" {
 		o.DumpIR, o.DumpW = c.dump.spec, c.stderr
@@ -277,7 +285,16 @@ func (c *cli) main(ctx context.Context) int {
 	if c.opt < 0 || c.opt > phases.MaxOpt {
 		return usageErr(c.stderr, "bad opt level -O%d", c.opt)
 	}
-	opts := c.options()
+	batch := c.jobsSet || len(c.inputs) > 1
+	if st, err := os.Stat(c.out); c.out != "" && err == nil && st.IsDir() {
+		batch = true // -o names a directory
+	}
+	for _, in := range c.inputs {
+		if st, err := os.Stat(in); in != "-" && err == nil && st.IsDir() {
+			batch = true
+		}
+	}
+	opts := c.options(batch)
 	var htmlBuf bytes.Buffer
 	if c.html != "" {
 		opts.HTMLFunc, opts.HTMLW = c.html, &htmlBuf
@@ -288,15 +305,6 @@ func (c *cli) main(ctx context.Context) int {
 	p, err := ptxopt.NewPipeline(opts)
 	if err != nil {
 		return usageErr(c.stderr, "%v", err)
-	}
-	batch := c.jobsSet || len(c.inputs) > 1
-	if st, err := os.Stat(c.out); c.out != "" && err == nil && st.IsDir() {
-		batch = true // -o names a directory
-	}
-	for _, in := range c.inputs {
-		if st, err := os.Stat(in); in != "-" && err == nil && st.IsDir() {
-			batch = true
-		}
 	}
 	var code int
 	if batch {
