@@ -966,10 +966,11 @@ func (l *Liveness) String() string {
 // and a reference buffer, reused across calls: no allocation per
 // instruction or per block.
 type Walker struct {
-	l    *Liveness
-	live bitvec.BitVector
-	refs []RegRef
-	outs []ir.RegID
+	l       *Liveness
+	live    bitvec.BitVector
+	refs    []RegRef
+	outs    []ir.RegID
+	touched []ir.RegID // registers whose bit the current walk set
 }
 
 // NewWalker returns a walker over l.
@@ -984,8 +985,13 @@ func (l *Liveness) NewWalker() *Walker {
 // the block's live-in set over all registers.
 func (w *Walker) Block(b ir.BlockID, fn func(i ir.InstrID, after bitvec.BitVector) bool) {
 	l, f := w.l, w.l.F
-	w.live.Clear()
+	// Clear what the last walk set: its live-out set and the uses it met
+	// (a cost of what it touched, not of the register count).
+	for _, r := range w.touched {
+		w.live.ClearBit(int(r))
+	}
 	w.outs = l.LiveOutRegs(b, w.outs[:0])
+	w.touched = append(w.touched[:0], w.outs...)
 	for _, r := range w.outs {
 		w.live.Set(int(r))
 	}
@@ -1012,6 +1018,7 @@ func (w *Walker) Step(i ir.InstrID) {
 	for _, x := range w.refs {
 		if !x.Def {
 			w.live.Set(int(x.Reg))
+			w.touched = append(w.touched, x.Reg)
 		}
 	}
 }

@@ -157,10 +157,15 @@ func (b *backCopy) markDyingCopies(l *core.Liveness) {
 	f := b.f
 	live := b.sc.Bits(f.NumRegs())
 	b.dying = b.sc.Bits(f.NumInstrs())
-	var outs []ir.RegID
+	// touched lists the bits set in the current block, so clearing
+	// costs what the block touched, not the register count.
+	var outs, touched []ir.RegID
 	for _, blk := range f.Layout {
-		live.Clear()
+		for _, r := range touched {
+			live.ClearBit(int(r))
+		}
 		outs = l.LiveOutRegs(blk, outs[:0])
+		touched = append(touched[:0], outs...)
 		for _, r := range outs {
 			live.Set(int(r))
 		}
@@ -179,6 +184,7 @@ func (b *backCopy) markDyingCopies(l *core.Liveness) {
 			for _, x := range b.refs {
 				if !x.Def || f.InstrProps(i).Has(ir.POpaque) {
 					live.Set(int(x.Reg))
+					touched = append(touched, x.Reg)
 				}
 			}
 		}

@@ -151,9 +151,10 @@ func liveDead(p *Pass) bool {
 
 // deadState is liveDead's working memory, kept in the worker's scratch.
 type deadState struct {
-	live  bitvec.BitVector
-	refs  []core.RegRef
-	outs  []ir.RegID
+	live    bitvec.BitVector
+	refs    []core.RegRef
+	outs    []ir.RegID
+	touched []ir.RegID
 	freed []bool // register lost a use and waits on the worklist
 	work  []ir.RegID
 	pos   []int32 // instruction's position in its block
@@ -206,10 +207,16 @@ func growBool(s []bool, n int) []bool {
 // instructions it deleted and queues the registers that lost a use.
 func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 	live := d.live
+	live.Clear()
 	n := int64(0)
+	// touched lists the bits set in the current block, so clearing costs
+	// what the block touched, not the register count.
 	for _, b := range f.Layout {
-		live.Clear()
+		for _, r := range d.touched {
+			live.ClearBit(int(r))
+		}
 		d.outs = l.LiveOutRegs(b, d.outs[:0])
+		d.touched = append(d.touched[:0], d.outs...)
 		for _, r := range d.outs {
 			live.Set(int(r))
 		}
@@ -233,10 +240,14 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 			for _, x := range d.refs {
 				if !x.Def {
 					live.Set(int(x.Reg))
+					d.touched = append(d.touched, x.Reg)
 				}
 			}
 			i = prev
 		}
+	}
+	for _, r := range d.touched {
+		live.ClearBit(int(r))
 	}
 	return n
 }
