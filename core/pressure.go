@@ -16,16 +16,13 @@ import (
 //	after(i) ∪ defs(i)  registers live just after i, plus i's destinations
 //	                    (a result nobody reads still needs a register)
 //
-// Each block starts from its live-out set without expanding it: the
-// per-file counts come from popcounts over the words of the solver's
-// vectors (the union of the successors' in sets), weighted by slots with
-// two bit planes of (slots − 1). The walk backwards then touches only the
-// registers the instructions name: the first time a block's walk meets a
-// register, its state is read from the live-out set (a bit test per
-// successor); after that a register-indexed vector, valid under a
-// per-register block stamp, holds it, and the counts change as bits flip.
-// So a block costs its words plus its register references, and nothing
-// is cleared between blocks.
+// Each block starts from its live-out set (the registers the liveness
+// lists: the union of the successors' in sets), setting their bits in a
+// register-indexed vector and counting their slots per file; the walk
+// backwards then flips the bits of the registers the instructions name,
+// and the counts follow. The next block clears only the bits this one set.
+// So a block costs its live-out set plus its register references, and
+// nothing of the size of the function is touched per block.
 
 // Pressure is the maximum pressure per file and where it occurs.
 type Pressure struct {
@@ -74,33 +71,20 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 		p.Block[k] = ir.NoBlock
 	}
 	nr := f.NumRegs()
-	words := make([]uint32, bitvec.WordsFor(nr)+nr)
-	lw := words[:bitvec.WordsFor(nr)]
-	stamp := words[bitvec.WordsFor(nr):]
+	lw := make([]uint32, bitvec.WordsFor(nr))
 	var cnt [ir.NumFiles]int
 	var refsBuf [32]RegRef
 	refs := refsBuf[:0]
 	var extra []ir.RegID
 	var b ir.BlockID
-	var st uint32
-	var outRegs []ir.RegID
-	// isLive reads r's state, from the live-out set on first sight.
-	isLive := func(r ir.RegID) bool {
-		if stamp[r] == st {
-			return lw[r>>5]&(1<<(r&31)) != 0
-		}
-		stamp[r] = st
-		v := l.IsLiveOut(b, r)
-		if v {
-			lw[r>>5] |= 1 << (r & 31)
-		} else {
-			lw[r>>5] &^= 1 << (r & 31)
-		}
-		return v
-	}
+	var outRegs, touched []ir.RegID
+	// The live bits hold the current block's walk; touched lists the bits
+	// it set, so the next block clears only those.
+	isLive := func(r ir.RegID) bool { return lw[r>>5]&(1<<(r&31)) != 0 }
 	set := func(r ir.RegID) {
 		if !isLive(r) {
 			lw[r>>5] |= 1 << (r & 31)
+			touched = append(touched, r)
 			cnt[files[r]] += int(l.slots[r])
 		}
 	}
@@ -118,11 +102,14 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 		}
 	}
 	for _, b = range f.Layout {
-		st++
+		for _, r := range touched {
+			lw[r>>5] &^= 1 << (r & 31)
+		}
+		touched = touched[:0]
 		cnt = [ir.NumFiles]int{}
 		outRegs = l.LiveOutRegs(b, outRegs[:0])
 		for _, r := range outRegs {
-			cnt[files[r]] += int(l.slots[r])
+			set(r)
 		}
 		record(ir.NoInstr)
 		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
