@@ -86,26 +86,46 @@ func (v BitVector) maskTail() {
 
 func (v BitVector) check(i int) {
 	if uint(i) >= uint(v.nbits) {
-		panic(fmt.Sprintf("bitvec: bit %d out of range [0,%d)", i, v.nbits))
+		panicRange(i, v.nbits)
 	}
+}
+
+// panicRange is check's failure, out of line.
+//
+//go:noinline
+func panicRange(i, n int) { panic(rangeError{i, n}) }
+
+// rangeError is the panic value of a bit index out of range; Set,
+// ClearBit and Test panic with it directly, which keeps them small enough
+// to inline.
+type rangeError struct{ i, n int }
+
+func (e rangeError) Error() string {
+	return fmt.Sprintf("bitvec: bit %d out of range [0,%d)", e.i, e.n)
 }
 
 // Set sets bit i.
 func (v BitVector) Set(i int) {
-	v.check(i)
-	v.words[i>>5] |= 1 << (uint(i) & 31)
+	if uint(i) >= uint(v.nbits) {
+		panic(rangeError{i, v.nbits})
+	}
+	v.words[uint(i)>>5] |= 1 << (i & 31)
 }
 
 // ClearBit clears bit i.
 func (v BitVector) ClearBit(i int) {
-	v.check(i)
-	v.words[i>>5] &^= 1 << (uint(i) & 31)
+	if uint(i) >= uint(v.nbits) {
+		panic(rangeError{i, v.nbits})
+	}
+	v.words[uint(i)>>5] &^= 1 << (i & 31)
 }
 
 // Test reports whether bit i is set.
 func (v BitVector) Test(i int) bool {
-	v.check(i)
-	return v.words[i>>5]&(1<<(uint(i)&31)) != 0
+	if uint(i) >= uint(v.nbits) {
+		panic(rangeError{i, v.nbits})
+	}
+	return v.words[uint(i)>>5]>>(i&31)&1 != 0
 }
 
 // sameShape reports whether the fast kernels may run: equal bit counts

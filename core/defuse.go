@@ -15,8 +15,9 @@ type Ref struct {
 }
 
 // DefUse holds, per register, its definitions and its uses in compressed
-// rows: a counting pass over the instructions, a prefix sum, and a fill —
-// four slices in all, no per-use objects. Only instructions linked into
+// rows: one pass over the instructions that counts and keeps every
+// reference in a flat array, a prefix sum, and a fill from that array —
+// no per-use objects, and every array reused by the next computation. Only instructions linked into
 // blocks are seen; rows list them in layout order. The guard of an
 // instruction is a use; a guarded definition is a definition.
 //
@@ -24,7 +25,7 @@ type Ref struct {
 // cache-sized however many registers the function has. Registers are
 // grouped in register blocks of 1<<shift consecutive numbers; the rows of
 // one register block are one contiguous range of the row array. The
-// second instruction walk writes every reference into the range of its
+// fill writes every kept reference into the range of its
 // register block (a few dozen sequential streams), in layout order, and
 // notes its register in a side array; then each register block is
 // copied out to a small buffer and scattered into its own rows (a
@@ -39,6 +40,13 @@ type DefUse struct {
 	fill    []uint32
 	scatter []Ref
 	refs    []RegRef
+	all     []instrRef // every reference, in layout order (the second pass reads these)
+}
+
+// instrRef is one reference with its instruction.
+type instrRef struct {
+	instr ir.InstrID
+	RegRef
 }
 
 // Defs returns the definitions of r.
@@ -65,6 +73,9 @@ func ComputeDefUseInto(old *DefUse, f *ir.Func) *DefUse {
 	d.defStart, d.useStart = grow(d.defStart, nr+1), grow(d.useStart, nr+1)
 	refs := d.refs
 	defer func() { d.refs = refs }()
+	// One walk over the instructions: count per register and keep every
+	// reference for the fill.
+	all := d.all[:0]
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
@@ -74,9 +85,11 @@ func ComputeDefUseInto(old *DefUse, f *ir.Func) *DefUse {
 				} else {
 					d.useStart[x.Reg+1]++
 				}
+				all = append(all, instrRef{i, x})
 			}
 		}
 	}
+	d.all = all
 	for r := range nr {
 		d.defStart[r+1] += d.defStart[r]
 		d.useStart[r+1] += d.useStart[r]
@@ -88,7 +101,7 @@ func ComputeDefUseInto(old *DefUse, f *ir.Func) *DefUse {
 	// 256, so both the block streams and the rows of one block stay few.
 	shift := max(8, (bits.Len(uint(nr))+1)/2)
 	if int(nd+nu) < directFillRefs || nr <= 1<<shift {
-		d.fillDirect(f, refs)
+		d.fillDirect(all)
 		return d
 	}
 	nblk := (nr + 1<<shift - 1) >> shift
@@ -102,23 +115,18 @@ func ComputeDefUseInto(old *DefUse, f *ir.Func) *DefUse {
 	d.regOf = grow(d.regOf, int(nd+nu))
 	regOf := d.regOf
 	defReg, useReg := regOf[:nd:nd], regOf[nd:]
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			refs = AppendRegRefs(f, i, refs[:0])
-			for _, x := range refs {
-				k := int(x.Reg >> shift)
-				if x.Def {
-					p := fill[k]
-					d.defs[p] = Ref{i, x.Loc}
-					defReg[p] = x.Reg
-					fill[k]++
-				} else {
-					p := fill[nblk+k]
-					d.uses[p] = Ref{i, x.Loc}
-					useReg[p] = x.Reg
-					fill[nblk+k]++
-				}
-			}
+	for _, x := range all {
+		k := int(x.Reg >> shift)
+		if x.Def {
+			p := fill[k]
+			d.defs[p] = Ref{x.instr, x.Loc}
+			defReg[p] = x.Reg
+			fill[k]++
+		} else {
+			p := fill[nblk+k]
+			d.uses[p] = Ref{x.instr, x.Loc}
+			useReg[p] = x.Reg
+			fill[nblk+k]++
 		}
 	}
 	d.scatter = scatterRows(d.defs, defReg, d.defStart, shift, nblk, d.scatter)
@@ -126,26 +134,21 @@ func ComputeDefUseInto(old *DefUse, f *ir.Func) *DefUse {
 	return d
 }
 
-// fillDirect fills the rows in one walk, scattering each reference
-// straight into its row.
-func (d *DefUse) fillDirect(f *ir.Func, refs []RegRef) {
+// fillDirect fills the rows in one pass over the references, scattering
+// each straight into its row.
+func (d *DefUse) fillDirect(all []instrRef) {
 	nr := len(d.defStart) - 1
 	d.fill = grow(d.fill, 2*nr)
 	fd := d.fill
 	copy(fd, d.defStart[:nr])
 	copy(fd[nr:], d.useStart[:nr])
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			refs = AppendRegRefs(f, i, refs[:0])
-			for _, x := range refs {
-				if x.Def {
-					d.defs[fd[x.Reg]] = Ref{i, x.Loc}
-					fd[x.Reg]++
-				} else {
-					d.uses[fd[nr+int(x.Reg)]] = Ref{i, x.Loc}
-					fd[nr+int(x.Reg)]++
-				}
-			}
+	for _, x := range all {
+		if x.Def {
+			d.defs[fd[x.Reg]] = Ref{x.instr, x.Loc}
+			fd[x.Reg]++
+		} else {
+			d.uses[fd[nr+int(x.Reg)]] = Ref{x.instr, x.Loc}
+			fd[nr+int(x.Reg)]++
 		}
 	}
 }
