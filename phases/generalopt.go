@@ -94,6 +94,12 @@ func generalOptimize(p *Pass) bool {
 		n += g.simplify()
 		n += g.globalCopyProp()
 		if n == 0 {
+			// A round that changed nothing: rerun, the bundle would
+			// change nothing either — unless a budget cut a round short
+			// (a rerun gets a fresh budget).
+			if g.localBudget > 0 && g.globalBudget > 0 {
+				p.FixedPoint()
+			}
 			break
 		}
 		changed = true

@@ -107,6 +107,7 @@ func simpleLiveDead(p *Pass) bool {
 	if removed > 0 {
 		p.Count("instructions removed", removed)
 	}
+	p.FixedPoint() // the use-count worklist ran to the end
 	return removed > 0
 }
 
@@ -146,6 +147,7 @@ func liveDead(p *Pass) bool {
 	if removed > 0 {
 		p.Count("instructions removed", removed)
 	}
+	p.FixedPoint() // the worklist ran to the end: nothing more is dead
 	return removed > 0
 }
 

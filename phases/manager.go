@@ -153,7 +153,18 @@ type Pass struct {
 	Knobs   *Knobs
 	Scratch *Scratch
 	stat    *PhaseStat
+	// fixedPoint: the pass says running it again right away would change
+	// nothing (FixedPoint).
+	fixedPoint bool
 }
+
+// FixedPoint tells the driver that the pass left the function at its own
+// fixed point: run again on what it produced, it would change nothing.
+// The driver then treats later slots of the same pass as settled until
+// another phase changes the function, as it does after a run that changed
+// nothing. Check mode (--verify) runs those slots anyway and fails any
+// that changes the function.
+func (p *Pass) FixedPoint() { p.fixedPoint = true }
 
 // Count adds n to the phase's counter name.
 func (p *Pass) Count(name string, n int64) {
@@ -246,7 +257,7 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		}
 		stats = append(stats, PhaseStat{Name: ph.Name})
 		st := &stats[len(stats)-1]
-		p.Phase, p.stat = ph, st
+		p.Phase, p.stat, p.fixedPoint = ph, st, false
 		start := time.Now()
 		changed, err := runOne(p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
@@ -255,7 +266,8 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			version++
 			a.Keep(ph.Preserves)
 			compactIfSparse(a)
-		} else if key >= 0 {
+		}
+		if key >= 0 && (!changed || p.fixedPoint) {
 			settledAt[key] = version
 		}
 		sc.reset()
