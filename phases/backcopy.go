@@ -99,6 +99,10 @@ func backCopyPropagate(p *Pass) bool {
 		return false
 	}
 	b := &backCopy{f: f, sc: p.Scratch}
+	if !b.anyCopy() {
+		p.FixedPoint()
+		return false // nothing to rename into: no liveness needed
+	}
 	b.markDyingCopies(p.A.Liveness())
 	n := b.rewrite(budget)
 	if n > 0 {
@@ -116,6 +120,20 @@ type backCopy struct {
 	// dying has the copies C (instruction IDs) whose source is not live
 	// after them: condition (1).
 	dying bitvec.BitVector
+}
+
+// anyCopy reports whether some instruction is a candidate copy C (the
+// cheap test before liveness).
+func (b *backCopy) anyCopy() bool {
+	f := b.f
+	for _, blk := range f.Layout {
+		for i := f.BlockFirst[blk]; i != ir.NoInstr; i = f.Next[i] {
+			if _, _, ok := b.copyRegs(i); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // copyRegs returns d and t when instruction i is a candidate copy C.
