@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -143,7 +144,11 @@ type Pipeline struct {
 	html     *phases.HTML
 	htmlMu   sync.Mutex
 	htmlDone bool
-	scratch  sync.Pool
+	// scratches are the workers' arenas, kept between runs (a sync.Pool
+	// would let the garbage collector drop them, and with them the memory
+	// every analysis of the next module reuses).
+	scratchMu sync.Mutex
+	scratches []*phases.Scratch
 	cfgs     sync.Map // target name → *phases.Config
 	measure  Measure
 	// slots bounds the goroutines working for the pipeline at once
@@ -166,7 +171,6 @@ func NewPipeline(opts Options) (*Pipeline, error) {
 	if opts.Workers > 1 {
 		p.slots = make(chan struct{}, opts.Workers)
 	}
-	p.scratch.New = func() any { return phases.NewScratch() }
 	if opts.Opt < LevelDefault || opts.Opt > O3 {
 		return nil, &OptionError{fmt.Errorf("bad opt level %d", opts.Opt)}
 	}
@@ -308,8 +312,8 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 	var next atomic.Int64
 	var failed atomic.Bool
 	work := func() {
-		sc := p.scratch.Get().(*phases.Scratch)
-		defer p.scratch.Put(sc)
+		sc := p.getScratch()
+		defer p.putScratch(sc)
 		for {
 			k := int(next.Add(1) - 1)
 			if k >= len(funcs) || failed.Load() {
@@ -358,6 +362,28 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		}
 	}
 	return nil
+}
+
+// getScratch takes a free worker arena, or makes one.
+func (p *Pipeline) getScratch() *phases.Scratch {
+	p.scratchMu.Lock()
+	defer p.scratchMu.Unlock()
+	if n := len(p.scratches); n > 0 {
+		sc := p.scratches[n-1]
+		p.scratches = p.scratches[:n-1]
+		return sc
+	}
+	return phases.NewScratch()
+}
+
+// putScratch gives an arena back. At most as many as the machine has
+// threads are kept: more would only hold memory no worker will ask for.
+func (p *Pipeline) putScratch(sc *phases.Scratch) {
+	p.scratchMu.Lock()
+	defer p.scratchMu.Unlock()
+	if len(p.scratches) < max(runtime.GOMAXPROCS(0), 1) {
+		p.scratches = append(p.scratches, sc)
+	}
 }
 
 // runFunc optimizes one function and reports on it.
