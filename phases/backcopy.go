@@ -99,12 +99,14 @@ func backCopyPropagate(p *Pass) bool {
 		return false
 	}
 	b := &backCopy{f: f, sc: p.Scratch}
-	if !b.anyCopy() {
+	if b.rewrite(1, true) == 0 {
+		// No copy meets the rule's local conditions even if every copy's
+		// source died there: nothing to rename into, no liveness needed.
 		p.FixedPoint()
-		return false // nothing to rename into: no liveness needed
+		return false
 	}
 	b.markDyingCopies(p.A.Liveness())
-	n := b.rewrite(budget)
+	n := b.rewrite(budget, false)
 	if n > 0 {
 		p.Count("copies removed", n)
 	}
@@ -120,20 +122,6 @@ type backCopy struct {
 	// dying has the copies C (instruction IDs) whose source is not live
 	// after them: condition (1).
 	dying bitvec.BitVector
-}
-
-// anyCopy reports whether some instruction is a candidate copy C (the
-// cheap test before liveness).
-func (b *backCopy) anyCopy() bool {
-	f := b.f
-	for _, blk := range f.Layout {
-		for i := f.BlockFirst[blk]; i != ir.NoInstr; i = f.Next[i] {
-			if _, _, ok := b.copyRegs(i); ok {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // copyRegs returns d and t when instruction i is a candidate copy C.
@@ -253,7 +241,11 @@ func (b *backCopy) typesFit(i ir.InstrID, d, t ir.RegID) bool {
 // "mov d, t" and I = def[t]-1 in the same block is then last[t] ==
 // defPos[t] (nothing named t after I) and last[d] <= defPos[t] (nothing
 // named d after I; I itself may read d).
-func (b *backCopy) rewrite(budget int64) int64 {
+//
+// With dry set it changes nothing: it takes every copy for dying and
+// reports 1 at the first that would be rewritten (the cheap test that
+// decides whether liveness is worth computing), 0 when none would.
+func (b *backCopy) rewrite(budget int64, dry bool) int64 {
 	f := b.f
 	nr := f.NumRegs()
 	last, def, defPos := b.sc.U32(nr), b.sc.U32(nr), b.sc.U32(nr)
@@ -263,11 +255,14 @@ func (b *backCopy) rewrite(budget int64) int64 {
 		for i := f.BlockFirst[blk]; i != ir.NoInstr; {
 			next := f.Next[i]
 			pos++
-			if budget > 0 && b.dying.Test(int(i)) {
+			if budget > 0 && (dry || b.dying.Test(int(i))) {
 				if d, t, ok := b.copyRegs(i); ok && def[t] != 0 {
 					j := ir.InstrID(def[t] - 1)
 					if f.Block[j] == blk && last[t] == defPos[t] && last[d] <= defPos[t] &&
 						!b.movFrom(j, d) && b.typesFit(j, d, t) {
+						if dry {
+							return 1
+						}
 						b.refs = core.AppendRegRefs(f, j, b.refs[:0])
 						_, at, _ := b.soleDef(j)
 						o := core.OperandAt(f, j, at)

@@ -156,12 +156,27 @@ func hoistInvariants(p *Pass) bool {
 	if !h.anyCandidate() {
 		return false
 	}
+	h.budget = p.Knobs.Budget(HoistInvariantsBudget)
+	if h.budget <= 0 {
+		return false
+	}
+	// Would anything move at all? The rules and the room do not need the
+	// preheaders (they add empty blocks in front of headers, which change
+	// no live set, no dominance between existing blocks and no block's
+	// pressure), so every loop is tried on the CFG as it is. When nothing
+	// would move in any loop, no round moves anything (each sees the
+	// function unchanged by the rounds before it), and no preheader is
+	// inserted: a preheader with nothing in it would only cost a branch.
+	live := p.A.Liveness()
+	h.pressure(live)
+	if !h.anyMove(live) {
+		return false
+	}
 	inserted := core.InsertPreheaders(f)
 	if inserted > 0 {
 		h.analyze() // the cache dropped what it held: the CFG was rebuilt
+		live = nil
 	}
-	h.budget = p.Knobs.Budget(HoistInvariantsBudget)
-	var live *core.Liveness
 	hoisted := int64(0)
 	height := loopHeights(h.loops)
 	top := int32(0)
@@ -351,6 +366,54 @@ func (h *licm) anyCandidate() bool {
 
 // hoistLoop moves every instruction of the scanned loop k that the rule
 // allows to the end of its preheader and returns how many it moved.
+// anyMove reports whether some loop has an instruction the rule lets
+// move, within the room its pressure leaves.
+func (h *licm) anyMove(live *core.Liveness) bool {
+	f := h.f
+	for k := range h.loops.Loops {
+		if !h.eligible(k) {
+			continue
+		}
+		room := h.room()
+		for _, b := range h.body {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				if h.localOK(i) && h.operandsOK(i) && h.liveOK(i, b, h.loops.Loops[k].Header, live) && h.fits(i, room) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// room is what the scanned loop's pressure leaves below the cap, per file.
+func (h *licm) room() [ir.NumFiles]int {
+	var room [ir.NumFiles]int
+	for k := range room {
+		room[k] = h.limit[k]
+		for _, b := range h.body {
+			room[k] = min(room[k], h.limit[k]-h.blockMax[b][k])
+		}
+	}
+	return room
+}
+
+// fits reports whether moving instruction i keeps within room.
+func (h *licm) fits(i ir.InstrID, room [ir.NumFiles]int) bool {
+	var need [ir.NumFiles]int
+	h.refs = core.AppendRegRefs(h.f, i, h.refs[:0])
+	for _, x := range h.refs {
+		if x.Def {
+			fl := ir.FileOf(h.f.RegType[x.Reg], false)
+			need[fl] += core.RegSlots(h.f, x.Reg)
+			if need[fl] > room[fl] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (h *licm) hoistLoop(k int, live *core.Liveness) int64 {
 	f := h.f
 	lp := &h.loops.Loops[k]
