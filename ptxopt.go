@@ -149,8 +149,8 @@ type Pipeline struct {
 	// every analysis of the next module reuses).
 	scratchMu sync.Mutex
 	scratches []*phases.Scratch
-	cfgs     sync.Map // target name → *phases.Config
-	measure  Measure
+	cfgs      sync.Map // target name → *phases.Config
+	measure   Measure
 	// slots bounds the goroutines working for the pipeline at once
 	// (Options.Workers); nil: no bound, and functions run one by one.
 	slots chan struct{}

@@ -157,9 +157,9 @@ type deadState struct {
 	refs    []core.RegRef
 	outs    []ir.RegID
 	touched []ir.RegID
-	freed []bool // register lost a use and waits on the worklist
-	work  []ir.RegID
-	pos   []int32 // instruction's position in its block
+	freed   []bool // register lost a use and waits on the worklist
+	work    []ir.RegID
+	pos     []int32 // instruction's position in its block
 	// per-register search, by block: stamps and marks
 	stamp   uint32
 	seen    []uint32 // block has a reference of the register (this stamp)
