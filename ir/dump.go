@@ -179,11 +179,11 @@ func (d *dumper) instr(i InstrID) {
 	d.b = strconv.AppendInt(d.b, int64(i), 10)
 	d.b = append(d.b, "  "...)
 	d.b = AppendInstr(d.b, f, i, nil, StyleDump)
-	if f.Line[i] != 0 || f.Loc[i] != 0 {
+	if f.SrcLine(i) != 0 || f.Loc[i] != 0 {
 		d.b = append(d.b, "    ;"...)
-		if f.Line[i] != 0 {
+		if f.SrcLine(i) != 0 {
 			d.b = append(d.b, " line "...)
-			d.b = strconv.AppendUint(d.b, uint64(f.Line[i]), 10)
+			d.b = strconv.AppendUint(d.b, uint64(f.SrcLine(i)), 10)
 		}
 		if f.Loc[i] != 0 {
 			d.b = append(d.b, " loc "...)

@@ -444,7 +444,11 @@ type Func struct {
 	Prev     []InstrID
 	Next     []InstrID
 	Loc      []StrID  // ".loc" directive text in force (0 = none)
-	Line     []uint32 // source line, 0 when built
+	// Line is the source line of each instruction as parsed, by its
+	// parse-time ID: for the input check's error positions and dumps. Not
+	// an instruction column: instructions made later have none (SrcLine
+	// says 0), and Compact, which renumbers, drops it.
+	Line []uint32
 	Dead     []bool   // removed, awaiting Compact
 	// props caches InstrProps: the opcode row refined by the fields and
 	// operands, computed when the instruction is made or its form or
@@ -834,6 +838,16 @@ func (f *Func) Compact() {
 	}
 	clear(f.Dead)
 	f.numDead = 0
+	f.Line = nil // by parse-time IDs, which no longer exist
+}
+
+// SrcLine returns the source line of instruction i, 0 when it has none
+// (made after parsing, or the function was compacted).
+func (f *Func) SrcLine(i InstrID) uint32 {
+	if int(i) < len(f.Line) {
+		return f.Line[i]
+	}
+	return 0
 }
 
 // InvalidateCFG marks the edge arrays stale; ComputeCFG rebuilds them.
@@ -892,11 +906,11 @@ func (f *Func) Clone() *Func {
 // lengths through this list, so they cannot drift apart. (A test checks
 // that every per-instruction slice of Func is in it.)
 
-const numInstrColumns = 16
+const numInstrColumns = 15
 
 // columnNames names the columns in the order columns lists them.
 var columnNames = [numInstrColumns]string{"Op", "Mnemonic", "Type", "Type2", "Space", "Mods", "Guard",
-	"OpStart", "OpCount", "Block", "Prev", "Next", "Loc", "Line", "Dead", "props"}
+	"OpStart", "OpCount", "Block", "Prev", "Next", "Loc", "Dead", "props"}
 
 // columns returns the columns. Each element is one pointer wide, so
 // making the interface values allocates nothing.
@@ -906,7 +920,7 @@ func (f *Func) columns() [numInstrColumns]instrColumn {
 		col[Type]{&f.Type2}, col[Space]{&f.Space}, col[Mods]{&f.Mods},
 		col[Operand]{&f.Guard}, col[uint32]{&f.OpStart}, col[uint8]{&f.OpCount},
 		col[BlockID]{&f.Block}, col[InstrID]{&f.Prev}, col[InstrID]{&f.Next},
-		col[StrID]{&f.Loc}, col[uint32]{&f.Line}, col[bool]{&f.Dead},
+		col[StrID]{&f.Loc}, col[bool]{&f.Dead},
 		col[Prop]{&f.props},
 	}
 }
@@ -929,6 +943,7 @@ func (f *Func) ColumnLens() [numInstrColumns]struct {
 
 type instrColumn interface {
 	length() int
+	bytes() int // length times the element size
 	grow()                  // append one zero entry
 	clone()                 // replace the slice with a copy
 	gather(order []InstrID) // replace the slice with its entries at order, in that order
@@ -937,6 +952,10 @@ type instrColumn interface {
 type col[T any] struct{ p *[]T }
 
 func (c col[T]) length() int { return len(*c.p) }
+func (c col[T]) bytes() int {
+	var zero T
+	return len(*c.p) * int(unsafe.Sizeof(zero))
+}
 func (c col[T]) grow() {
 	var zero T
 	*c.p = append(*c.p, zero)
@@ -949,4 +968,21 @@ func (c col[T]) gather(order []InstrID) {
 		g[k] = old[i]
 	}
 	*c.p = g
+}
+
+// MemBytes returns the bytes the function's arrays hold (their lengths,
+// not capacities): the instruction columns, the operand, immediate,
+// address and list pools, the registers, the blocks and the CFG. The
+// measure behind "bytes of IR per instruction".
+func (f *Func) MemBytes() int {
+	n := 0
+	for _, c := range f.columns() {
+		n += c.bytes()
+	}
+	n += 4 * (len(f.Operands) + len(f.ListOps))
+	n += int(unsafe.Sizeof(Imm{}))*len(f.Imms) + int(unsafe.Sizeof(Addr{}))*len(f.Addrs) + int(unsafe.Sizeof(List{}))*len(f.Lists)
+	n += 4*len(f.RegName) + len(f.RegType) + len(f.RegVec)
+	n += 4 * (len(f.BlockFirst) + len(f.BlockLast) + len(f.BlockLabel) + len(f.Layout))
+	n += 4 * (len(f.SuccStart) + len(f.Succs) + len(f.PredStart) + len(f.Preds))
+	return n
 }

@@ -22,59 +22,44 @@ import (
 // modes, matrix shapes, …) set ModOther: the text keeps them, and such a
 // form cannot be rebuilt from its fields.
 
-// Mods is the decoded modifier set of one instruction.
-type Mods uint64
+// Mods is the decoded modifier set of one instruction, in 32 bits: flags
+// for the modifiers that can combine, and small enumerations for those
+// that exclude each other (the half of a multiply, the memory ordering,
+// the sub-operation of wmma/cp/mbarrier/…, rounding, the comparison, the
+// predicate combiner, the vector width). Test flags with Has, read the
+// enumerations with their accessors (Half, Order, Sub, Round, Cmp,
+// BoolOp, Vec): the Mod* constants of enumerated modifiers are field
+// values, which Has cannot test.
+type Mods uint32
 
 // Modifier flags.
 const (
-	ModLo           Mods = 1 << iota // mul.lo, mad.lo (the low half)
-	ModHi                            // mul.hi, mad.hi (the high half); for setp/set the comparison "hi" is CmpHi instead
-	ModWide                          // mul.wide, mad.wide (double-width result)
-	ModCC                            // .cc: writes the carry flag
-	ModSat                           // .sat
-	ModFtz                           // .ftz
-	ModApprox                        // .approx
-	ModFull                          // .full
-	ModNC                            // ld.global.nc: non-coherent (read-only) path
-	ModVolatile                      // .volatile
-	ModRelaxed                       // .relaxed
-	ModAcquire                       // .acquire
-	ModRelease                       // .release
-	ModAcqRel                        // .acq_rel
-	ModSC                            // .sc
-	ModMMIO                          // .mmio
-	ModAsync                         // .async (st.async, red.async, cp.async, …)
-	ModUni                           // bra.uni, brx.idx.uni, call.uni: known non-divergent
-	ModSync                          // .sync (bar.sync, shfl.sync, …)
-	ModAligned                       // .aligned
-	ModLoad                          // .load (wmma.load)
-	ModStore                         // .store (wmma.store)
-	ModMma                           // .mma (wmma.mma)
-	ModWaitGroup                     // .wait_group (cp.async)
-	ModWaitAll                       // .wait_all (cp.async)
-	ModCommitGroup                   // .commit_group (cp.async)
-	ModMbarrier                      // .mbarrier (cp.async.mbarrier.arrive)
-	ModPendingCount                  // .pending_count (mbarrier)
-	ModReplace                       // .replace (tensormap)
-	ModQueryCancel                   // .query_cancel (clusterlaunchcontrol)
-	ModOther                         // a component only the text holds
-	numModFlags     = iota
+	ModCC      Mods = 1 << iota // .cc: writes the carry flag
+	ModSat                      // .sat
+	ModFtz                      // .ftz
+	ModNC                       // ld.global.nc: non-coherent (read-only) path
+	ModAsync                    // .async (st.async, red.async, cp.async, …)
+	ModUni                      // bra.uni, brx.idx.uni, call.uni: known non-divergent
+	ModSync                     // .sync (bar.sync, shfl.sync, …)
+	ModAligned                  // .aligned
+	ModOther                    // a component only the text holds
+	numModFlags = iota
 )
 
-// modNames are the PTX spellings of the flags, in the order Text writes
-// them (see textOrder).
-var modNames = [numModFlags]string{
-	"lo", "hi", "wide", "cc", "sat", "ftz", "approx", "full", "nc", "volatile", "relaxed", "acquire",
-	"release", "acq_rel", "sc", "mmio", "async", "uni", "sync", "aligned", "load", "store", "mma",
-	"wait_group", "wait_all", "commit_group", "mbarrier", "pending_count", "replace", "query_cancel", "",
-}
+var modNames = [numModFlags]string{"cc", "sat", "ftz", "nc", "async", "uni", "sync", "aligned", ""}
 
-// Packed enumerations inside Mods.
+// Fields of the enumerations inside Mods.
 const (
-	roundShift = 40 // 4 bits: Round
-	cmpShift   = 44 // 5 bits: Cmp
-	boolShift  = 49 // 2 bits: BoolOp
-	vecShift   = 51 // 2 bits: 0, .v2, .v4, .v8
+	halfShift  = 9  // 2 bits: Half
+	orderShift = 11 // 3 bits: Order
+	subShift   = 14 // 4 bits: Sub
+	roundShift = 18 // 4 bits: Round
+	cmpShift   = 22 // 5 bits: Cmp
+	boolShift  = 27 // 2 bits: BoolOp
+	vecShift   = 29 // 2 bits: 0, .v2, .v4, .v8
+	halfMask   = Mods(0x3) << halfShift
+	orderMask  = Mods(0x7) << orderShift
+	subMask    = Mods(0xF) << subShift
 	roundMask  = Mods(0xF) << roundShift
 	cmpMask    = Mods(0x1F) << cmpShift
 	boolMask   = Mods(0x3) << boolShift
@@ -82,7 +67,83 @@ const (
 	flagMask   = Mods(1)<<numModFlags - 1
 )
 
-// Round is a rounding modifier.
+// Half is the part of a product mul/mad keep (.lo, .hi, .wide).
+type Half uint8
+
+const (
+	HalfNone Half = iota
+	HalfLo
+	HalfHi
+	HalfWide
+)
+
+var halfNames = [...]string{"", "lo", "hi", "wide"}
+
+// Order is a memory-ordering qualifier; any but OrderNone makes an access
+// strong (it keeps its order and count).
+type Order uint8
+
+const (
+	OrderNone Order = iota
+	OrderVolatile
+	OrderRelaxed
+	OrderAcquire
+	OrderRelease
+	OrderAcqRel
+	OrderSC
+	OrderMMIO
+)
+
+var orderNames = [...]string{"", "volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "mmio"}
+
+// Sub is the sub-operation of opcodes that name several (wmma.load,
+// cp.async.wait_group, mbarrier.pending_count, …).
+type Sub uint8
+
+const (
+	SubNone Sub = iota
+	SubLoad
+	SubStore
+	SubMma
+	SubWaitGroup
+	SubWaitAll
+	SubCommitGroup
+	SubMbarrier
+	SubPendingCount
+	SubReplace
+	SubQueryCancel
+	numSubs
+)
+
+var subNames = [numSubs]string{"", "load", "store", "mma", "wait_group", "wait_all", "commit_group", "mbarrier", "pending_count", "replace", "query_cancel"}
+
+// Field values, to build forms with (Mods: ModLo | ModSat); test them with
+// the accessors.
+const (
+	ModLo           = Mods(HalfLo) << halfShift
+	ModHi           = Mods(HalfHi) << halfShift
+	ModWide         = Mods(HalfWide) << halfShift
+	ModVolatile     = Mods(OrderVolatile) << orderShift
+	ModRelaxed      = Mods(OrderRelaxed) << orderShift
+	ModAcquire      = Mods(OrderAcquire) << orderShift
+	ModRelease      = Mods(OrderRelease) << orderShift
+	ModAcqRel       = Mods(OrderAcqRel) << orderShift
+	ModSC           = Mods(OrderSC) << orderShift
+	ModMMIO         = Mods(OrderMMIO) << orderShift
+	ModLoad         = Mods(SubLoad) << subShift
+	ModStore        = Mods(SubStore) << subShift
+	ModMma          = Mods(SubMma) << subShift
+	ModWaitGroup    = Mods(SubWaitGroup) << subShift
+	ModWaitAll      = Mods(SubWaitAll) << subShift
+	ModCommitGroup  = Mods(SubCommitGroup) << subShift
+	ModMbarrier     = Mods(SubMbarrier) << subShift
+	ModPendingCount = Mods(SubPendingCount) << subShift
+	ModReplace      = Mods(SubReplace) << subShift
+	ModQueryCancel  = Mods(SubQueryCancel) << subShift
+)
+
+// Round is a rounding modifier, or .approx/.full (which no rounding mode
+// accompanies).
 type Round uint8
 
 const (
@@ -97,10 +158,12 @@ const (
 	RoundRZI
 	RoundRMI
 	RoundRPI
+	RoundApprox
+	RoundFull
 	numRounds
 )
 
-var roundNames = [numRounds]string{"", "rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi"}
+var roundNames = [numRounds]string{"", "rn", "rz", "rm", "rp", "rna", "rs", "rni", "rzi", "rmi", "rpi", "approx", "full"}
 
 func (r Round) String() string { return roundNames[r] }
 
@@ -156,11 +219,20 @@ const (
 
 var boolNames = [...]string{"", "and", "or", "xor"}
 
-// Has reports whether every flag of q is in m.
+// Has reports whether every flag of q is in m (flags only; see Mods).
 func (m Mods) Has(q Mods) bool { return m&q == q }
 
 // Flags returns m's flag bits only (the enumerations cleared).
 func (m Mods) Flags() Mods { return m & flagMask }
+
+// Half returns the half of a product (.lo, .hi, .wide).
+func (m Mods) Half() Half { return Half(m & halfMask >> halfShift) }
+
+// Order returns the memory-ordering qualifier.
+func (m Mods) Order() Order { return Order(m & orderMask >> orderShift) }
+
+// Sub returns the sub-operation.
+func (m Mods) Sub() Sub { return Sub(m & subMask >> subShift) }
 
 // Round returns the rounding modifier.
 func (m Mods) Round() Round { return Round(m & roundMask >> roundShift) }
@@ -215,7 +287,9 @@ type Form struct {
 var (
 	roundByName = map[string]Round{}
 	cmpByName   = map[string]Cmp{}
-	modByName   = map[string]Mods{}
+	// modByName maps a modifier to the Mods it sets and the field it
+	// fills (0 for a flag), so a second value for one field is "other".
+	modByName = map[string]struct{ val, field Mods }{}
 )
 
 func init() {
@@ -227,8 +301,17 @@ func init() {
 	}
 	for i, n := range modNames {
 		if n != "" {
-			modByName[n] = Mods(1) << i
+			modByName[n] = struct{ val, field Mods }{Mods(1) << i, 0}
 		}
+	}
+	for i, n := range halfNames[1:] {
+		modByName[n] = struct{ val, field Mods }{Mods(i+1) << halfShift, halfMask}
+	}
+	for i, n := range orderNames[1:] {
+		modByName[n] = struct{ val, field Mods }{Mods(i+1) << orderShift, orderMask}
+	}
+	for i, n := range subNames[1:] {
+		modByName[n] = struct{ val, field Mods }{Mods(i+1) << subShift, subMask}
 	}
 }
 
@@ -289,9 +372,11 @@ func Decode(mn string) Form {
 			d.Mods |= ModOther
 			continue
 		}
-		if m, ok := modByName[c]; ok && d.Mods&m == 0 {
-			d.Mods |= m
-			continue
+		if m, ok := modByName[c]; ok {
+			if m.field == 0 && d.Mods&m.val == 0 || m.field != 0 && d.Mods&m.field == 0 {
+				d.Mods |= m.val
+				continue
+			}
 		}
 		if r, ok := roundByName[c]; ok && d.Mods.Round() == RoundNone {
 			d.Mods = d.Mods.WithRound(r)
@@ -310,27 +395,16 @@ func Decode(mn string) Form {
 	return d
 }
 
-// textOrder is the order Text writes the flags in, which is the order
-// PTX's grammars put them in for the forms passes build: ordering and
-// synchronisation qualifiers first, then rounding and the arithmetic
-// modifiers, the half selectors, the state space, .nc after it, the vector
-// width, the types.
-var textOrder = [...]Mods{
-	ModUni, ModSync, ModAligned, ModVolatile, ModRelaxed, ModAcquire, ModRelease, ModAcqRel, ModSC, ModMMIO,
-	ModAsync, ModLoad, ModStore, ModMma, ModWaitGroup, ModWaitAll, ModCommitGroup, ModMbarrier,
-	ModPendingCount, ModReplace, ModQueryCancel,
-	// then rounding
-	ModApprox, ModFull, ModLo, ModHi, ModWide, ModFtz, ModSat, ModCC,
-	// then the space, then:
-	ModNC,
-}
-
-// FormText builds the mnemonic of form d. It panics when d holds ModOther
-// (components only a text can hold) or an opcode without a name: a pass
-// may only build forms it fully describes.
+// FormText builds the mnemonic of form d, in the order PTX's grammars put
+// modifiers in for the forms passes build: the comparison (.ftz right
+// after it, then the combiner), ordering and synchronisation qualifiers,
+// the sub-operation, rounding (or .approx/.full), the half, .ftz, .sat,
+// .cc, the state space, .nc, the vector width, the types. It panics when d
+// holds ModOther (components only a text can hold) or an opcode without a
+// name: a pass may only build forms it fully describes.
 func FormText(d Form) string {
 	if d.Mods&ModOther != 0 || d.Op == OpUnknown || d.Op == OpPragma || int(d.Op) >= NumOpcodes() {
-		panic(fmt.Sprintf("ir: form of %s with modifiers %#x cannot be written from its fields", d.Op, uint64(d.Mods)))
+		panic(fmt.Sprintf("ir: form of %s with modifiers %#x cannot be written from its fields", d.Op, uint32(d.Mods)))
 	}
 	var b strings.Builder
 	b.WriteString(d.Op.String())
@@ -340,25 +414,32 @@ func FormText(d Form) string {
 			b.WriteString(s)
 		}
 	}
-	w(d.Mods.Cmp().String())
-	mods := d.Mods
-	if d.Mods.Cmp() != CmpNone && mods.Has(ModFtz) {
+	m := d.Mods
+	flag := func(f Mods) {
+		if m&f != 0 {
+			w(modNames[modIndex(f)])
+		}
+	}
+	w(m.Cmp().String())
+	if m.Cmp() != CmpNone && m.Has(ModFtz) {
 		w("ftz") // setp.CmpOp.ftz.BoolOp.type
-		mods &^= ModFtz
+		m &^= ModFtz
 	}
-	w(boolNames[d.Mods.BoolOp()])
-	for _, m := range textOrder {
-		if m == ModApprox {
-			w(d.Mods.Round().String())
-		}
-		if m == ModNC {
-			w(spaceText(d.Space))
-		}
-		if mods&m != 0 {
-			w(modNames[modIndex(m)])
-		}
-	}
-	if v := d.Mods.Vec(); v != 0 {
+	w(boolNames[m.BoolOp()])
+	flag(ModUni)
+	flag(ModSync)
+	flag(ModAligned)
+	w(orderNames[m.Order()])
+	flag(ModAsync)
+	w(subNames[m.Sub()])
+	w(m.Round().String())
+	w(halfNames[m.Half()])
+	flag(ModFtz)
+	flag(ModSat)
+	flag(ModCC)
+	w(spaceText(d.Space))
+	flag(ModNC)
+	if v := m.Vec(); v != 0 {
 		w(fmt.Sprintf("v%d", v))
 	}
 	w(d.Type.String())

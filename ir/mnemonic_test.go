@@ -20,6 +20,8 @@ func TestDecode(t *testing.T) {
 		{"ld.volatile.shared.u32", Form{Op: OpLd, Type: TU32, Space: SpaceShared, Mods: ModVolatile}},
 		{"cvt.rn.f32.s32", Form{Op: OpCvt, Type: TF32, Type2: TS32, Mods: Mods(0).WithRound(RoundRN)}},
 		{"cvt.rzi.ftz.s32.f32", Form{Op: OpCvt, Type: TS32, Type2: TF32, Mods: ModFtz.WithRound(RoundRZI)}},
+		{"div.approx.ftz.f32", Form{Op: OpDiv, Type: TF32, Mods: ModFtz.WithRound(RoundApprox)}},
+		{"ld.volatile.relaxed.u32", Form{Op: OpLd, Type: TU32, Mods: ModVolatile | ModOther}}, // two orderings: the second is text only
 		{"setp.hi.u32", Form{Op: OpSetp, Type: TU32, Mods: Mods(0).WithCmp(CmpHi)}},
 		{"setp.lt.ftz.and.f32", Form{Op: OpSetp, Type: TF32, Mods: ModFtz.WithCmp(CmpLt).WithBoolOp(BoolAnd)}},
 		{"bra.uni", Form{Op: OpBra, Mods: ModUni}},
@@ -62,9 +64,9 @@ func TestFormTextRoundTrip(t *testing.T) {
 		if d.Type != TNone && rng.Intn(2) == 0 {
 			d.Type2 = types[1+rng.Intn(len(types)-1)]
 		}
-		m := Mods(rng.Uint64()) & flagMask &^ ModOther
-		if d.Op != OpMul && d.Op != OpMad {
-			m &^= ModLo | ModHi | ModWide
+		m := Mods(rng.Uint32())&flagMask&^ModOther | Mods(rng.Intn(8))<<orderShift | Mods(rng.Intn(int(numSubs)))<<subShift
+		if d.Op == OpMul || d.Op == OpMad {
+			m |= Mods(rng.Intn(4)) << halfShift
 		}
 		m = m.WithRound(Round(rng.Intn(int(numRounds)))).WithVec([]int{0, 2, 4, 8}[rng.Intn(4)])
 		if d.Op == OpSetp {
@@ -103,8 +105,8 @@ func TestColumnsListed(t *testing.T) {
 		if fv.Kind() != reflect.Slice || fv.Len() != f.NumInstrs() {
 			continue
 		}
-		if name == "Operands" {
-			continue // the operand pool: one run per instruction, not one entry
+		if name == "Operands" || name == "Line" {
+			continue // the operand pool (a run per instruction); parse-time source lines (not a column)
 		}
 		if !listed[name] {
 			t.Errorf("per-instruction slice %s is not in Func.columns()", name)

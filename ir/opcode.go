@@ -119,9 +119,6 @@ func HasMod(m, mod string) bool {
 	return false
 }
 
-// strongMods are the memory-ordering modifiers that make an access
-// strong: it keeps its order and count.
-const strongMods = ModVolatile | ModRelaxed | ModAcquire | ModRelease | ModAcqRel | ModSC | ModMMIO
 
 // volatileSpecial reports whether a special register reads a value that
 // changes while the program runs (clocks, timers, counters, %warpid and
@@ -167,7 +164,7 @@ func (f *Func) computeProps(i InstrID) Prop {
 	m := f.Mods[i]
 	switch op {
 	case OpLd, OpLdu, OpSt, OpAtom, OpRed, OpMultimem:
-		if m&strongMods != 0 {
+		if m.Order() != OrderNone { // a strong access keeps its order and count
 			p = p&^PInvariant | PVolatile | PSideEffect
 			break
 		}
@@ -192,33 +189,33 @@ func (f *Func) computeProps(i InstrID) Prop {
 			p &^= PCopy
 		}
 	case OpWmma:
-		switch {
-		case m.Has(ModLoad):
+		switch m.Sub() {
+		case SubLoad:
 			p = PConvergent | PReadsMem | PAddrSpace
-		case m.Has(ModStore):
+		case SubStore:
 			p = PConvergent | PWritesMem | PSideEffect | PAddrSpace
-		case m.Has(ModMma):
+		case SubMma:
 			p = PConvergent
 		}
 	case OpCp:
-		if m&(ModWaitGroup|ModWaitAll|ModCommitGroup|ModMbarrier) != 0 {
+		if sb := m.Sub(); sb == SubWaitGroup || sb == SubWaitAll || sb == SubCommitGroup || sb == SubMbarrier {
 			p |= PBarrier
 		}
 	case OpMbarrier:
-		if m.Has(ModPendingCount) {
+		if m.Sub() == SubPendingCount {
 			p = PPure
 		}
 	case OpTensormap:
-		if m.Has(ModReplace) {
+		if m.Sub() == SubReplace {
 			p = PReadsMem | PWritesMem | PSideEffect | PAddrSpace
 		}
 	case OpClusterlaunchcontrol:
-		if m.Has(ModQueryCancel) {
+		if m.Sub() == SubQueryCancel {
 			p = PPure
 		}
 	}
 	if p.Has(PAssociative) {
-		if f.Type[i].IsFloat() || m&(ModSat|ModHi|ModWide) != 0 {
+		if f.Type[i].IsFloat() || m.Has(ModSat) || m.Half() == HalfHi || m.Half() == HalfWide {
 			p &^= PAssociative
 		}
 	}

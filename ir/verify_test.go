@@ -91,8 +91,8 @@ func TestVerifyCatches(t *testing.T) {
 			f.Mod.Syms[f.BlockLabel[bl["JOIN"]]].Block = bl["ELSE"]
 		}, "want a label of this block", ""},
 		{"slices", func(f *Func, _ map[string]BlockID, _ map[string]InstrID) {
-			f.Line = f.Line[:1]
-		}, "column Line", ""},
+			f.Loc = f.Loc[:1]
+		}, "column Loc", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

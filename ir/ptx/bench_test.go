@@ -2,7 +2,6 @@ package ptx
 
 import (
 	"testing"
-	"unsafe"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -38,30 +37,7 @@ func countInstrs(m *ir.Module) int {
 
 // irBytes sums the element sizes of the function's slices (length, not
 // capacity: the parser allocates them exactly).
-func irBytes(f *ir.Func) int {
-	sz := func(n int, elem uintptr) int { return n * int(elem) }
-	n := 0
-	n += sz(len(f.Op), unsafe.Sizeof(ir.Opcode(0)))
-	n += sz(len(f.Mnemonic), unsafe.Sizeof(ir.StrID(0)))
-	n += sz(len(f.Type), unsafe.Sizeof(ir.Type(0)))
-	n += sz(len(f.Type2), unsafe.Sizeof(ir.Type(0)))
-	n += sz(len(f.Space), unsafe.Sizeof(ir.Space(0)))
-	n += sz(len(f.Guard), unsafe.Sizeof(ir.Operand(0)))
-	n += sz(len(f.OpStart), unsafe.Sizeof(uint32(0)))
-	n += sz(len(f.OpCount), unsafe.Sizeof(uint8(0)))
-	n += sz(len(f.Block), unsafe.Sizeof(ir.BlockID(0)))
-	n += sz(len(f.Prev), unsafe.Sizeof(ir.InstrID(0)))
-	n += sz(len(f.Next), unsafe.Sizeof(ir.InstrID(0)))
-	n += sz(len(f.Loc), unsafe.Sizeof(ir.StrID(0)))
-	n += sz(len(f.Line), unsafe.Sizeof(uint32(0)))
-	n += sz(len(f.Dead), unsafe.Sizeof(false))
-	n += sz(len(f.Operands), unsafe.Sizeof(ir.Operand(0)))
-	n += sz(len(f.Imms), unsafe.Sizeof(ir.Imm{}))
-	n += sz(len(f.Addrs), unsafe.Sizeof(ir.Addr{}))
-	n += sz(len(f.Lists), unsafe.Sizeof(ir.List{}))
-	n += sz(len(f.ListOps), unsafe.Sizeof(ir.Operand(0)))
-	return n
-}
+func irBytes(f *ir.Func) int { return f.MemBytes() }
 
 func BenchmarkParse(b *testing.B) {
 	srcs, total := loadCorpusB(b)

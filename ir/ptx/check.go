@@ -45,8 +45,8 @@ func Check(path string, src []byte, m *ir.Module) error {
 			var ve *ir.VerifyError
 			if errors.As(e, &ve) {
 				msg = ve.Msg
-				if ve.Instr != ir.NoInstr && int(ve.Instr) < len(f.Line) {
-					line = int(f.Line[ve.Instr])
+				if ve.Instr != ir.NoInstr && f.SrcLine(ve.Instr) != 0 {
+					line = int(f.SrcLine(ve.Instr))
 					msg += " in `" + ve.Text + "`"
 				}
 			}
