@@ -99,7 +99,7 @@ func Kernel(cfg Config) *ir.Module {
 	pn := g.sym(ir.Symbol{Name: g.str("gen_kernel_param_2"), Kind: ir.SymParam, Space: ir.SpaceParam, Type: ir.TU32, Owner: 0})
 	f.Params = []ir.SymID{pin, pout, pn}
 	g.sh = g.sym(ir.Symbol{Name: g.str("gen_sh"), Kind: ir.SymVar, Space: ir.SpaceShared, Type: ir.TB32, Align: 4,
-		Dims: g.str(fmt.Sprintf("[%d]", SharedWords)), Owner: 0})
+		Dims: g.str(fmt.Sprintf("[%d]", SharedWords)), Elems: SharedWords, Owner: 0})
 	f.Locals = append(f.Locals, g.sh)
 	g.enter(f.AddBlock(ir.NoSym))
 	g.conv, g.unif = true, true

@@ -98,7 +98,7 @@ func (b *ModuleBuilder) addSym(s Symbol) SymID {
 func (b *ModuleBuilder) Global(name string, space Space, t Type, align uint32, dims string) SymID {
 	s := b.addSym(Symbol{
 		Name: b.m.Strings.Intern(name), Kind: SymVar, Space: space, Type: t, Align: align,
-		Dims: b.m.Strings.Intern(dims), Owner: NoFunc, Func: NoFunc, Block: NoBlock,
+		Dims: b.m.Strings.Intern(dims), Elems: DimsElems(dims), Owner: NoFunc, Func: NoFunc, Block: NoBlock,
 	})
 	b.m.Items = append(b.m.Items, Item{Kind: ItemVar, Sym: s})
 	return s
@@ -175,7 +175,7 @@ func (fb *FuncBuilder) param(p ParamSpec, kind SymKind) SymID {
 	st := &fb.mb.m.Strings
 	return fb.mb.addSym(Symbol{
 		Name: st.Intern(p.Name), Kind: kind, Space: SpaceParam, Type: p.Type, Align: p.Align,
-		Dims: st.Intern(p.Dims), Attrs: st.Intern(p.Attrs), Owner: fb.f.ID, Func: NoFunc, Block: NoBlock,
+		Dims: st.Intern(p.Dims), Elems: DimsElems(p.Dims), Attrs: st.Intern(p.Attrs), Owner: fb.f.ID, Func: NoFunc, Block: NoBlock,
 	})
 }
 
@@ -199,7 +199,7 @@ func (fb *FuncBuilder) Local(name string, space Space, t Type, align uint32, dim
 	st := &fb.mb.m.Strings
 	s := fb.mb.addSym(Symbol{
 		Name: st.Intern(name), Kind: SymVar, Space: space, Type: t, Align: align,
-		Dims: st.Intern(dims), Owner: fb.f.ID, Func: NoFunc, Block: NoBlock,
+		Dims: st.Intern(dims), Elems: DimsElems(dims), Owner: fb.f.ID, Func: NoFunc, Block: NoBlock,
 	})
 	fb.f.Locals = append(fb.f.Locals, s)
 	return s

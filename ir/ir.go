@@ -12,7 +12,10 @@ package ir
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -279,6 +282,10 @@ type Symbol struct {
 	Vec     uint8  // 2 or 4 for .v2/.v4 variables, else 0
 	Align   uint32 // .align N, 0 when absent
 	Dims    StrID  // array suffix as written ("[16]", "[]", "[2][3]"), 0 for scalars
+	// Elems is the element count the array suffix gives (the product of
+	// the dimensions), decoded with Dims by DimsElems: 1 for a scalar, -1
+	// for an unsized "[]" or a suffix that does not decode.
+	Elems int64
 	Linkage Linkage
 	Init    StrID // initializer text after "=", or a prototype's text; 0 when absent
 	Attrs   StrID // extra attributes after the type as written (".ptr .global .align 16", ".texref"), 0 when none
@@ -984,5 +991,27 @@ func (f *Func) MemBytes() int {
 	n += 4*len(f.RegName) + len(f.RegType) + len(f.RegVec)
 	n += 4 * (len(f.BlockFirst) + len(f.BlockLast) + len(f.BlockLabel) + len(f.Layout))
 	n += 4 * (len(f.SuccStart) + len(f.Succs) + len(f.PredStart) + len(f.Preds))
+	return n
+}
+
+// DimsElems decodes an array suffix ("[16]", "[2][3]", "[]") into an
+// element count: 1 for "", -1 when a dimension is empty or not a number.
+// Producers of symbols (the parser, the builder, the generators) call it
+// when they set Dims, so nothing after them reads the text.
+func DimsElems(dims string) int64 {
+	n := int64(1)
+	for dims != "" {
+		open := strings.IndexByte(dims, '[')
+		end := strings.IndexByte(dims, ']')
+		if open < 0 || end < open {
+			return -1
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(dims[open+1:end]), 0, 64)
+		if err != nil || v < 0 || (v > 0 && n > math.MaxInt64/v) {
+			return -1
+		}
+		n *= v
+		dims = dims[end+1:]
+	}
 	return n
 }

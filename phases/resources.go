@@ -1,9 +1,6 @@
 package phases
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -53,7 +50,7 @@ func MeasureWith(a *Analyses, level MeasureLevel) Resources {
 	for _, s := range f.Locals {
 		sym := &f.Mod.Syms[s]
 		if sym.Space == ir.SpaceLocal {
-			r.LocalBytes += symBytes(f.Mod, sym)
+			r.LocalBytes += symBytes(sym)
 		}
 	}
 	if level == MeasureCounts {
@@ -90,24 +87,14 @@ func MeasureWith(a *Analyses, level MeasureLevel) Resources {
 	return r
 }
 
-// symBytes is the size of a variable: element size × vector × array dims.
-func symBytes(m *ir.Module, s *ir.Symbol) int {
+// symBytes is the size of a variable: element size × vector × elements
+// (0 for an unsized array).
+func symBytes(s *ir.Symbol) int {
 	n := max(1, s.Type.Bits()/8) * max(1, int(s.Vec))
-	dims := m.Strings.Get(s.Dims)
-	for dims != "" {
-		open := strings.IndexByte(dims, '[')
-		end := strings.IndexByte(dims, ']')
-		if open < 0 || end < open {
-			break
-		}
-		v, err := strconv.Atoi(strings.TrimSpace(dims[open+1 : end]))
-		if err != nil {
-			return 0 // "[]": unsized
-		}
-		n *= v
-		dims = dims[end+1:]
+	if s.Dims == 0 {
+		return n
 	}
-	return n
+	return n * int(max(s.Elems, 0))
 }
 
 // ComputePressure returns f's register pressure (registers in their

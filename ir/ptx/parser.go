@@ -696,6 +696,7 @@ func (p *parser) parseDeclarator(d *declMods, owner ir.FuncID, allowInit bool) i
 			s.Dims = p.intern(p.buf)
 		}
 	}
+	s.Elems = ir.DimsElems(p.m.Strings.Get(s.Dims))
 	if allowInit && p.isPunct('=') {
 		l.next()
 		is := l.start
