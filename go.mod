@@ -6,6 +6,7 @@ require (
 	github.com/bits-and-blooms/bitset v1.29.0
 	github.com/klauspost/cpuid/v2 v2.4.2
 	golang.org/x/sys v0.49.0
+	gonum.org/v1/plot v0.17.0
 )
 
 require (
@@ -18,7 +19,6 @@ require (
 	github.com/minio/asm2plan9s v0.0.0-20200509001527-cdd76441f9d8 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	gonum.org/v1/plot v0.17.0 // indirect
 )
 
 tool github.com/minio/asm2plan9s

@@ -112,11 +112,12 @@ func Optimize(ctx context.Context, p *ptxopt.Pipeline, in Input, s *Split) ([]by
 
 // Pass is one optimization of every input.
 type Pass struct {
-	WallNS  int64  // the whole pass
-	Instrs  int    // input instructions
-	Mallocs uint64 // heap objects allocated during the pass
-	Bytes   uint64 // heap bytes allocated during the pass
-	Split   Split
+	WallNS    int64  // the whole pass
+	Instrs    int    // input instructions
+	InstrsOut int    // instructions after optimization
+	Mallocs   uint64 // heap objects allocated during the pass
+	Bytes     uint64 // heap bytes allocated during the pass
+	Split     Split
 }
 
 // InstrsPerMS returns the end-to-end throughput of the pass.
@@ -129,6 +130,7 @@ func (p *Pass) InstrsPerMS() float64 { return float64(p.Instrs) / (float64(p.Wal
 func RunPass(ctx context.Context, p *ptxopt.Pipeline, ins []Input, workers int) (Pass, error) {
 	workers = max(1, min(workers, len(ins)))
 	splits := make([]Split, workers)
+	outs := make([]int, workers)
 	var next atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
@@ -145,10 +147,14 @@ func RunPass(ctx context.Context, p *ptxopt.Pipeline, ins []Input, workers int) 
 				if i >= len(ins) {
 					return
 				}
-				if _, _, err := Optimize(ctx, p, ins[i], &splits[w]); err != nil {
+				_, rep, err := Optimize(ctx, p, ins[i], &splits[w])
+				if err != nil {
 					errOnce.Do(func() { firstErr = fmt.Errorf("%s: %w", ins[i].Name, err) })
 					next.Store(int64(len(ins)))
 					return
+				}
+				for _, f := range rep.Functions {
+					outs[w] += f.InstrsOut
 				}
 			}
 		}()
@@ -162,6 +168,7 @@ func RunPass(ctx context.Context, p *ptxopt.Pipeline, ins []Input, workers int) 
 	ps := Pass{WallNS: wall.Nanoseconds(), Instrs: Total(ins), Mallocs: ms1.Mallocs - ms0.Mallocs, Bytes: ms1.TotalAlloc - ms0.TotalAlloc}
 	for i := range splits {
 		ps.Split.Add(&splits[i])
+		ps.InstrsOut += outs[i]
 	}
 	return ps, nil
 }
