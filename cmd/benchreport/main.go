@@ -6,9 +6,9 @@
 //	go run ./cmd/benchreport -short     # the quick one (under 2 minutes)
 //	go run ./cmd/benchreport -readme README.md   # also refresh the README's benchmark section
 //
-// What it measures, each figure the median [min–max] of -count runs (at
-// least 5), ratios taken per round between runs made back to back in one
-// process:
+// What it measures, each figure the median [min–max] of -count runs (6,
+// the fewest for which benchstat gives a confidence interval; at least 5),
+// ratios taken per round between runs made back to back in one process:
 //
 //   - the corpus end to end (parse, phases, report measures, print) at
 //     -O0 to -O3 with one worker and at -O3 with two: instructions per
@@ -82,8 +82,13 @@ var (
 	shortDefaults = modeDefaults{"1000,3000,10000,30000,100000", 20 * time.Second, 45 * time.Second, 30 * time.Millisecond, 20 * time.Millisecond}
 )
 
-// minCount is the fewest runs a figure of the report may rest on.
-const minCount = 5
+// minCount is the fewest runs a figure of the report may rest on;
+// defaultCount is one more, the fewest for which benchstat states a
+// confidence interval.
+const (
+	minCount     = 5
+	defaultCount = 6
+)
 
 func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs := flag.NewFlagSet("benchreport", flag.ContinueOnError)
@@ -94,7 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	var sizeBudget, scaleBudget, minSample, benchtime time.Duration
 	fs.BoolVar(&c.short, "short", false, "the quick report: smaller sizes and budgets, shorter kernel benchmarks (under 2 minutes on 2 cores)")
 	fs.StringVar(&c.out, "out", filepath.Join("bench", "results"), "folder for REPORT.md, raw.txt and the plots")
-	fs.IntVar(&c.count, "count", minCount, fmt.Sprintf("runs per figure (at least %d)", minCount))
+	fs.IntVar(&c.count, "count", defaultCount, fmt.Sprintf("runs per figure (at least %d)", minCount))
 	fs.StringVar(&c.corpus, "corpus", filepath.Join("..", "shared", "corpus", "ptx"), "folder of .ptx files to optimize end to end; \"gen\" (or a missing folder) uses generated kernels instead")
 	fs.IntVar(&c.genSet, "gen-set", 24, "generated kernels standing in for the corpus when there is none")
 	fs.StringVar(&sizes, "sizes", "", "generated kernel sizes in instructions, comma-separated (default "+fullDefaults.sizes+"; -short "+shortDefaults.sizes+")")

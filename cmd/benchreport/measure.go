@@ -24,6 +24,7 @@ type reportRun struct {
 	raw     *report.Set
 	start   time.Time
 	elapsed time.Duration
+	loadEnd float64 // one-minute load average when the measuring ended
 
 	bvErr   error
 	corpus  corpusData
@@ -45,7 +46,7 @@ func (r *reportRun) logf(format string, args ...any) {
 // corpus) says so in the report; only an interrupt stops the run.
 func (r *reportRun) measure(ctx context.Context) error {
 	r.start = time.Now()
-	defer func() { r.elapsed = time.Since(r.start) }()
+	defer func() { r.elapsed, r.loadEnd = time.Since(r.start), report.LoadAvg() }()
 	r.logf("%s, bit vectors %s; %d runs per figure", r.machine.CPU, r.machine.Level, r.c.count)
 	steps := []struct {
 		name string

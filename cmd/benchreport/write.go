@@ -77,6 +77,7 @@ func (r *reportRun) markdown(plots map[string]error) string {
 		r.command(), r.start.UTC().Format("2006-01-02 15:04 UTC"), r.elapsed.Round(time.Second), r.c.count, fileRaw, fileRaw, fileRaw)
 	b.WriteString("## Machine\n\n")
 	b.WriteString(r.machine.Markdown())
+	fmt.Fprintf(&b, "- load average at the end %.2f\n", r.loadEnd)
 	b.WriteString("\n## Headline\n\n")
 	r.headline().Markdown(&b)
 	b.WriteString("\n")
