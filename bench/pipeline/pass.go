@@ -47,16 +47,6 @@ func (s *Split) OtherNS() int64 { return s.RunNS - s.PhasesNS() }
 // TotalNS returns parse + run + print.
 func (s *Split) TotalNS() int64 { return s.ParseNS + s.RunNS + s.PrintNS }
 
-// Phase returns the time of one phase (0 when it did not run).
-func (s *Split) Phase(name string) int64 {
-	for _, p := range s.Phases {
-		if p.Name == name {
-			return p.NS
-		}
-	}
-	return 0
-}
-
 func (s *Split) addPhase(name string, ns int64) {
 	if s.phaseIdx == nil {
 		s.phaseIdx = map[string]int{}

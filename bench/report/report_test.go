@@ -39,9 +39,6 @@ func TestSummarize(t *testing.T) {
 	if got := Summarize([]float64{12.5}).Cell(); got != "12.5" {
 		t.Errorf("one-run Cell %q", got)
 	}
-	if got := s.Format("%.0f"); got != "2 [1–4]" {
-		t.Errorf("Format %q", got)
-	}
 	if r := Ratios([]float64{10, 20, 30}, []float64{5, 4}); len(r) != 2 || r[0] != 2 || r[1] != 5 {
 		t.Errorf("Ratios %v", r)
 	}

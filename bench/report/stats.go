@@ -48,18 +48,6 @@ func (s Summary) Scale(k float64) Summary {
 	return s
 }
 
-// Format prints "median [min–max]" with the verb (e.g. "%.1f") for each
-// figure; "n/a" when there is no value.
-func (s Summary) Format(verb string) string {
-	if !s.OK() {
-		return "n/a"
-	}
-	if s.N == 1 {
-		return fmt.Sprintf(verb+" (1 run)", s.Median)
-	}
-	return fmt.Sprintf(verb+" ["+verb+"–"+verb+"]", s.Median, s.Min, s.Max)
-}
-
 // Ratios divides paired samples: num[i]/den[i] for the i that both have
 // (runs paired by round, so each ratio comes from runs made back to back).
 func Ratios(num, den []float64) []float64 {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -88,6 +87,3 @@ func (t *Table) String() string {
 	t.Markdown(&b)
 	return b.String()
 }
-
-// Pct formats a fraction as a percentage with one decimal.
-func Pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
