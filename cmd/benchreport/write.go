@@ -220,7 +220,8 @@ func (r *reportRun) corpusMarkdown(b *strings.Builder, plots map[string]error) {
 	switch len(d.skipped) {
 	case 0:
 	case 1:
-		fmt.Fprintf(b, "; 1 file that does not parse is left out (%s)", d.skipped[0])
+		first, _, _ := strings.Cut(d.skipped[0], "\n")
+		fmt.Fprintf(b, "; 1 file that does not parse is left out: %s", first)
 	default:
 		fmt.Fprintf(b, "; %d files that do not parse are left out", len(d.skipped))
 	}
