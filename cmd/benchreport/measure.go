@@ -332,7 +332,7 @@ func (r *reportRun) measureScaling(ctx context.Context) {
 		})
 		if res.Status != pipeline.Done {
 			r.logf("  %s: %s", res.Status, res.Note)
-			stopped = fmt.Sprintf("a smaller size did not finish (%d instructions: %s)", size, res.Note)
+			stopped = fmt.Sprintf("a smaller size did not finish (%s instructions: %s)", report.Num(float64(size)), res.Note)
 		}
 		d.results = append(d.results, res)
 		for _, s := range res.Samples {

@@ -77,7 +77,11 @@ func (r *reportRun) markdown(plots map[string]error) string {
 		r.command(), r.start.UTC().Format("2006-01-02 15:04 UTC"), r.elapsed.Round(time.Second), r.c.count, fileRaw, fileRaw, fileRaw)
 	b.WriteString("## Machine\n\n")
 	b.WriteString(r.machine.Markdown())
-	fmt.Fprintf(&b, "- load average at the end %.2f\n", r.loadEnd)
+	fmt.Fprintf(&b, "- load average at the end %.2f", r.loadEnd)
+	if r.loadEnd > float64(r.machine.CPUs)/2 {
+		b.WriteString(" — **other processes competed for the CPUs during the run: timings are noisy**")
+	}
+	b.WriteString("\n")
 	b.WriteString("\n## Headline\n\n")
 	r.headline().Markdown(&b)
 	b.WriteString("\n")
