@@ -357,7 +357,7 @@ func (r *reportRun) plotShares(path string) error {
 	if !r.c.has("corpus") || r.corpus.err != nil || len(r.corpus.passes) == 0 {
 		return fmt.Errorf("corpus not measured")
 	}
-	bars := &report.Bars{Title: "Where the -O3 time goes (corpus, one worker)", XLabel: "% of end-to-end time (median of rounds)", Ref: math.NaN()}
+	bars := &report.Bars{Title: fmt.Sprintf("Where the -O3 time goes (corpus, one worker; %s)", r.machine.CPU), XLabel: "% of end-to-end time (median of rounds)", Ref: math.NaN()}
 	major, minor := r.corpusParts()
 	for _, part := range major {
 		bars.Labels = append(bars.Labels, part)
@@ -578,7 +578,7 @@ func (r *reportRun) plotMemory(path string) error {
 	if len(s.X) == 0 {
 		return fmt.Errorf("no peak memory measured")
 	}
-	ll := &report.LogLog{Title: "ptxopt -O3 peak memory on generated kernels", XLabel: "instructions", YLabel: "MiB above the resident size before a run",
+	ll := &report.LogLog{Title: fmt.Sprintf("ptxopt -O3 peak memory on generated kernels (%s)", r.machine.CPU), XLabel: "instructions", YLabel: "MiB above the resident size before a run",
 		Series: []report.Series{s}, RefLabel: "linear (slope 1)"}
 	return ll.Save(path)
 }
