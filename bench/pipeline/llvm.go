@@ -94,7 +94,8 @@ type LLVMKernel struct {
 }
 
 // PrepareLLVM writes an nvptx64 module into tmp for every *.ll of irDir
-// and compiles it with llc -O0.
+// (the file as it is when it names its target triple, else with the
+// nvptx64 target put in front) and compiles it with llc -O0.
 func (l *LLVM) PrepareLLVM(irDir, tmp string) ([]LLVMKernel, error) {
 	paths, err := filepath.Glob(filepath.Join(irDir, "*.ll"))
 	if err != nil {
@@ -112,7 +113,10 @@ func (l *LLVM) PrepareLLVM(irDir, tmp string) ([]LLVMKernel, error) {
 		}
 		name := strings.TrimSuffix(filepath.Base(p), ".ll")
 		k := LLVMKernel{Name: name, IR: filepath.Join(tmp, name+".ll")}
-		if err := os.WriteFile(k.IR, append([]byte(nvptxTarget), body...), 0o644); err != nil {
+		if !bytes.Contains(body, []byte("target triple")) {
+			body = append([]byte(nvptxTarget), body...)
+		}
+		if err := os.WriteFile(k.IR, body, 0o644); err != nil {
 			return nil, err
 		}
 		o0 := filepath.Join(tmp, name+".O0.ptx")
