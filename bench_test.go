@@ -1,57 +1,33 @@
-package ptxopt
+package ptxopt_test
 
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
-	"github.com/ptxopt/ptxopt/gen"
-	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
+	"github.com/ptxopt/ptxopt"
+	"github.com/ptxopt/ptxopt/bench/pipeline"
 )
 
-// Pipeline benchmarks. Metrics are per input instruction, so growth shows
-// as a rising figure from one size to the next:
+// Pipeline benchmarks, on the workloads of the benchmark report
+// (package bench/pipeline, cmd/benchreport) and under the same result
+// names, so benchstat compares `go test -bench` output with the report's
+// raw.txt:
 //
 //	go test -run '^$' -bench 'BenchmarkPipelineScaling' -benchtime 1x -count 5 .
-//	go test -run '^$' -bench 'BenchmarkCorpus|BenchmarkEmbed' -count 5 .
+//	go test -run '^$' -bench 'BenchmarkCorpus' -count 5 .
 //
 // BenchmarkPipelineScaling/<size> optimizes one generated kernel
-// (package gen, seed 1) at -O3 from its text: parse, phases, reports,
-// print. -short stops at 100K instructions.
+// (package gen, seed 1; cmd/ptxgen prints it) at -O3 from its text:
+// parse, phases, report measures, print. Metrics are per input
+// instruction, so growth shows as a rising figure from one size to the
+// next. -short stops at 100K instructions. Unlike the report, it runs in
+// the test process with no time budget or memory cap: a size too big for
+// the machine runs out of memory here (see cmd/benchreport).
 
-var scalingSizes = []int{10_000, 100_000, 1_000_000}
-
-var genCache = map[int][]byte{}
-
-func genKernel(n int) []byte {
-	if b, ok := genCache[n]; ok {
-		return b
-	}
-	b := ptx.Format(gen.Kernel(gen.Config{Seed: 1, Size: n}))
-	genCache[n] = b
-	return b
-}
-
-// instrsOf counts the instructions of a parsed module.
-func instrsOf(b testing.TB, src []byte) int {
-	m, err := Parse("bench", src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	n := 0
-	for _, f := range m.IR.Funcs {
-		for _, blk := range f.Layout {
-			for i := f.BlockFirst[blk]; i != ir.NoInstr; i = f.Next[i] {
-				n++
-			}
-		}
-	}
-	return n
-}
+var scalingSizes = []int{1_000, 10_000, 100_000, 1_000_000}
 
 func BenchmarkPipelineScaling(b *testing.B) {
 	for _, n := range scalingSizes {
@@ -59,67 +35,64 @@ func BenchmarkPipelineScaling(b *testing.B) {
 			continue
 		}
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			src := genKernel(n)
-			ni := instrsOf(b, src)
-			p, err := NewPipeline(Options{Opt: O3})
+			in, err := pipeline.NewInput("gen.ptx", pipeline.GeneratedSource(n, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: ptxopt.O3})
 			if err != nil {
 				b.Fatal(err)
 			}
 			runtime.GC()
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			var split pipeline.Split
 			b.ResetTimer()
 			for b.Loop() {
-				if _, _, err := p.Optimize(context.Background(), "gen.ptx", src); err != nil {
+				if _, _, err := pipeline.Optimize(context.Background(), p, in, &split); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(ni), "ns/instr")
-			b.ReportMetric(0, "ns/op")
+			b.StopTimer()
+			runtime.ReadMemStats(&ms1)
+			per := float64(b.N) * float64(in.Instrs)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/instr")
+			b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/per, "allocs/instr")
+			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/per, "B/instr")
 		})
 	}
 }
 
-// corpusFiles reads the corpus, skipping the benchmark when it is absent.
-func corpusFiles(b *testing.B) (names []string, srcs [][]byte) {
-	paths, _ := filepath.Glob("../shared/corpus/ptx/*.ptx")
-	if len(paths) == 0 {
-		b.Skip("no corpus at ../shared/corpus/ptx")
-	}
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := Parse(p, src); err != nil {
-			continue // the corpus holds a few files PTX does not allow
-		}
-		names = append(names, p)
-		srcs = append(srcs, src)
-	}
-	return
-}
-
-// BenchmarkCorpus optimizes every corpus file at -O3 with one worker;
-// the metric is input instructions per millisecond end to end.
+// BenchmarkCorpus/O<level>/j<workers> optimizes every corpus file at
+// -O0..-O3 with one worker and at -O3 with two; the metric is input
+// instructions per millisecond end to end.
 func BenchmarkCorpus(b *testing.B) {
-	names, srcs := corpusFiles(b)
-	total := 0
-	for _, s := range srcs {
-		total += instrsOf(b, s)
-	}
-	p, err := NewPipeline(Options{Opt: O3})
+	ins, _, err := pipeline.LoadDir(filepath.Join("..", "shared", "corpus", "ptx"))
 	if err != nil {
-		b.Fatal(err)
+		b.Skip("no corpus at ../shared/corpus/ptx: ", err)
 	}
-	b.ResetTimer()
-	for b.Loop() {
-		for k, s := range srcs {
-			if _, _, err := p.Optimize(context.Background(), names[k], s); err != nil {
+	for _, c := range []struct{ opt, workers int }{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {3, 2}} {
+		b.Run(fmt.Sprintf("O%d/j%d", c.opt, c.workers), func(b *testing.B) {
+			lvl, _ := ptxopt.LevelOf(c.opt)
+			p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: lvl})
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
+			var mallocs, bytes uint64
+			for b.Loop() {
+				ps, err := pipeline.RunPass(context.Background(), p, ins, c.workers)
+				if err != nil {
+					b.Fatal(err)
+				}
+				mallocs += ps.Mallocs
+				bytes += ps.Bytes
+			}
+			per := float64(b.N) * float64(pipeline.Total(ins))
+			b.ReportMetric(per/(float64(b.Elapsed().Nanoseconds())/1e6), "instrs/ms")
+			b.ReportMetric(float64(mallocs)/per, "allocs/instr")
+			b.ReportMetric(float64(bytes)/per, "B/instr")
+		})
 	}
-	ms := float64(b.Elapsed().Nanoseconds()) / 1e6 / float64(b.N)
-	b.ReportMetric(float64(total)/ms, "instrs/ms")
 }
 
 // BenchmarkEmbed is the embedding case: one small kernel (examples/saxpy,

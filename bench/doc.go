@@ -1,6 +1,9 @@
 // Package bench holds the benchmark bodies for the bitvec kernels and the
 // references they are measured against; bench_test.go turns them into Go
-// benchmarks and cmd/bvreport into a report, so both measure the same code.
+// benchmarks and cmd/bvreport and cmd/benchreport into reports (tables in
+// package bench/report), so all of them measure the same code. The
+// pipeline's workloads and measurements are in package bench/pipeline;
+// cmd/benchreport writes the whole benchmark report (bench/results).
 //
 // # Names
 //

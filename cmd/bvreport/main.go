@@ -10,38 +10,36 @@
 //
 // The benchmark bodies are those of package bench (BenchmarkKernels and
 // BenchmarkSmall), so the command and `go test -bench` measure the same
-// code. With -count > 1 every benchmark runs once per round, round after
-// round, and the tables show medians.
+// code; the tables are those of package bench/report, which
+// cmd/benchreport puts in its report. With -count > 1 every benchmark runs
+// once per round, round after round, and the tables show medians with
+// [min–max], ratios taken per round. -raw writes the measurements in the
+// `go test -bench` format, for benchstat.
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"runtime"
-	"slices"
-	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/ptxopt/ptxopt/bench"
-	"github.com/ptxopt/ptxopt/bitvec"
+	"github.com/ptxopt/ptxopt/bench/report"
 )
 
 func main() {
-	testing.Init() // registers -test.benchtime, which testing.Benchmark reads
 	var (
 		benchtime = flag.Duration("benchtime", 200*time.Millisecond, "target time per benchmark")
-		count     = flag.Int("count", 1, "rounds; tables show the median")
+		count     = flag.Int("count", 1, "rounds; tables show the median [min–max]")
 		sizes     = flag.String("sizes", "4096,65536", "vector sizes in bits, comma-separated, or all (256,4096,65536,1048576)")
 		kernels   = flag.String("kernels", strings.Join(bench.HeadlineKernels, ","), "kernels, comma-separated, or all")
 		impls     = flag.String("impls", "", "implementations (levels, naive32, bnb, readprobe), comma-separated; default all available")
 		small     = flag.Bool("small", true, "run the 256-bit method-vs-floor check for the selected kernels")
 		all       = flag.Bool("all", false, "every kernel, every size, every method (several minutes on 2 cores)")
 		in        = flag.String("in", "", "tabulate `go test -bench` output from this file (- for stdin) instead of measuring")
+		raw       = flag.String("raw", "", "also write the measurements to this file in the `go test -bench` format")
 		list      = flag.Bool("list", false, "print the benchmark names that would run and exit")
 		verbose   = flag.Bool("v", false, "print each result as it is measured (stderr)")
 	)
@@ -58,7 +56,8 @@ func main() {
 		fail(fmt.Errorf("unexpected arguments %q", flag.Args()))
 	}
 
-	rs := newResults()
+	var rs *report.Set
+	header := ""
 	if *in != "" {
 		r := io.Reader(os.Stdin)
 		if *in != "-" {
@@ -69,228 +68,89 @@ func main() {
 			defer f.Close()
 			r = f
 		}
-		if err := rs.parse(r); err != nil {
-			fail(err)
+		var err error
+		if rs, err = report.Parse(r); err != nil {
+			fail(fmt.Errorf("%s: %w", *in, err))
 		}
-		if len(rs.samples) == 0 {
+		if rs.BVKernelTable() == nil && rs.BVSmallTable() == nil {
 			fail(fmt.Errorf("no BenchmarkKernels or BenchmarkSmall results in %s", *in))
 		}
+		header = "(from saved output)\n"
+		for _, c := range rs.Config {
+			header += fmt.Sprintf("%-10s %s\n", c[0]+":", c[1])
+		}
+		header += "\n"
 	} else {
-		sel, err := selection(*all, *kernels, *sizes, *impls, *small)
+		sel, err := report.BVSelection(*all, *kernels, *sizes, *impls, *small)
 		if err != nil {
 			fail(err)
 		}
 		if *list {
 			for _, j := range sel {
-				fmt.Println(j.name)
+				fmt.Println(j.Name)
 			}
 			return
 		}
-		if err := flag.Set("test.benchtime", benchtime.String()); err != nil {
-			fail(err)
-		}
-		rs.header = machineHeader()
-		fmt.Print(rs.header)
+		m := report.ThisMachine()
+		fmt.Print(m.Header())
 		fmt.Printf("measuring %d benchmarks x %d round(s), -benchtime %v ...\n\n", len(sel), *count, *benchtime)
-		if err := measure(rs, sel, *count, *verbose); err != nil {
+		rs = &report.Set{}
+		m.Config(rs)
+		rs.SetConfig("pkg", "github.com/ptxopt/ptxopt/bench")
+		progress := func(round int, r report.Result) {
+			if *verbose {
+				ns, _ := r.Get("ns/op")
+				mb, _ := r.Get("MB/s")
+				fmt.Fprintf(os.Stderr, "round %d  %-60s %12.2f ns/op %9.2f GB/s\n", round+1, r.Name, ns, mb/1000)
+			}
+		}
+		if err := report.MeasureBV(rs, sel, *count, *benchtime, progress); err != nil {
 			fail(err)
 		}
+		if *raw != "" {
+			if err := writeRaw(*raw, rs); err != nil {
+				fail(err)
+			}
+		}
 	}
-	if *in != "" {
-		fmt.Print(rs.header)
+	fmt.Print(header)
+	if err := print(os.Stdout, rs); err != nil {
+		fail(err)
 	}
-	rs.print(os.Stdout)
+}
+
+func print(w io.Writer, rs *report.Set) error {
+	if t := rs.BVKernelTable(); t != nil {
+		fmt.Fprintf(w, "Kernels: %s\n", report.BVKernelNote)
+		if err := t.Text(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	if t := rs.BVSmallTable(); t != nil {
+		fmt.Fprintf(w, "Small: %s\n", rs.BVSmallNote())
+		if err := t.Text(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "Headline targets (ratios per round, from this one run)")
+	return rs.BVHeadlineTable().Text(w)
+}
+
+func writeRaw(path string, rs *report.Set) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := rs.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "bvreport:", err)
 	os.Exit(2)
-}
-
-// job is one benchmark to run: its result name and how to prepare it.
-type job struct {
-	name string
-	make func() (*bench.Body, error)
-}
-
-func splitList(s string) []string {
-	var r []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			r = append(r, f)
-		}
-	}
-	return r
-}
-
-// selection lists the jobs the flags ask for.
-func selection(all bool, kernels, sizes, impls string, small bool) ([]job, error) {
-	ks := splitList(kernels)
-	if all || kernels == "all" {
-		ks = bench.KernelNames
-	}
-	for _, k := range ks {
-		if !slices.Contains(bench.KernelNames, k) {
-			return nil, fmt.Errorf("unknown kernel %q (want one of %s)", k, strings.Join(bench.KernelNames, ", "))
-		}
-	}
-	var bs []int
-	if all || sizes == "all" {
-		bs = bench.Sizes
-	} else {
-		for _, s := range splitList(sizes) {
-			n, err := strconv.Atoi(s)
-			if err != nil || n <= 0 || n%64 != 0 {
-				return nil, fmt.Errorf("bad size %q: want a positive multiple of 64 bits", s)
-			}
-			bs = append(bs, n)
-		}
-	}
-	is := bench.Impls()
-	if impls != "" {
-		is = splitList(impls)
-		for _, i := range is {
-			if !slices.Contains(bench.Impls(), i) {
-				return nil, fmt.Errorf("impl %q not available here (have %s)", i, strings.Join(bench.Impls(), ", "))
-			}
-		}
-	}
-	var jobs []job
-	for _, k := range ks {
-		for _, c := range bench.Cases(k) {
-			for _, b := range bs {
-				for _, i := range is {
-					jobs = append(jobs, job{kernelKey(k, c, b, i), func() (*bench.Body, error) {
-						return bench.NewKernelBody(k, c, b, i)
-					}})
-				}
-			}
-		}
-	}
-	if !small {
-		return jobs, nil
-	}
-	// The 256-bit check: the methods, their floors, and for context the
-	// naive32 and bnb kernels at 256 bits (unless 256 is already selected).
-	floors := map[int]bool{}
-	for _, k := range ks {
-		floors[bench.SmallArity(k)] = true
-	}
-	for _, n := range bench.FloorArities {
-		if floors[n] {
-			jobs = append(jobs, job{"Small/" + bench.FloorName(n), func() (*bench.Body, error) { return bench.NewFloorBody(n) }})
-		}
-	}
-	for _, k := range ks {
-		for _, c := range bench.Cases(k) {
-			for _, l := range bench.Levels() {
-				if impls != "" && !slices.Contains(is, l) {
-					continue
-				}
-				jobs = append(jobs, job{"Small/" + bench.SmallName(k, c, l), func() (*bench.Body, error) {
-					return bench.NewSmallBody(k, c, l)
-				}})
-			}
-			if slices.Contains(bs, bench.SmallBits) {
-				continue
-			}
-			for _, i := range []string{bench.ImplNaive32, bench.ImplBNB} {
-				if impls != "" && !slices.Contains(is, i) {
-					continue
-				}
-				jobs = append(jobs, job{kernelKey(k, c, bench.SmallBits, i), func() (*bench.Body, error) {
-					return bench.NewKernelBody(k, c, bench.SmallBits, i)
-				}})
-			}
-		}
-	}
-	return jobs, nil
-}
-
-func kernelKey(k, c string, bits int, impl string) string {
-	return "Kernels/" + bench.KernelName(k, c, bits, impl)
-}
-
-// measure runs every job count times, round-robin, with testing.Benchmark.
-func measure(rs *results, jobs []job, count int, verbose bool) error {
-	bodies := make([]*bench.Body, len(jobs))
-	for round := range count {
-		for i, j := range jobs {
-			if bodies[i] == nil {
-				b, err := j.make()
-				if err != nil {
-					return fmt.Errorf("%s: %w", j.name, err)
-				}
-				bodies[i] = b
-			}
-			r := testing.Benchmark(bodies[i].Benchmark)
-			if r.N == 0 {
-				return fmt.Errorf("%s: benchmark failed", j.name)
-			}
-			ns := float64(r.T.Nanoseconds()) / float64(r.N)
-			s := sample{ns: ns}
-			if r.Bytes > 0 {
-				s.gbps = float64(r.Bytes) / ns
-			}
-			rs.add(j.name, s)
-			if verbose {
-				fmt.Fprintf(os.Stderr, "round %d  %-60s %12.2f ns/op %9.2f GB/s\n", round+1, j.name, s.ns, s.gbps)
-			}
-		}
-		if count > 1 && !verbose {
-			fmt.Fprintf(os.Stderr, "round %d/%d done\n", round+1, count)
-		}
-	}
-	return nil
-}
-
-// machineHeader describes this machine and build.
-func machineHeader() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "go:        %s %s/%s, GOMAXPROCS %d\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0))
-	if name := cpuName(); name != "" {
-		fmt.Fprintf(&b, "cpu:       %s\n", name)
-	}
-	fmt.Fprintf(&b, "bitvec:    %s\n", bitvec.CPUReport())
-	fmt.Fprintf(&b, "levels:    %s (methods use %s", strings.Join(bench.Levels(), ", "), bitvec.Level())
-	if err := bitvec.ForcedLevelError(); err != nil {
-		fmt.Fprintf(&b, "; %s ignored: %v", bitvec.EnvVar, err)
-	}
-	fmt.Fprintf(&b, ")\nreadprobe: %s\n", bench.ProbeWidth())
-	if la := loadAvg(); la > float64(runtime.NumCPU())/2 {
-		fmt.Fprintf(&b, "WARNING:   load average %.2f on %d CPUs: other processes compete, timings are noisy\n", la, runtime.NumCPU())
-	}
-	b.WriteString("\n")
-	return b.String()
-}
-
-// loadAvg returns the one-minute load average where /proc has it, else 0.
-func loadAvg() float64 {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(data))
-	if len(f) == 0 {
-		return 0
-	}
-	v, _ := strconv.ParseFloat(f[0], 64)
-	return v
-}
-
-// cpuName returns the processor model from /proc/cpuinfo where there is one.
-func cpuName() string {
-	f, err := os.Open("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		k, v, ok := strings.Cut(sc.Text(), ":")
-		if ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }

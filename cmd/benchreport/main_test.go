@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/bench/pipeline"
+	"github.com/ptxopt/ptxopt/bench/report"
+)
+
+func TestMain(m *testing.M) {
+	pipeline.MaybeChild() // the scaling children are this test binary
+	os.Exit(m.Run())
+}
+
+// The whole report at a tiny scale: every section, every file, the
+// README section, and the raw results readable again.
+func TestReportSmoke(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "results")
+	llvmDir := filepath.Join(dir, "ll")
+	if err := os.Mkdir(llvmDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"collatz.ll", "branches.ll"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "sim", "testdata", "llvm", k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(llvmDir, k), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	readme := filepath.Join(dir, "README.md")
+	const before, after = "# Title\n\n## Benchmarks\n\n", "\n\n## Next\n\nkept\n"
+	if err := os.WriteFile(readme, []byte(before+readmeBegin+"\nold text\n"+readmeEnd+after), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"-out", out, "-sizes", "200,100000,200000", "-memcap", "32", "-min-sample", "2ms", "-benchtime", "1ms",
+		"-corpus", "gen", "-gen-set", "3", "-llvm-ir", llvmDir, "-readme", readme}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	rep, err := os.ReadFile(filepath.Join(out, fileReport))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(rep)
+	for _, want := range []string{
+		"## Machine", "## Headline", "## The pipeline end to end", "### Where the time goes",
+		"## Scaling on generated kernels", "## Bit-vector kernels", "## ptxopt and LLVM", "## How to rerun",
+		"generated stand-in for the corpus (3 kernels",
+		"| 200 |", "| done |", "memory: resident memory passed the 32 MiB cap", "skipped: a smaller size did not finish",
+		"first size not finished (100,000 instructions)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+	if _, err := pipeline.FindLLVM(); err == nil {
+		if !strings.Contains(text, "The same 2 kernels go two ways") {
+			t.Error("LLVM installed, but no comparison in the report")
+		}
+	} else if !strings.Contains(text, "Not measured: LLVM opt and llc not found") {
+		t.Error("no LLVM, and the report does not say so")
+	}
+	for _, p := range []string{plotScaling, plotMemory, plotShares, plotBitvec} {
+		data, err := os.ReadFile(filepath.Join(out, p))
+		if err != nil || !bytes.Contains(data, []byte("<svg")) {
+			t.Errorf("%s: %v", p, err)
+		}
+		if !strings.Contains(text, "]("+p+")") {
+			t.Errorf("REPORT.md does not show %s", p)
+		}
+	}
+	f, err := os.Open(filepath.Join(out, fileRaw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	raw, err := report.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, unit := range map[string]string{
+		"Corpus/O3/j1":        "instrs/ms",
+		"Corpus/O3/j2":        "instrs/ms",
+		"PipelineScaling/200": "ns/instr",
+		"Kernels/OrIfChanged/converged/65536/naive32": "MB/s",
+	} {
+		if n := len(raw.Values(name, unit)); n != defaultCount {
+			t.Errorf("raw.txt: %d results of %s in %s, want %d", n, name, unit, defaultCount)
+		}
+	}
+	if raw.ConfigValue("bitvec-level") == "" || raw.ConfigValue("goarch") == "" {
+		t.Errorf("raw.txt configuration %v", raw.Config)
+	}
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	if !strings.HasPrefix(s, before+readmeBegin+"\n") || !strings.HasSuffix(s, readmeEnd+after) ||
+		strings.Contains(s, "old text") || !strings.Contains(s, "| figure | value |") || !strings.Contains(s, "results/scaling.svg") {
+		t.Errorf("README:\n%s", s)
+	}
+}
+
+func TestFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-count", "3"},
+		{"-sections", "corpus,nope"},
+		{"-sizes", "10"},
+		{"-sizes", "1000,x"},
+		{"extra"},
+		{"-gen-set", "0"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, &stdout, &stderr); code != 2 {
+			t.Errorf("%q: exit %d, want 2 (%s)", args, code, stderr.String())
+		}
+	}
+	c, err := parseFlags([]string{"-short", "-sizes", "3000,1000,3000"}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.sizeBudget != shortDefaults.sizeBudget || len(c.sizes) != 2 || c.sizes[0] != 1000 || len(c.sections) != len(allSections) {
+		t.Errorf("%+v", c)
+	}
+}
+
+func TestUpdateReadmeNoMarkers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "README.md")
+	os.WriteFile(p, []byte("# nothing\n"), 0o644)
+	if err := updateReadme(p, "x"); err == nil || !strings.Contains(err.Error(), "markers") {
+		t.Errorf("err %v", err)
+	}
+}

@@ -1,0 +1,715 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ptxopt/ptxopt/bench"
+	"github.com/ptxopt/ptxopt/bench/pipeline"
+	"github.com/ptxopt/ptxopt/bench/report"
+)
+
+// Files written into the output folder.
+const (
+	fileReport  = "REPORT.md"
+	fileRaw     = "raw.txt"
+	plotScaling = "scaling.svg"
+	plotMemory  = "memory.svg"
+	plotShares  = "phase-shares.svg"
+	plotBitvec  = "bitvec.svg"
+)
+
+// write writes the report, the raw results and the plots.
+func (r *reportRun) write() error {
+	if err := os.MkdirAll(r.c.out, 0o755); err != nil {
+		return err
+	}
+	// Plots first: the report links only those that were drawn.
+	plots := map[string]error{}
+	for name, draw := range map[string]func(string) error{
+		plotScaling: r.plotScaling, plotMemory: r.plotMemory, plotShares: r.plotShares, plotBitvec: r.plotBitvec,
+	} {
+		path := filepath.Join(r.c.out, name)
+		os.Remove(path) // a plot of an earlier run must not pass for this one's
+		plots[name] = draw(path)
+	}
+	f, err := os.Create(filepath.Join(r.c.out, fileRaw))
+	if err != nil {
+		return err
+	}
+	if _, err := r.raw.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(r.c.out, fileReport), []byte(r.markdown(plots)), 0o644)
+}
+
+// plotLink returns the Markdown image of a plot, or a line saying why
+// there is none.
+func plotLink(plots map[string]error, name, alt string) string {
+	if err := plots[name]; err != nil {
+		return fmt.Sprintf("(no plot: %v)\n\n", err)
+	}
+	return fmt.Sprintf("![%s](%s)\n\n", alt, name)
+}
+
+func (r *reportRun) command() string {
+	if len(r.c.args) == 0 {
+		return "go run ./cmd/benchreport"
+	}
+	return "go run ./cmd/benchreport " + strings.Join(r.c.args, " ")
+}
+
+func (r *reportRun) markdown(plots map[string]error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# ptxopt benchmark report\n\n")
+	fmt.Fprintf(&b, "Made by `%s` on %s in %v. Every figure is the median [min–max] of %d runs unless it says otherwise; "+
+		"ratios are taken per round, between runs made back to back in one process, then summarized. "+
+		"The raw results are in [%s](%s), in the `go test -bench` format (`benchstat %s`).\n\n",
+		r.command(), r.start.UTC().Format("2006-01-02 15:04 UTC"), r.elapsed.Round(time.Second), r.c.count, fileRaw, fileRaw, fileRaw)
+	b.WriteString("## Machine\n\n")
+	b.WriteString(r.machine.Markdown())
+	fmt.Fprintf(&b, "- load average at the end %.2f", r.loadEnd)
+	if r.loadEnd > float64(r.machine.CPUs)/2 {
+		b.WriteString(" — **other processes competed for the CPUs during the run: timings are noisy**")
+	}
+	b.WriteString("\n")
+	b.WriteString("\n## Headline\n\n")
+	r.headline().Markdown(&b)
+	b.WriteString("\n")
+	if r.c.has("corpus") {
+		r.corpusMarkdown(&b, plots)
+	}
+	if r.c.has("scaling") {
+		r.scalingMarkdown(&b, plots)
+	}
+	if r.c.has("bitvec") {
+		r.bitvecMarkdown(&b, plots)
+	}
+	if r.c.has("llvm") {
+		r.llvmMarkdown(&b)
+	}
+	b.WriteString("## How to rerun\n\n")
+	b.WriteString("```sh\ngo run ./cmd/benchreport            # this report, into bench/results (under 10 minutes on 2 cores)\n" +
+		"go run ./cmd/benchreport -short     # smaller sizes and budgets (under 2 minutes)\n" +
+		"benchstat old/raw.txt bench/results/raw.txt   # compare two runs\n```\n\n" +
+		"`go run ./cmd/benchreport -help` lists the knobs (sizes, budgets, memory cap, sections). The same workloads run under " +
+		"`go test -bench`: `BenchmarkCorpus` and `BenchmarkPipelineScaling` in the root package, `BenchmarkKernels` and " +
+		"`BenchmarkSmall` in `bench`; their result names match the ones in raw.txt.\n")
+	return b.String()
+}
+
+// ---- headline
+
+func (r *reportRun) headline() *report.Table {
+	t := &report.Table{Head: []string{"figure", "value"}, Left: 1}
+	if r.c.has("corpus") {
+		d := &r.corpus
+		if d.err != nil {
+			t.Add("corpus end to end", "failed: "+d.err.Error())
+		} else if len(d.passes[corpusRuns[3]]) > 0 {
+			what := fmt.Sprintf("corpus (%d files, %s instructions)", d.files, report.Num(float64(d.instrs)))
+			if d.generated {
+				what = fmt.Sprintf("generated stand-in for the corpus (%d kernels, %s instructions)", d.files, report.Num(float64(d.instrs)))
+			}
+			t.Add(what+", -O3 end to end, 1 worker", r.raw.Summary("Corpus/O3/j1", "instrs/ms").String()+" instructions/ms")
+			t.Add("… -O2, 1 worker", r.raw.Summary("Corpus/O2/j1", "instrs/ms").String()+" instructions/ms")
+			t.Add("… -O3, 2 workers vs 1", r.workerSpeedup().String()+"× faster")
+			t.Add("… -O3 heap allocations", r.raw.Summary("Corpus/O3/j1", "allocs/instr").String()+" per instruction")
+		}
+	}
+	if r.c.has("scaling") {
+		done, next := r.largestDone()
+		if done != nil {
+			s := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", done.Spec.Size), "ns/op").Scale(1e-6)
+			t.Add(fmt.Sprintf("largest generated kernel finished at -O3 (%s instructions)", report.Num(float64(done.Instrs))),
+				s.String()+" ms per run, "+r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", done.Spec.Size), "ns/instr").String()+" ns/instruction")
+			if pk := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", done.Spec.Size), "peak-B/instr"); pk.OK() {
+				t.Add("… its peak memory", pk.String()+" bytes per instruction")
+			}
+			if e, ok := r.growth(); ok {
+				t.Add("growth of the pipeline's time with size (exponent, 1 = linear)", e)
+			}
+		}
+		if next != nil {
+			t.Add(fmt.Sprintf("first size not finished (%s instructions)", report.Num(float64(next.Spec.Size))), string(next.Status)+": "+next.Note)
+		}
+	}
+	if r.c.has("bitvec") && r.bvErr == nil {
+		for _, l := range r.raw.BVHeadline()[:4] { // the speed-ups; the section has the rest
+			if l.Value.OK() {
+				t.Add("bit vectors: "+l.What, l.Value.String()+l.Unit)
+			}
+		}
+	}
+	if r.c.has("llvm") {
+		d := &r.llvm
+		switch {
+		case d.err != nil:
+			t.Add("ptxopt vs LLVM", "not measured: "+d.err.Error())
+		case len(d.runs) > 0:
+			t.Add(fmt.Sprintf("ptxopt -O2 vs opt -O2 + llc -O2, in-process, on %d small hand-written LLVM IR kernels", len(d.kernels)),
+				report.Summarize(r.llvmSpeedRatios()).String()+"× faster")
+			q := r.llvmTotals()
+			t.Add("… instructions printed: ptxopt -O2 (from llc -O0) vs LLVM -O2",
+				fmt.Sprintf("%s vs %s (%s×; -O0: %s)", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.llvm.Instrs)),
+					report.Num(float64(q.ptxopt.Instrs)/float64(q.llvm.Instrs)), report.Num(float64(q.o0.Instrs))))
+		}
+	}
+	return t
+}
+
+// workerSpeedup is the -O3 corpus time with one worker over two, per round.
+func (r *reportRun) workerSpeedup() report.Summary {
+	return report.Summarize(report.Ratios(r.raw.Values("Corpus/O3/j1", "ns/op"), r.raw.Values("Corpus/O3/j2", "ns/op")))
+}
+
+// largestDone returns the largest size measured in full, and the first
+// that was not.
+func (r *reportRun) largestDone() (done, next *pipeline.SizeResult) {
+	for i := range r.scaling.results {
+		res := &r.scaling.results[i]
+		if res.Status == pipeline.Done {
+			done = res
+			continue
+		}
+		if next == nil {
+			next = res
+		}
+	}
+	return done, next
+}
+
+// growth returns the exponent k of time ∝ n^k between the two largest
+// sizes measured in full.
+func (r *reportRun) growth() (string, bool) {
+	var done []pipeline.SizeResult
+	for _, res := range r.scaling.results {
+		if res.Status == pipeline.Done {
+			done = append(done, res)
+		}
+	}
+	if len(done) < 2 {
+		return "", false
+	}
+	a, b := done[len(done)-2], done[len(done)-1]
+	ta := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", a.Spec.Size), "ns/op").Median
+	tb := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", b.Spec.Size), "ns/op").Median
+	k := math.Log(tb/ta) / math.Log(float64(b.Instrs)/float64(a.Instrs))
+	return fmt.Sprintf("%.2f from %s to %s instructions (medians)", k, report.Num(float64(a.Instrs)), report.Num(float64(b.Instrs))), true
+}
+
+// ---- corpus
+
+func (r *reportRun) corpusMarkdown(b *strings.Builder, plots map[string]error) {
+	d := &r.corpus
+	b.WriteString("## The pipeline end to end\n\n")
+	if d.err != nil {
+		fmt.Fprintf(b, "Not measured: %v\n\n", d.err)
+		return
+	}
+	if len(d.passes) == 0 {
+		b.WriteString("Not measured (interrupted).\n\n")
+		return
+	}
+	fmt.Fprintf(b, "Input: %s: %d modules, %s instructions in function bodies", d.source, d.files, report.Num(float64(d.instrs)))
+	switch len(d.skipped) {
+	case 0:
+	case 1:
+		first, _, _ := strings.Cut(d.skipped[0], "\n")
+		fmt.Fprintf(b, "; 1 file that does not parse is left out: %s", first)
+	default:
+		fmt.Fprintf(b, "; %d files that do not parse are left out", len(d.skipped))
+	}
+	b.WriteString(". One pass optimizes every module from its text: parse, the phases, the report's measures, print. " +
+		"Each round runs -O0, -O1, -O2, -O3 with one worker, then -O3 with two (one shared Pipeline, modules taken in turn).\n\n")
+	t := &report.Table{Head: []string{"level", "workers", "instructions/ms", "ms per pass", "allocations/instr", "bytes allocated/instr", "instructions out"}, Left: 2}
+	for _, cr := range corpusRuns {
+		name := cr.name()
+		out := "-"
+		if ps := d.passes[cr]; len(ps) > 0 {
+			out = fmt.Sprintf("%s (%.3f×)", report.Num(float64(ps[0].InstrsOut)), float64(ps[0].InstrsOut)/float64(ps[0].Instrs))
+		}
+		t.Add(fmt.Sprintf("-O%d", cr.opt), fmt.Sprint(cr.workers),
+			r.raw.Summary(name, "instrs/ms").Cell(), r.raw.Summary(name, "ns/op").Scale(1e-6).Cell(),
+			r.raw.Summary(name, "allocs/instr").Cell(), r.raw.Summary(name, "B/instr").Cell(), out)
+	}
+	t.Markdown(b)
+	fmt.Fprintf(b, "\nTwo workers against one at -O3: %s× (per round). -O0 parses and prints only.\n\n", r.workerSpeedup())
+
+	b.WriteString("### Where the time goes (-O3, one worker)\n\n")
+	b.WriteString("The phases' own timings (the report's per-phase `ns`), parsing and printing timed around them, and the rest of " +
+		"`Pipeline.Run` (the resource measures the report takes before and after the phases, and the driver). " +
+		"A phase that runs under several names (the GeneralOptimize bundle, the live/dead sweeps) has a row per name.\n\n")
+	b.WriteString(plotLink(plots, plotShares, "share of the -O3 time per phase"))
+	t = &report.Table{Head: []string{"part", "ms per pass", "share"}, Left: 1}
+	major, minor := r.corpusParts()
+	for _, part := range major {
+		name := "CorpusSplit/O3/" + part
+		ms := r.raw.Summary(name, "ns/op").Scale(1e-6)
+		t.Add(part, ms.Cell(), report.Summarize(r.shares(3, part)).Scale(100).Cell()+"%")
+	}
+	if len(minor) > 0 {
+		var names []string
+		for _, p := range minor {
+			names = append(names, "CorpusSplit/O3/"+p)
+		}
+		t.Add(minorLabel(len(minor)), report.Summarize(r.sumValues(names, "ns/op")).Scale(1e-6).Cell(),
+			report.Summarize(r.sumShares(3, minor)).Scale(100).Cell()+"%")
+	}
+	t.Markdown(b)
+	if len(minor) > 0 {
+		fmt.Fprintf(b, "\nUnder %.1f%% each: %s.\n", 100*minorShare, strings.Join(minor, ", "))
+	}
+	b.WriteString("\n")
+}
+
+// minorShare is the share of the time under which a phase is not given
+// a row (or a bar) of its own.
+const minorShare = 0.001
+
+func minorLabel(n int) string {
+	return fmt.Sprintf("%d other phases, under %.1f%% each", n, 100*minorShare)
+}
+
+// isPhase reports whether a split part is a phase (not parse, print or
+// the rest of the run).
+func isPhase(part string) bool { return part != partParse && part != partOther && part != partPrint }
+
+// corpusParts splits the -O3 parts into those shown one by one and the
+// phases under minorShare.
+func (r *reportRun) corpusParts() (major, minor []string) {
+	for _, part := range r.splitNames(3) {
+		if isPhase(part) && report.Summarize(r.shares(3, part)).Median < minorShare {
+			minor = append(minor, part)
+		} else {
+			major = append(major, part)
+		}
+	}
+	return major, minor
+}
+
+// sumValues sums the values of several names round by round.
+func (r *reportRun) sumValues(names []string, unit string) []float64 {
+	var sum []float64
+	for _, n := range names {
+		v := r.raw.Values(n, unit)
+		if sum == nil {
+			sum = make([]float64, len(v))
+		}
+		for i := range min(len(v), len(sum)) {
+			sum[i] += v[i]
+		}
+	}
+	return sum
+}
+
+// sumShares sums the shares of several parts round by round.
+func (r *reportRun) sumShares(opt int, parts []string) []float64 {
+	var sum []float64
+	for _, p := range parts {
+		sh := r.shares(opt, p)
+		if sum == nil {
+			sum = make([]float64, len(sh))
+		}
+		for i := range min(len(sh), len(sum)) {
+			sum[i] += sh[i]
+		}
+	}
+	return sum
+}
+
+// splitNames lists the parts of the -O<opt> split in pipeline order.
+func (r *reportRun) splitNames(opt int) []string {
+	ps := r.corpus.passes[corpusRun{opt, 1}]
+	if len(ps) == 0 {
+		return nil
+	}
+	var names []string
+	for _, p := range splitParts(&ps[0].Split) {
+		names = append(names, p.Name)
+	}
+	return names
+}
+
+// shares returns a part's share of the split's total, per round.
+func (r *reportRun) shares(opt int, part string) []float64 {
+	var sh []float64
+	for _, ps := range r.corpus.passes[corpusRun{opt, 1}] {
+		for _, p := range splitParts(&ps.Split) {
+			if p.Name == part {
+				sh = append(sh, float64(p.NS)/float64(ps.Split.TotalNS()))
+			}
+		}
+	}
+	return sh
+}
+
+func (r *reportRun) plotShares(path string) error {
+	if !r.c.has("corpus") || r.corpus.err != nil || len(r.corpus.passes) == 0 {
+		return fmt.Errorf("corpus not measured")
+	}
+	bars := &report.Bars{Title: fmt.Sprintf("Where the -O3 time goes (corpus, one worker; %s)", r.machine.CPU), XLabel: "% of end-to-end time (median of rounds)", Ref: math.NaN()}
+	major, minor := r.corpusParts()
+	for _, part := range major {
+		bars.Labels = append(bars.Labels, part)
+		bars.Values = append(bars.Values, 100*report.Summarize(r.shares(3, part)).Median)
+	}
+	if len(minor) > 0 {
+		bars.Labels = append(bars.Labels, minorLabel(len(minor)))
+		bars.Values = append(bars.Values, 100*report.Summarize(r.sumShares(3, minor)).Median)
+	}
+	return bars.Save(path)
+}
+
+// ---- scaling
+
+func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) {
+	d := &r.scaling
+	b.WriteString("## Scaling on generated kernels\n\n")
+	if d.err != nil {
+		fmt.Fprintf(b, "Not measured: %v\n\n", d.err)
+		return
+	}
+	fmt.Fprintf(b, "One kernel per size from package gen (seed 1; `go run ./cmd/ptxgen -size N` prints it), optimized at -O3 from its text. "+
+		"Each size runs in a child process of its own with a time budget (%v per size, %v for all sizes) and a resident memory cap "+
+		"(%d MiB, also the child's soft memory limit); a size that does not finish within them is recorded as such and the larger sizes are skipped. "+
+		"A run shorter than %v is repeated to fill a sample (the iterations column); the first run is then a warm-up.\n\n",
+		r.c.sizeBudget, r.c.scaleBudget, r.c.memCap>>20, r.c.minSample)
+	b.WriteString(plotLink(plots, plotScaling, "time per run against kernel size, log-log"))
+	t := &report.Table{Head: []string{"size", "instructions", "status", "runs", "iterations", "ms per run", "ns/instr", "peak MiB", "peak B/instr", "allocations/instr", "bytes allocated/instr"}, Left: 3}
+	for _, res := range d.results {
+		name := fmt.Sprintf("PipelineScaling/%d", res.Spec.Size)
+		status := string(res.Status)
+		if res.Status != pipeline.Done {
+			status += ": " + res.Note
+		}
+		instrs := "-"
+		if res.Instrs > 0 {
+			instrs = report.Num(float64(res.Instrs))
+		}
+		if len(res.Samples) == 0 {
+			t.Add(report.Num(float64(res.Spec.Size)), instrs, status, "0", "", "", "", "", "", "", "")
+			continue
+		}
+		var peak []float64
+		for _, s := range res.Samples {
+			if s.PeakRSS >= 0 {
+				peak = append(peak, float64(s.PeakRSS)/(1<<20))
+			}
+		}
+		t.Add(report.Num(float64(res.Spec.Size)), instrs, status, fmt.Sprint(len(res.Samples)), fmt.Sprint(res.Samples[0].Iters),
+			r.raw.Summary(name, "ns/op").Scale(1e-6).Cell(), r.raw.Summary(name, "ns/instr").Cell(),
+			report.Summarize(peak).Cell(), r.raw.Summary(name, "peak-B/instr").Cell(),
+			r.raw.Summary(name, "allocs/instr").Cell(), r.raw.Summary(name, "B/instr").Cell())
+	}
+	t.Markdown(b)
+	b.WriteString("\nPeak memory: the child's resident high-water mark during a sample minus its resident size before " +
+		"(after a collection returned free memory); the Go collector runs at its default GOGC=100. " +
+		"Allocations: heap objects and bytes allocated per run, from runtime.MemStats.\n\n")
+	if e, ok := r.growth(); ok {
+		fmt.Fprintf(b, "Growth exponent of the whole pipeline: %s.\n\n", e)
+	}
+	b.WriteString(plotLink(plots, plotMemory, "peak memory against kernel size, log-log"))
+
+	// Per-phase ns/instr by size.
+	sizes := r.sizesWithSamples()
+	if len(sizes) == 0 {
+		return
+	}
+	b.WriteString("### Every phase, ns per instruction\n\n")
+	b.WriteString("Median over the runs of each size; a flat row is linear. Parse, the report's measures and the driver, and print are rows of their own.\n\n")
+	head := []string{"part"}
+	for _, res := range sizes {
+		head = append(head, report.Num(float64(res.Instrs)))
+	}
+	if len(sizes) >= 2 {
+		head = append(head, "exponent (last two)")
+	}
+	t = &report.Table{Head: head, Left: 1}
+	major, minor := r.scalingPartsSplit()
+	rows := [][]string{}
+	for _, part := range major {
+		rows = append(rows, []string{part})
+	}
+	if len(minor) > 0 {
+		rows = append(rows, append([]string{minorLabel(len(minor))}, minor...))
+	}
+	for _, parts := range rows {
+		label := parts[0]
+		if len(parts) > 1 {
+			parts = parts[1:]
+		}
+		row := []string{label}
+		var med []float64
+		for _, res := range sizes {
+			var names []string
+			for _, p := range parts {
+				names = append(names, fmt.Sprintf("PipelineScalingPhase/%s/%d", p, res.Spec.Size))
+			}
+			s := report.Summarize(r.sumValues(names, "ns/instr"))
+			row = append(row, report.Num(s.Median))
+			med = append(med, s.Median)
+		}
+		if len(sizes) >= 2 {
+			n := len(sizes)
+			a, c := med[n-2]*float64(sizes[n-2].Instrs), med[n-1]*float64(sizes[n-1].Instrs)
+			e := "-"
+			if a > 0 && c > 0 {
+				e = fmt.Sprintf("%.2f", math.Log(c/a)/math.Log(float64(sizes[n-1].Instrs)/float64(sizes[n-2].Instrs)))
+			}
+			row = append(row, e)
+		}
+		t.Add(row...)
+	}
+	t.Markdown(b)
+	if len(minor) > 0 {
+		fmt.Fprintf(b, "\nUnder %.1f%% of the pipeline at every size: %s.\n", 100*minorShare, strings.Join(minor, ", "))
+	}
+	b.WriteString("\n")
+}
+
+// scalingPartsSplit splits the scaling parts into those shown one by one
+// and the phases under minorShare of the pipeline at every size.
+func (r *reportRun) scalingPartsSplit() (major, minor []string) {
+	sizes := r.sizesWithSamples()
+	for _, part := range r.scalingParts() {
+		small := isPhase(part)
+		for _, res := range sizes {
+			whole := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", res.Spec.Size), "ns/instr").Median
+			if r.raw.Summary(fmt.Sprintf("PipelineScalingPhase/%s/%d", part, res.Spec.Size), "ns/instr").Median >= minorShare*whole {
+				small = false
+			}
+		}
+		if small {
+			minor = append(minor, part)
+		} else {
+			major = append(major, part)
+		}
+	}
+	return major, minor
+}
+
+// sizesWithSamples lists the sizes with at least one sample.
+func (r *reportRun) sizesWithSamples() []pipeline.SizeResult {
+	var out []pipeline.SizeResult
+	for _, res := range r.scaling.results {
+		if len(res.Samples) > 0 {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// scalingParts lists the split parts of the scaling samples in pipeline
+// order.
+func (r *reportRun) scalingParts() []string {
+	for _, res := range r.sizesWithSamples() {
+		var names []string
+		for _, p := range splitParts(&res.Samples[0].Split) {
+			names = append(names, p.Name)
+		}
+		return names
+	}
+	return nil
+}
+
+// plotTopParts is how many parts the scaling plot draws beside the
+// whole pipeline.
+const plotTopParts = 6
+
+func (r *reportRun) plotScaling(path string) error {
+	sizes := r.sizesWithSamples()
+	if len(sizes) == 0 {
+		return fmt.Errorf("no size measured")
+	}
+	whole := report.Series{Name: "whole pipeline"}
+	for _, res := range sizes {
+		whole.X = append(whole.X, float64(res.Instrs))
+		whole.Y = append(whole.Y, r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", res.Spec.Size), "ns/op").Scale(1e-6))
+	}
+	// The parts that cost most at the largest size.
+	last := sizes[len(sizes)-1]
+	parts := r.scalingParts()
+	cost := func(p string) float64 {
+		return r.raw.Summary(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, last.Spec.Size), "ns/instr").Median
+	}
+	sort.SliceStable(parts, func(i, j int) bool { return cost(parts[i]) > cost(parts[j]) })
+	series := []report.Series{whole}
+	for _, p := range parts[:min(plotTopParts, len(parts))] {
+		s := report.Series{Name: p}
+		for _, res := range sizes {
+			s.X = append(s.X, float64(res.Instrs))
+			s.Y = append(s.Y, r.raw.Summary(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, res.Spec.Size), "ns/instr").Scale(float64(res.Instrs)*1e-6))
+		}
+		series = append(series, s)
+	}
+	ll := &report.LogLog{
+		Title:  fmt.Sprintf("ptxopt -O3 on generated kernels (%s)", r.machine.CPU),
+		XLabel: "instructions", YLabel: "ms per run (median, min–max bars)",
+		Series: series, RefLabel: "linear (slope 1)",
+	}
+	return ll.Save(path)
+}
+
+func (r *reportRun) plotMemory(path string) error {
+	var s report.Series
+	s.Name = "peak resident memory"
+	for _, res := range r.sizesWithSamples() {
+		var peak []float64
+		for _, x := range res.Samples {
+			if x.PeakRSS > 0 {
+				peak = append(peak, float64(x.PeakRSS)/(1<<20))
+			}
+		}
+		if len(peak) > 0 {
+			s.X = append(s.X, float64(res.Instrs))
+			s.Y = append(s.Y, report.Summarize(peak))
+		}
+	}
+	if len(s.X) == 0 {
+		return fmt.Errorf("no peak memory measured")
+	}
+	ll := &report.LogLog{Title: fmt.Sprintf("ptxopt -O3 peak memory on generated kernels (%s)", r.machine.CPU), XLabel: "instructions", YLabel: "MiB above the resident size before a run",
+		Series: []report.Series{s}, RefLabel: "linear (slope 1)"}
+	return ll.Save(path)
+}
+
+// ---- bit vectors
+
+func (r *reportRun) bitvecMarkdown(b *strings.Builder, plots map[string]error) {
+	b.WriteString("## Bit-vector kernels\n\n")
+	if r.bvErr != nil {
+		fmt.Fprintf(b, "Not measured: %v\n\n", r.bvErr)
+		return
+	}
+	fmt.Fprintf(b, "The kernels of package bitvec at every level this machine runs, against the obvious Go loop over []uint32 (naive32), "+
+		"the same kernel composed from github.com/bits-and-blooms/bitset (bnb) and a read-only sum over the same bytes (readprobe, "+
+		"the load-bandwidth limit), -benchtime %v per benchmark and round (`go run ./cmd/bvreport` prints the same tables).\n\n", r.c.benchtime)
+	b.WriteString(plotLink(plots, plotBitvec, "bit-vector kernel bandwidth"))
+	b.WriteString("### Targets\n\n")
+	r.raw.BVHeadlineTable().Markdown(b)
+	if t := r.raw.BVKernelTable(); t != nil {
+		fmt.Fprintf(b, "\n### Kernels\n\n%s\n\n", report.BVKernelNote)
+		t.Markdown(b)
+	}
+	if t := r.raw.BVSmallTable(); t != nil {
+		fmt.Fprintf(b, "\n### 256 bits\n\n%s\n\n", r.raw.BVSmallNote())
+		t.Markdown(b)
+	}
+	b.WriteString("\n")
+}
+
+func (r *reportRun) plotBitvec(path string) error {
+	if !r.c.has("bitvec") || r.bvErr != nil {
+		return fmt.Errorf("bit vectors not measured")
+	}
+	const kernel, cas, bits = "OrWithAndNotIfChanged", bench.Changed, report.HeadlineBits
+	bars := &report.Bars{Title: fmt.Sprintf("%s, %s, %s bits (%s)", kernel, cas, report.BitsLabel(bits), r.machine.CPU),
+		XLabel: "GB/s an ideal kernel moves (median of rounds)", Ref: math.NaN()}
+	for _, impl := range bench.Impls() {
+		v := r.raw.Values("Kernels/"+bench.KernelName(kernel, cas, bits, impl), "MB/s")
+		if len(v) == 0 {
+			continue
+		}
+		gb := report.Summarize(v).Median / 1000
+		if impl == bench.ImplReadProbe {
+			bars.Ref, bars.RefLabel = gb, "readprobe: a read-only sum over the same vectors"
+			continue
+		}
+		bars.Labels = append(bars.Labels, impl)
+		bars.Values = append(bars.Values, gb)
+	}
+	return bars.Save(path)
+}
+
+// ---- LLVM
+
+// llvmSpeedRatios returns, per round, LLVM's in-process time (opt + llc)
+// over ptxopt's on all kernels.
+func (r *reportRun) llvmSpeedRatios() []float64 {
+	llvm := r.raw.Values("LLVM/all/opt-O2", "ns/op")
+	llc := r.raw.Values("LLVM/all/llc-O2", "ns/op")
+	for i := range min(len(llvm), len(llc)) {
+		llvm[i] += llc[i]
+	}
+	return report.Ratios(llvm, r.raw.Values("LLVM/all/ptxopt-O2", "ns/op"))
+}
+
+func (r *reportRun) llvmTotals() llvmQuality {
+	var q llvmQuality
+	for _, x := range r.llvm.quality {
+		q.o0.Instrs += x.o0.Instrs
+		q.o0.RegsR += x.o0.RegsR
+		q.llvm.Instrs += x.llvm.Instrs
+		q.llvm.RegsR += x.llvm.RegsR
+		q.ptxopt.Instrs += x.ptxopt.Instrs
+		q.ptxopt.RegsR += x.ptxopt.RegsR
+	}
+	return q
+}
+
+func (r *reportRun) llvmMarkdown(b *strings.Builder) {
+	d := &r.llvm
+	b.WriteString("## ptxopt and LLVM\n\n")
+	if d.err != nil {
+		fmt.Fprintf(b, "Not measured: %v\n\n", d.err)
+		return
+	}
+	if len(d.runs) == 0 {
+		b.WriteString("Not measured (interrupted).\n\n")
+		return
+	}
+	fmt.Fprintf(b, "The same %d kernels go two ways. LLVM's: `opt -O2` then `llc -O2 -mcpu=%s`. ptxopt's: `llc -O0` to PTX "+
+		"(made once, not timed), then ptxopt -O2 in-process. %s. Rates are -O0 PTX instructions (%s in all) per millisecond. "+
+		"LLVM's in-process time is what `-time-passes` reports (pass execution and IR parsing); its wall time is the whole process, "+
+		"start-up included, which is what running the tool once per file costs. Each round runs every kernel through both ways, kernel after kernel.\n\n",
+		len(d.kernels), pipeline.LLVMCPU, d.tools.Version, report.Num(float64(r.llvmInstrs())))
+	fmt.Fprintf(b, "The kernels are the LLVM IR files of the simulator's cross-check (`%s`): small, hand-written and already in SSA form, "+
+		"with no `.local` frames, so they show speed and the cleanup of llc -O0's output, not the promotion of -O0 memory to registers. "+
+		"The comparison on clang -O0 output of real CUDA kernels waits for the -O0 quality suite (issue 10).\n\n", r.c.llvmIR)
+	total := float64(r.llvmInstrs())
+	rate := func(name, unit string) string {
+		v := r.raw.Values(name, unit)
+		rs := make([]float64, len(v))
+		for i, ns := range v {
+			rs[i] = total / (ns / 1e6)
+		}
+		return report.Summarize(rs).Cell()
+	}
+	t := &report.Table{Head: []string{"tool", "in-process ms, all kernels", "instructions/ms in-process", "wall ms, all kernels", "instructions/ms wall"}, Left: 1}
+	t.Add("ptxopt -O2", r.raw.Summary("LLVM/all/ptxopt-O2", "ns/op").Scale(1e-6).Cell(), rate("LLVM/all/ptxopt-O2", "ns/op"), "(in-process)", "")
+	for _, tool := range []string{"opt-O2", "llc-O2"} {
+		n := "LLVM/all/" + tool
+		t.Add(strings.Replace(tool, "-", " -", 1), r.raw.Summary(n, "ns/op").Scale(1e-6).Cell(), rate(n, "ns/op"),
+			r.raw.Summary(n, "wall-ns/op").Scale(1e-6).Cell(), rate(n, "wall-ns/op"))
+	}
+	t.Markdown(b)
+	fmt.Fprintf(b, "\nptxopt -O2 against opt -O2 + llc -O2, in-process, per round: %s× faster.\n\n", report.Summarize(r.llvmSpeedRatios()))
+	q := r.llvmTotals()
+	b.WriteString("What each way prints (instructions and R registers in 32-bit slots, summed over the kernels; the same every round):\n\n")
+	t = &report.Table{Head: []string{"", "instructions", "R registers"}, Left: 1}
+	t.Add("llc -O0 (ptxopt's input)", report.Num(float64(q.o0.Instrs)), report.Num(float64(q.o0.RegsR)))
+	t.Add("opt -O2 + llc -O2", report.Num(float64(q.llvm.Instrs)), report.Num(float64(q.llvm.RegsR)))
+	t.Add("llc -O0 + ptxopt -O2", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.ptxopt.RegsR)))
+	t.Markdown(b)
+	b.WriteString("\n<details><summary>Per kernel</summary>\n\n")
+	t = &report.Table{Head: []string{"kernel", "-O0 instrs", "LLVM -O2 instrs", "ptxopt -O2 instrs", "ptxopt ms", "opt ms", "llc ms"}, Left: 1}
+	for i, k := range d.kernels {
+		pre := "LLVM/" + k.Name + "/"
+		qi := d.quality[i]
+		t.Add(k.Name, fmt.Sprint(qi.o0.Instrs), fmt.Sprint(qi.llvm.Instrs), fmt.Sprint(qi.ptxopt.Instrs),
+			r.raw.Summary(pre+"ptxopt-O2", "ns/op").Scale(1e-6).Cell(), r.raw.Summary(pre+"opt-O2", "ns/op").Scale(1e-6).Cell(),
+			r.raw.Summary(pre+"llc-O2", "ns/op").Scale(1e-6).Cell())
+	}
+	t.Markdown(b)
+	b.WriteString("\n</details>\n\n")
+}
