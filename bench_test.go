@@ -3,6 +3,7 @@ package ptxopt_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -20,7 +21,7 @@ import (
 //	go test -run '^$' -bench 'BenchmarkCorpus' -count 5 .
 //
 // BenchmarkPipelineScaling/<size> optimizes one generated kernel
-// (package gen, seed 1; cmd/ptxgen prints it) at -O3 from its text:
+// (package gen, seed 1, pool 64; cmd/ptxgen -pool 64 prints it) at -O3 from its text:
 // parse, phases, report measures, print. Metrics are per input
 // instruction, so growth shows as a rising figure from one size to the
 // next. -short stops at 100K instructions. Unlike the report, it runs in
@@ -29,13 +30,18 @@ import (
 
 var scalingSizes = []int{1_000, 10_000, 100_000, 1_000_000}
 
+// scalingPool is the generator's pool bound for the scaling kernels, as in
+// the report: a bounded number of values live at once, as in real kernels
+// (gen.Config.Pool; 0 would let every value stay live to the end).
+const scalingPool = 64
+
 func BenchmarkPipelineScaling(b *testing.B) {
 	for _, n := range scalingSizes {
 		if testing.Short() && n > 100_000 {
 			continue
 		}
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			in, err := pipeline.NewInput("gen.ptx", pipeline.GeneratedSource(n, 1))
+			in, err := pipeline.NewInput("gen.ptx", pipeline.GeneratedSource(n, 1, scalingPool))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -105,18 +111,18 @@ func BenchmarkEmbed(b *testing.B) {
 	}
 	for _, m := range []struct {
 		name string
-		m    Measure
-	}{{"report", MeasureAll}, {"noreport", MeasureNone}} {
+		m    ptxopt.Measure
+	}{{"report", ptxopt.MeasureAll}, {"noreport", ptxopt.MeasureNone}} {
 		b.Run("Optimize/"+m.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, err := Optimize(context.Background(), src, Options{Opt: O3, Measure: m.m}); err != nil {
+				if _, _, err := ptxopt.Optimize(context.Background(), src, ptxopt.Options{Opt: ptxopt.O3, Measure: m.m}); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 		b.Run("Pipeline/"+m.name, func(b *testing.B) {
-			p, err := NewPipeline(Options{Opt: O3, Measure: m.m})
+			p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: ptxopt.O3, Measure: m.m})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -52,6 +52,7 @@ const ChildEnv = "PTXOPT_BENCH_CHILD"
 type SizeSpec struct {
 	Size        int   `json:"size"`
 	Seed        int64 `json:"seed"`
+	Pool        int   `json:"pool"` // gen.Config.Pool: 0 keeps every value readable to the end
 	Opt         int   `json:"opt"`
 	Runs        int   `json:"runs"`
 	MinSampleNS int64 `json:"min_sample_ns"`
@@ -129,7 +130,7 @@ func runChild(spec SizeSpec, w io.Writer) error {
 	}
 	enc := json.NewEncoder(w)
 	t0 := time.Now()
-	in, err := NewInput("gen.ptx", GeneratedSource(spec.Size, spec.Seed))
+	in, err := NewInput("gen.ptx", GeneratedSource(spec.Size, spec.Seed, spec.Pool))
 	if err != nil {
 		return err
 	}

@@ -92,10 +92,10 @@ func LoadDir(dir string) (ins []Input, skipped []string, err error) {
 }
 
 // GeneratedSource returns the PTX text of the generated kernel of the
-// given size and seed (package gen, default depth): what cmd/ptxgen
-// prints for -size and -seed.
-func GeneratedSource(size int, seed int64) []byte {
-	return ptx.Format(gen.Kernel(gen.Config{Seed: seed, Size: size}))
+// given size, seed and pool bound (package gen, default depth): what
+// cmd/ptxgen prints for -size, -seed and -pool.
+func GeneratedSource(size int, seed int64, pool int) []byte {
+	return ptx.Format(gen.Kernel(gen.Config{Seed: seed, Size: size, Pool: pool}))
 }
 
 // GeneratedSetSizes are the kernel sizes of GeneratedSet, taken in turn.
@@ -109,7 +109,7 @@ func GeneratedSet(n int) []Input {
 	for i := range n {
 		size := GeneratedSetSizes[i%len(GeneratedSetSizes)]
 		name := fmt.Sprintf("gen-%d-seed%d.ptx", size, i+1)
-		in, err := NewInput(name, GeneratedSource(size, int64(i+1)))
+		in, err := NewInput(name, GeneratedSource(size, int64(i+1), 0))
 		if err != nil {
 			panic(fmt.Sprintf("pipeline: generated kernel does not parse: %v", err)) // a gen or printer bug
 		}

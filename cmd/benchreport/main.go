@@ -58,6 +58,7 @@ type config struct {
 	count       int
 	corpus      string // a folder of .ptx files, or "gen"
 	genSet      int
+	pool        int // gen.Config.Pool of the scaling kernels
 	sizes       []int
 	sizeBudget  time.Duration
 	scaleBudget time.Duration
@@ -102,6 +103,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.IntVar(&c.count, "count", defaultCount, fmt.Sprintf("runs per figure (at least %d)", minCount))
 	fs.StringVar(&c.corpus, "corpus", filepath.Join("..", "shared", "corpus", "ptx"), "folder of .ptx files to optimize end to end; \"gen\" (or a missing folder) uses generated kernels instead")
 	fs.IntVar(&c.genSet, "gen-set", 24, "generated kernels standing in for the corpus when there is none")
+	fs.IntVar(&c.pool, "pool", 64, "values the scaling kernels keep readable (gen.Config.Pool; 0: all, so live values grow with the size)")
 	fs.StringVar(&sizes, "sizes", "", "generated kernel sizes in instructions, comma-separated (default "+fullDefaults.sizes+"; -short "+shortDefaults.sizes+")")
 	fs.DurationVar(&sizeBudget, "size-budget", 0, fmt.Sprintf("time budget of one size (default %v; -short %v)", fullDefaults.sizeBudget, shortDefaults.sizeBudget))
 	fs.DurationVar(&scaleBudget, "scaling-budget", 0, fmt.Sprintf("time budget of all sizes together (default %v; -short %v)", fullDefaults.scaleBudget, shortDefaults.scaleBudget))

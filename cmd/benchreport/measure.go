@@ -312,7 +312,7 @@ func (r *reportRun) measureScaling(ctx context.Context) {
 	deadline := time.Now().Add(r.c.scaleBudget)
 	stopped := ""
 	for _, size := range r.c.sizes {
-		spec := pipeline.SizeSpec{Size: size, Seed: 1, Opt: 3, Runs: r.c.count, MinSampleNS: r.c.minSample.Nanoseconds(), MemCap: r.c.memCap}
+		spec := pipeline.SizeSpec{Size: size, Seed: 1, Pool: r.c.pool, Opt: 3, Runs: r.c.count, MinSampleNS: r.c.minSample.Nanoseconds(), MemCap: r.c.memCap}
 		left := time.Until(deadline)
 		switch {
 		case stopped != "":

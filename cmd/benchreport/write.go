@@ -379,7 +379,12 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 		fmt.Fprintf(b, "Not measured: %v\n\n", d.err)
 		return
 	}
-	fmt.Fprintf(b, "One kernel per size from package gen (seed 1; `go run ./cmd/ptxgen -size N` prints it), optimized at -O3 from its text. "+
+	pool := "every value it makes stays readable to the end (`gen.Config.Pool` 0), so the values live at once grow with the size"
+	if r.c.pool > 0 {
+		pool = fmt.Sprintf("at most %d values of each kind stay readable (`gen.Config.Pool` %d: older ones are folded into a checksum), so, as in real kernels, the values live at once stay bounded", r.c.pool, r.c.pool)
+	}
+	fmt.Fprintf(b, "One kernel per size from package gen (seed 1; `go run ./cmd/ptxgen -size N -pool %d` prints it): %s. Each is optimized at -O3 from its text. ", r.c.pool, pool)
+	fmt.Fprintf(b, ""+
 		"Each size runs in a child process of its own with a time budget (%v per size, %v for all sizes) and a resident memory cap "+
 		"(%d MiB, also the child's soft memory limit); a size that does not finish within them is recorded as such and the larger sizes are skipped. "+
 		"A run shorter than %v is repeated to fill a sample (the iterations column); the first run is then a warm-up.\n\n",
