@@ -1039,3 +1039,88 @@ func (w *Walker) LiveBefore(i ir.InstrID) bitvec.BitVector {
 	w.Step(i)
 	return w.live
 }
+
+// OutSet is a block's live-out set kept as bits in the numbering of the
+// block's segment, for walks that look at few of its registers: a walk
+// asks Has for the registers it meets instead of listing the whole set,
+// so a block costs its references, not its live registers (which in a
+// huge function with long live ranges are many). Reuse one OutSet across
+// blocks; it allocates only to grow.
+type OutSet struct {
+	l      *Liveness
+	regs   []ir.RegID // the segment's registers (dense), sorted
+	words  []uint32   // the set, over regs
+	buf    []uint32
+	list   []ir.RegID // sparse method: the set as a list
+	sorted bool
+}
+
+// Out fills o with the live-out set of b.
+func (l *Liveness) Out(b ir.BlockID, o *OutSet) {
+	o.l = l
+	if l.Method != Dense {
+		o.list = l.LiveOutRegs(b, o.list[:0])
+		slices.Sort(o.list)
+		o.regs, o.words, o.sorted = nil, nil, true
+		return
+	}
+	sg := &l.segs[l.segOf[b]]
+	sw := int(sg.sw)
+	o.regs = sg.regs
+	if cap(o.buf) < sw {
+		o.buf = make([]uint32, sw)
+	}
+	o.words = o.buf[:sw]
+	clear(o.words)
+	succs := l.F.SuccsOf(b)
+	if len(succs) == 0 {
+		for _, r := range l.atExit {
+			o.add(r)
+		}
+		return
+	}
+	for _, s := range succs {
+		if l.segOf[s] == l.segOf[b] {
+			off := int(l.inOff[s])
+			for w, x := range l.inBits[off : off+sw] {
+				o.words[w] |= x
+			}
+			continue
+		}
+		// A successor in a later segment: its registers are all numbered
+		// in this segment too (the segment numbers what is live into its
+		// external successors).
+		l.eachIn(s, o.add)
+	}
+}
+
+func (o *OutSet) add(r ir.RegID) {
+	if x, ok := slices.BinarySearch(o.regs, r); ok {
+		o.words[x>>5] |= 1 << (x & 31)
+	}
+}
+
+// Has reports whether r is in the set.
+func (o *OutSet) Has(r ir.RegID) bool {
+	if o.words == nil {
+		_, ok := slices.BinarySearch(o.list, r)
+		return ok
+	}
+	x, ok := slices.BinarySearch(o.regs, r)
+	return ok && o.words[x>>5]&(1<<(x&31)) != 0
+}
+
+// Each calls fn for every register in the set.
+func (o *OutSet) Each(fn func(ir.RegID)) {
+	if o.words == nil {
+		for _, r := range o.list {
+			fn(r)
+		}
+		return
+	}
+	for w, x := range o.words {
+		for ; x != 0; x &= x - 1 {
+			fn(o.regs[w<<5|bits.TrailingZeros32(x)])
+		}
+	}
+}

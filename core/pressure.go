@@ -1,6 +1,8 @@
 package core
 
 import (
+	"math/bits"
+
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -16,13 +18,15 @@ import (
 //	after(i) ∪ defs(i)  registers live just after i, plus i's destinations
 //	                    (a result nobody reads still needs a register)
 //
-// Each block starts from its live-out set (the registers the liveness
-// lists: the union of the successors' in sets), setting their bits in a
-// register-indexed vector and counting their slots per file; the walk
-// backwards then flips the bits of the registers the instructions name,
-// and the counts follow. The next block clears only the bits this one set.
-// So a block costs its live-out set plus its register references, and
-// nothing of the size of the function is touched per block.
+// Each block starts from its live-out set as bits in its segment's
+// numbering (OutSet: the union of the successors' in sets), whose slots per
+// file are popcounts under per-segment file masks and bit planes of
+// (slots − 1). The walk backwards then touches only the registers the
+// instructions name: the first time it meets one, its state is looked up
+// in the live-out set; after that a register-indexed vector, valid under a
+// per-block stamp, holds it, and the counts change as bits flip. So a
+// block costs its set's words plus its register references — not its live
+// registers one by one — and nothing is cleared between blocks.
 
 // Pressure is the maximum pressure per file and where it occurs.
 type Pressure struct {
@@ -72,19 +76,33 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 	}
 	nr := f.NumRegs()
 	lw := make([]uint32, bitvec.WordsFor(nr))
+	stamp := make([]uint32, nr)
 	var cnt [ir.NumFiles]int
 	var refsBuf [32]RegRef
 	refs := refsBuf[:0]
 	var extra []ir.RegID
 	var b ir.BlockID
-	var outRegs, touched []ir.RegID
-	// The live bits hold the current block's walk; touched lists the bits
-	// it set, so the next block clears only those.
-	isLive := func(r ir.RegID) bool { return lw[r>>5]&(1<<(r&31)) != 0 }
+	var st uint32
+	var out OutSet
+	// A register's state is read from the block's live-out set the first
+	// time the walk meets it (a lookup), and kept in lw under the block's
+	// stamp afterwards: a block costs its references, not its live set.
+	isLive := func(r ir.RegID) bool {
+		if stamp[r] == st {
+			return lw[r>>5]&(1<<(r&31)) != 0
+		}
+		stamp[r] = st
+		v := out.Has(r)
+		if v {
+			lw[r>>5] |= 1 << (r & 31)
+		} else {
+			lw[r>>5] &^= 1 << (r & 31)
+		}
+		return v
+	}
 	set := func(r ir.RegID) {
 		if !isLive(r) {
 			lw[r>>5] |= 1 << (r & 31)
-			touched = append(touched, r)
 			cnt[files[r]] += int(l.slots[r])
 		}
 	}
@@ -94,6 +112,7 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
+	weights := l.newOutWeights(files)
 	record := func(i ir.InstrID) {
 		for k := range cnt {
 			if cnt[k] > p.Max[k] {
@@ -102,15 +121,9 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 		}
 	}
 	for _, b = range f.Layout {
-		for _, r := range touched {
-			lw[r>>5] &^= 1 << (r & 31)
-		}
-		touched = touched[:0]
-		cnt = [ir.NumFiles]int{}
-		outRegs = l.LiveOutRegs(b, outRegs[:0])
-		for _, r := range outRegs {
-			set(r)
-		}
+		st++
+		l.Out(b, &out)
+		cnt = weights.count(l, b, &out)
 		record(ir.NoInstr)
 		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
@@ -150,4 +163,65 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 		}
 	}
 	return p
+}
+
+// outWeights counts the slots per file of live-out sets: for each segment
+// of the dense method, masks over its numbering that pick each file's
+// registers and bit planes of (slots − 1), made the first time a block of
+// the segment asks, so a count is popcounts over the set's words.
+type outWeights struct {
+	files []ir.File
+	segs  []*segWeights
+}
+
+type segWeights struct {
+	mask  [ir.NumFiles][]uint32
+	plane [3][]uint32
+}
+
+func (l *Liveness) newOutWeights(files []ir.File) *outWeights {
+	return &outWeights{files: files, segs: make([]*segWeights, len(l.segs))}
+}
+
+// count returns the live slots per file of o, the live-out set of b.
+func (w *outWeights) count(l *Liveness, b ir.BlockID, o *OutSet) [ir.NumFiles]int {
+	var cnt [ir.NumFiles]int
+	if o.words == nil {
+		o.Each(func(r ir.RegID) { cnt[w.files[r]] += int(l.slots[r]) })
+		return cnt
+	}
+	k := l.segOf[b]
+	sw := w.segs[k]
+	if sw == nil {
+		n := len(o.words)
+		sw = &segWeights{}
+		all := make([]uint32, (int(ir.NumFiles)+3)*n)
+		for f := range sw.mask {
+			sw.mask[f] = all[f*n : (f+1)*n : (f+1)*n]
+		}
+		for p := range sw.plane {
+			q := int(ir.NumFiles) + p
+			sw.plane[p] = all[q*n : (q+1)*n : (q+1)*n]
+		}
+		for x, r := range o.regs {
+			sw.mask[w.files[r]][x>>5] |= 1 << (x & 31)
+			e := uint32(l.slots[r] - 1)
+			for p := range sw.plane {
+				sw.plane[p][x>>5] |= (e >> p & 1) << (x & 31)
+			}
+		}
+		w.segs[k] = sw
+	}
+	for i, x := range o.words {
+		if x == 0 {
+			continue
+		}
+		for f := range ir.NumFiles {
+			if y := x & sw.mask[f][i]; y != 0 {
+				cnt[f] += bits.OnesCount32(y) + bits.OnesCount32(y&sw.plane[0][i]) +
+					2*bits.OnesCount32(y&sw.plane[1][i]) + 4*bits.OnesCount32(y&sw.plane[2][i])
+			}
+		}
+	}
+	return cnt
 }

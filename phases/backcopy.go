@@ -161,36 +161,42 @@ func (b *backCopy) plainReg(r ir.RegID) bool {
 // where a guarded or opaque instruction kills nothing.
 func (b *backCopy) markDyingCopies(l *core.Liveness) {
 	f := b.f
-	live := b.sc.Bits(f.NumRegs())
 	b.dying = b.sc.Bits(f.NumInstrs())
-	// touched lists the bits set in the current block, so clearing
-	// costs what the block touched, not the register count.
-	var outs, touched []ir.RegID
+	// A register's state is looked up in the block's live-out set the first
+	// time the walk meets it, and kept under the block's stamp afterwards.
+	nr := f.NumRegs()
+	known := take[uint32](b.sc, nr)
+	live := take[bool](b.sc, nr)
+	var out core.OutSet
+	st := uint32(0)
+	isLive := func(r ir.RegID) bool {
+		if known[r] != st {
+			known[r] = st
+			live[r] = out.Has(r)
+		}
+		return live[r]
+	}
 	for _, blk := range f.Layout {
-		for _, r := range touched {
-			live.ClearBit(int(r))
-		}
-		outs = l.LiveOutRegs(blk, outs[:0])
-		touched = append(touched[:0], outs...)
-		for _, r := range outs {
-			live.Set(int(r))
-		}
+		st++
+		l.Out(blk, &out)
 		for i := f.BlockLast[blk]; i != ir.NoInstr; i = f.Prev[i] {
-			if _, t, ok := b.copyRegs(i); ok && !live.Test(int(t)) {
+			if _, t, ok := b.copyRegs(i); ok && !isLive(t) {
 				b.dying.Set(int(i))
 			}
 			b.refs = core.AppendRegRefs(f, i, b.refs[:0])
-			if f.Guard[i] == ir.NoOperand && !f.InstrProps(i).Has(ir.POpaque) {
+			opaque := f.InstrProps(i).Has(ir.POpaque)
+			if f.Guard[i] == ir.NoOperand && !opaque {
 				for _, x := range b.refs {
 					if x.Def {
-						live.ClearBit(int(x.Reg))
+						isLive(x.Reg)
+						live[x.Reg] = false
 					}
 				}
 			}
 			for _, x := range b.refs {
-				if !x.Def || f.InstrProps(i).Has(ir.POpaque) {
-					live.Set(int(x.Reg))
-					touched = append(touched, x.Reg)
+				if !x.Def || opaque {
+					isLive(x.Reg)
+					live[x.Reg] = true
 				}
 			}
 		}

@@ -3,7 +3,6 @@ package phases
 import (
 	"slices"
 
-	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -153,13 +152,14 @@ func liveDead(p *Pass) bool {
 
 // deadState is liveDead's working memory, kept in the worker's scratch.
 type deadState struct {
-	live    bitvec.BitVector
-	refs    []core.RegRef
-	outs    []ir.RegID
-	touched []ir.RegID
-	freed   []bool // register lost a use and waits on the worklist
-	work    []ir.RegID
-	pos     []int32 // instruction's position in its block
+	out    core.OutSet
+	known  []uint32 // block stamp when isLive holds the register's state
+	isLive []bool
+	refs   []core.RegRef
+	outs   []ir.RegID
+	freed  []bool // register lost a use and waits on the worklist
+	work   []ir.RegID
+	pos    []int32 // instruction's position in its block
 	// per-register search, by block: stamps and marks
 	stamp   uint32
 	seen    []uint32 // block has a reference of the register (this stamp)
@@ -177,8 +177,9 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	}
 	d := s.dead
 	nr, nb := f.NumRegs(), f.NumBlocks()
-	if d.live.Len() < nr {
-		d.live = bitvec.New(nr)
+	if len(d.known) < nr {
+		d.known = make([]uint32, nr)
+		d.isLive = make([]bool, nr)
 	}
 	d.freed = growBool(d.freed, nr)
 	d.atExit = growBool(d.atExit, nr)
@@ -190,8 +191,7 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 		d.seen = make([]uint32, nb)
 		d.inMark = make([]uint32, nb)
 		d.outMark = make([]uint32, nb)
-		d.stamp = 0
-		d.other = nil
+		d.other = nil // (the stamp keeps counting: known holds older stamps)
 	}
 	return d
 }
@@ -208,48 +208,55 @@ func growBool(s []bool, n int) []bool {
 // sweep is the one backward walk over every block; it returns how many
 // instructions it deleted and queues the registers that lost a use.
 func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
-	live := d.live
-	live.Clear()
 	n := int64(0)
-	// touched lists the bits set in the current block, so clearing costs
-	// what the block touched, not the register count.
+	// A register's state is looked up in the block's live-out set the first
+	// time the walk meets it and kept under the block's stamp afterwards:
+	// a block costs its references, not its live registers.
+	isLive := func(r ir.RegID) bool {
+		if d.known[r] != d.stamp {
+			d.known[r] = d.stamp
+			d.isLive[r] = d.out.Has(r)
+		}
+		return d.isLive[r]
+	}
 	for _, b := range f.Layout {
-		for _, r := range d.touched {
-			live.ClearBit(int(r))
-		}
-		d.outs = l.LiveOutRegs(b, d.outs[:0])
-		d.touched = append(d.touched[:0], d.outs...)
-		for _, r := range d.outs {
-			live.Set(int(r))
-		}
+		d.stamp++
+		l.Out(b, &d.out)
 		for i := f.BlockLast[b]; i != ir.NoInstr; {
 			prev := f.Prev[i]
 			d.refs = core.AppendRegRefs(f, i, d.refs[:0])
-			if removable(f, i) && !anyDefLive(d.refs, live) {
-				f.Remove(i)
-				n++
-				d.free(d.refs)
-				i = prev
-				continue
+			if removable(f, i) {
+				live := false
+				for _, x := range d.refs {
+					if x.Def && isLive(x.Reg) {
+						live = true
+						break
+					}
+				}
+				if !live {
+					f.Remove(i)
+					n++
+					d.free(d.refs)
+					i = prev
+					continue
+				}
 			}
 			if f.Guard[i] == ir.NoOperand {
 				for _, x := range d.refs {
 					if x.Def {
-						live.ClearBit(int(x.Reg))
+						isLive(x.Reg)
+						d.isLive[x.Reg] = false
 					}
 				}
 			}
 			for _, x := range d.refs {
 				if !x.Def {
-					live.Set(int(x.Reg))
-					d.touched = append(d.touched, x.Reg)
+					isLive(x.Reg)
+					d.isLive[x.Reg] = true
 				}
 			}
 			i = prev
 		}
-	}
-	for _, r := range d.touched {
-		live.ClearBit(int(r))
 	}
 	return n
 }
@@ -453,13 +460,4 @@ func (d *deadState) otherLiveAfter(f *ir.Func, du *core.DefUse, y ir.RegID, i ir
 		}
 	}
 	return true
-}
-
-func anyDefLive(refs []core.RegRef, live bitvec.BitVector) bool {
-	for _, x := range refs {
-		if x.Def && live.Test(int(x.Reg)) {
-			return true
-		}
-	}
-	return false
 }

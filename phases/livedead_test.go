@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
@@ -138,9 +137,7 @@ func TestLiveDeadKeepsReturnRegisters(t *testing.T) {
 func refLiveDead(f *ir.Func) int64 {
 	total := int64(0)
 	for {
-		d := &deadState{}
-		d.live = bitvec.New(f.NumRegs())
-		d.freed = make([]bool, f.NumRegs())
+		d := NewScratch().deadState(f)
 		n := d.sweep(f, core.ComputeLiveness(f, core.LiveOptions{}))
 		if n == 0 {
 			return total
