@@ -195,8 +195,10 @@ type liveBuf struct {
 	work   []uint32 // gen, kill, and external successor sets of the current segment
 	ext    []int32  // block → index of its external set (valid under extMark)
 	extMrk []uint32
-	exts   []ir.BlockID
-	regs   []ir.RegID
+	segExts  []ir.BlockID // every segment's exts, back to back
+	mergeTmp []ir.RegID
+	listTmp  []ir.RegID
+	regs     []ir.RegID
 	queue  []int32
 	inQ    []bool
 }
@@ -420,6 +422,11 @@ type segment struct {
 	cyclic bool
 	sw     int32
 	regs   []ir.RegID
+	// exts are the successors outside the segment of its blocks; their
+	// in sets in this segment's numbering follow its blocks' in sets, from
+	// extBase, one per ext in order, then LiveAtExit's.
+	exts    []ir.BlockID
+	extBase uint32
 }
 
 // segments cuts the solve order into segments (see the package comment
@@ -519,6 +526,7 @@ func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
 	buf.extMrk = grow(buf.extMrk, nb)
 	l.inBits = alignedWords(&buf.raw, 0, 0)
 	buf.segRegs = buf.segRegs[:0]
+	buf.segExts = buf.segExts[:0]
 	maxSeg := 0
 	for _, sg := range l.segs {
 		maxSeg = max(maxSeg, int(sg.hi-sg.lo))
@@ -534,19 +542,18 @@ func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
 		sg := &l.segs[k]
 		st := uint32(k) + 1
 		blocks := l.order[sg.lo:sg.hi]
-		// The registers that matter in the segment.
+		// The registers that matter in the segment, sorted: the gen sets'
+		// (sorted here), merged with the external successors' live-in sets
+		// and LiveAtExit (each already in register order).
 		regs := buf.regs[:0]
-		add := func(r ir.RegID) {
-			if buf.uMark[r] != st {
-				buf.uMark[r] = st
-				regs = append(regs, r)
-			}
-		}
-		exts := buf.exts[:0]
+		extStart := len(buf.segExts)
 		exit := false
 		for _, b := range blocks {
 			for _, r := range gen.of(b) {
-				add(ir.RegID(r))
+				if buf.uMark[r] != st {
+					buf.uMark[r] = st
+					regs = append(regs, ir.RegID(r))
+				}
 			}
 			succs := f.SuccsOf(b)
 			if len(succs) == 0 {
@@ -555,19 +562,46 @@ func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
 			for _, q := range succs {
 				if l.segOf[q] != int32(k) && buf.extMrk[q] != st {
 					buf.extMrk[q] = st
-					exts = append(exts, q)
-					l.eachIn(q, add)
+					buf.segExts = append(buf.segExts, q)
 				}
 			}
 		}
-		if exit {
-			for _, r := range l.atExit {
-				add(r)
+		// (Later segments append past this one's exts: a reallocation
+		// leaves this slice on the old array, whose contents stay.)
+		exts := buf.segExts[extStart:len(buf.segExts):len(buf.segExts)]
+		slices.Sort(regs)
+		merge := func(more []ir.RegID) {
+			if len(more) == 0 {
+				return
+			}
+			old := append(buf.mergeTmp[:0], regs...)
+			buf.mergeTmp = old
+			regs = regs[:0]
+			i, j := 0, 0
+			for i < len(old) || j < len(more) {
+				switch {
+				case j == len(more) || i < len(old) && old[i] < more[j]:
+					regs = append(regs, old[i])
+					i++
+				case i == len(old) || more[j] < old[i]:
+					regs = append(regs, more[j])
+					buf.uMark[more[j]] = st
+					j++
+				default:
+					regs = append(regs, old[i])
+					i++
+					j++
+				}
 			}
 		}
-		slices.Sort(regs)
+		for _, q := range exts {
+			buf.listTmp = l.LiveInRegs(q, buf.listTmp[:0])
+			merge(buf.listTmp)
+		}
+		if exit {
+			merge(l.atExit)
+		}
 		buf.regs = regs
-		buf.exts = exts
 		for j, r := range regs {
 			buf.loc[r] = int32(j)
 		}
@@ -582,20 +616,23 @@ func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
 		}
 		sg.sw = int32(sw)
 		n := len(blocks)
-		total += int64(n*sw) * 4
+		nx := len(exts) + 1
+		total += int64((n+nx)*sw) * 4
 		if total > budget {
 			return false
 		}
-		// In sets: appended to the result array.
+		// In sets, then the external successors' in sets in this
+		// segment's numbering (and LiveAtExit, last), appended to the
+		// result array: the solve reads them, and so does Out later.
 		base := len(l.inBits)
-		l.inBits = alignedWords(&buf.raw, base+n*sw, base)
+		l.inBits = alignedWords(&buf.raw, base+(n+nx)*sw, base)
 		for j, b := range blocks {
 			l.inOff[b] = uint32(base + j*sw)
 		}
-		// Gen, kill and the external successors' in sets (plus
-		// LiveAtExit as the last one) in the working array.
-		nx := len(exts) + 1
-		buf.work = grow(buf.work, (2*n+nx)*sw)
+		sg.exts = exts
+		sg.extBase = uint32(base + n*sw)
+		// Gen and kill in the working array.
+		buf.work = grow(buf.work, 2*n*sw)
 		w := buf.work
 		for j, b := range blocks {
 			g := w[(2*j)*sw : (2*j+1)*sw]
@@ -611,16 +648,16 @@ func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
 				}
 			}
 		}
-		xs := 2 * n * sw
+		xs := int(sg.extBase)
 		for e, q := range exts {
 			buf.ext[q] = int32(e)
-			set := w[xs+e*sw : xs+(e+1)*sw]
+			set := l.inBits[xs+e*sw : xs+(e+1)*sw]
 			l.eachIn(q, func(r ir.RegID) {
 				x := buf.loc[r]
 				set[x>>5] |= 1 << (x & 31)
 			})
 		}
-		exitSet := w[xs+(nx-1)*sw : xs+nx*sw]
+		exitSet := l.inBits[xs+(nx-1)*sw : xs+nx*sw]
 		if exit {
 			for _, r := range l.atExit {
 				x := buf.loc[r]
@@ -650,7 +687,7 @@ func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
 					src = l.inBits[o : o+sw]
 				} else {
 					e := int(buf.ext[q])
-					src = w[xs+e*sw : xs+(e+1)*sw]
+					src = l.inBits[xs+e*sw : xs+(e+1)*sw]
 				}
 				if kern.OrWithAndNotIfChanged(dst, g, src, kl) {
 					changed = true
@@ -1072,31 +1109,24 @@ func (l *Liveness) Out(b ir.BlockID, o *OutSet) {
 	}
 	o.words = o.buf[:sw]
 	clear(o.words)
+	or := func(off int) {
+		for w, x := range l.inBits[off : off+sw] {
+			o.words[w] |= x
+		}
+	}
 	succs := l.F.SuccsOf(b)
 	if len(succs) == 0 {
-		for _, r := range l.atExit {
-			o.add(r)
-		}
+		or(int(sg.extBase) + len(sg.exts)*sw) // LiveAtExit, in this numbering
 		return
 	}
 	for _, s := range succs {
 		if l.segOf[s] == l.segOf[b] {
-			off := int(l.inOff[s])
-			for w, x := range l.inBits[off : off+sw] {
-				o.words[w] |= x
-			}
+			or(int(l.inOff[s]))
 			continue
 		}
-		// A successor in a later segment: its registers are all numbered
-		// in this segment too (the segment numbers what is live into its
-		// external successors).
-		l.eachIn(s, o.add)
-	}
-}
-
-func (o *OutSet) add(r ir.RegID) {
-	if x, ok := slices.BinarySearch(o.regs, r); ok {
-		o.words[x>>5] |= 1 << (x & 31)
+		// A successor in a later segment: its in set in this segment's
+		// numbering was kept by the solve.
+		or(int(sg.extBase) + slices.Index(sg.exts, s)*sw)
 	}
 }
 
