@@ -47,7 +47,7 @@ func RegSlots(f *ir.Func, r ir.RegID) int {
 }
 
 // RegisterPressure computes the maximum pressure per file.
-func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, l.Files, nil) }
+func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, l.Files, nil, nil) }
 
 // PressureTrace calls at for every instruction of l.F, blocks in layout
 // order and instructions backwards within a block, with the live slots
@@ -56,7 +56,7 @@ func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, l.Files, ni
 // nobody reads still occupies a register). It returns the maximum, as
 // RegisterPressure does.
 func PressureTrace(l *Liveness, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	return walkPressure(l, l.Files, at)
+	return walkPressure(l, l.Files, nil, at)
 }
 
 // PressureTraceFiles is PressureTrace with registers counted in the files
@@ -64,10 +64,16 @@ func PressureTrace(l *Liveness, at func(i ir.InstrID, live [ir.NumFiles]int)) Pr
 // uniform) rather than the files l was solved with: one liveness serves
 // every grouping, since the sets are the same.
 func PressureTraceFiles(l *Liveness, files []ir.File, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	return walkPressure(l, files, at)
+	return walkPressure(l, files, nil, at)
 }
 
-func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+// PressureTraceBlocks is PressureTrace over the given blocks only (in the
+// order given); the maximum is theirs.
+func PressureTraceBlocks(l *Liveness, blocks []ir.BlockID, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+	return walkPressure(l, l.Files, blocks, at)
+}
+
+func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
 	f := l.F
 	var p Pressure
 	for k := range p.At {
@@ -120,7 +126,10 @@ func walkPressure(l *Liveness, files []ir.File, each func(i ir.InstrID, live [ir
 			}
 		}
 	}
-	for _, b = range f.Layout {
+	if blocks == nil {
+		blocks = f.Layout
+	}
+	for _, b = range blocks {
 		st++
 		l.Out(b, &out)
 		cnt = weights.count(l, b, &out)

@@ -168,7 +168,7 @@ func hoistInvariants(p *Pass) bool {
 	// function unchanged by the rounds before it), and no preheader is
 	// inserted: a preheader with nothing in it would only cost a branch.
 	live := p.A.Liveness()
-	h.pressure(live)
+	h.pressure(live, nil)
 	if !h.anyMove(live) {
 		return false
 	}
@@ -192,7 +192,23 @@ func hoistInvariants(p *Pass) bool {
 			}
 			if live == nil {
 				live = p.A.Liveness()
-				h.pressure(live)
+				// The rounds from here on read the pressure of the blocks
+				// of their loops only, and may not walk again (a round that
+				// moves nothing leaves live valid): walk the blocks of
+				// every loop of this round or a later one, once each (the
+				// outermost such loops hold the others).
+				only := h.roundBlocks[:0]
+				for j := range h.loops.Loops {
+					if height[j] < round {
+						continue
+					}
+					if p := h.loops.Loops[j].Parent; p >= 0 && height[p] >= round {
+						continue // inside a loop listed already
+					}
+					only = append(only, h.loops.Body(j)...)
+				}
+				h.roundBlocks = only
+				h.pressure(live, only)
 			}
 			moved += h.hoistLoop(k, live)
 		}
@@ -214,11 +230,12 @@ func hoistInvariants(p *Pass) bool {
 // licm is one run's state: analyses of the current CFG and the loop being
 // worked on.
 type licm struct {
-	f     *ir.Func
-	a     *Analyses
-	sc    *Scratch
-	dom   *core.DomTree
-	loops *core.Loops
+	f           *ir.Func
+	a           *Analyses
+	sc          *Scratch
+	roundBlocks []ir.BlockID
+	dom         *core.DomTree
+	loops       *core.Loops
 
 	refs  []core.RegRef
 	inL   []int32 // block stamp: loop index + 1 when the block is in the loop being scanned
@@ -260,19 +277,32 @@ func loopHeights(ls *core.Loops) []int32 {
 
 // pressure records the maximum pressure per block under live, and on the
 // first call the function's cap.
-func (h *licm) pressure(live *core.Liveness) {
+//
+// Once the cap is set, only blocks the caller lists are walked (the bodies
+// of the loops about to be worked on): the room of a loop looks at its own
+// blocks only.
+func (h *licm) pressure(live *core.Liveness, only []ir.BlockID) {
 	f := h.f
 	if cap(h.blockMax) < f.NumBlocks() {
 		h.blockMax = take[[ir.NumFiles]int](h.sc, f.NumBlocks())
 	}
 	h.blockMax = h.blockMax[:f.NumBlocks()]
-	clear(h.blockMax)
-	m := core.PressureTrace(live, func(i ir.InstrID, at [ir.NumFiles]int) {
+	record := func(i ir.InstrID, at [ir.NumFiles]int) {
 		bm := &h.blockMax[f.Block[i]]
 		for k, v := range at {
 			bm[k] = max(bm[k], v)
 		}
-	})
+	}
+	var m core.Pressure
+	if !h.limitSet || only == nil {
+		clear(h.blockMax)
+		m = core.PressureTrace(live, record)
+	} else {
+		for _, b := range only {
+			h.blockMax[b] = [ir.NumFiles]int{}
+		}
+		core.PressureTraceBlocks(live, only, record)
+	}
 	if !h.limitSet {
 		h.limitSet = true
 		for k := range h.limit {
