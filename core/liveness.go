@@ -190,17 +190,17 @@ type liveBuf struct {
 	segRegs   []ir.RegID
 	seen      []uint32
 	// per-segment solve
-	uMark  []uint32 // register → segment stamp when numbered in the current segment
-	loc    []int32  // register → local number (valid under uMark)
-	work   []uint32 // gen, kill, and external successor sets of the current segment
-	ext    []int32  // block → index of its external set (valid under extMark)
-	extMrk []uint32
+	uMark    []uint32 // register → segment stamp when numbered in the current segment
+	loc      []int32  // register → local number (valid under uMark)
+	work     []uint32 // gen, kill, and external successor sets of the current segment
+	ext      []int32  // block → index of its external set (valid under extMark)
+	extMrk   []uint32
 	segExts  []ir.BlockID // every segment's exts, back to back
 	mergeTmp []ir.RegID
 	listTmp  []ir.RegID
 	regs     []ir.RegID
-	queue  []int32
-	inQ    []bool
+	queue    []int32
+	inQ      []bool
 }
 
 // grow returns s resized to n zeroed elements, reusing its array when it

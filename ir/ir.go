@@ -275,17 +275,17 @@ const (
 // Symbol describes a named entity. Symbols are few next to instructions,
 // so a plain slice of structs is fine here.
 type Symbol struct {
-	Name    StrID
-	Kind    SymKind
-	Space   Space
-	Type    Type
-	Vec     uint8  // 2 or 4 for .v2/.v4 variables, else 0
-	Align   uint32 // .align N, 0 when absent
-	Dims    StrID  // array suffix as written ("[16]", "[]", "[2][3]"), 0 for scalars
+	Name  StrID
+	Kind  SymKind
+	Space Space
+	Type  Type
+	Vec   uint8  // 2 or 4 for .v2/.v4 variables, else 0
+	Align uint32 // .align N, 0 when absent
+	Dims  StrID  // array suffix as written ("[16]", "[]", "[2][3]"), 0 for scalars
 	// Elems is the element count the array suffix gives (the product of
 	// the dimensions), decoded with Dims by DimsElems: 1 for a scalar, -1
 	// for an unsized "[]" or a suffix that does not decode.
-	Elems int64
+	Elems   int64
 	Linkage Linkage
 	Init    StrID // initializer text after "=", or a prototype's text; 0 when absent
 	Attrs   StrID // extra attributes after the type as written (".ptr .global .align 16", ".texref"), 0 when none
@@ -450,13 +450,13 @@ type Func struct {
 	Block    []BlockID
 	Prev     []InstrID
 	Next     []InstrID
-	Loc      []StrID  // ".loc" directive text in force (0 = none)
+	Loc      []StrID // ".loc" directive text in force (0 = none)
 	// Line is the source line of each instruction as parsed, by its
 	// parse-time ID: for the input check's error positions and dumps. Not
 	// an instruction column: instructions made later have none (SrcLine
 	// says 0), and Compact, which renumbers, drops it.
 	Line []uint32
-	Dead     []bool   // removed, awaiting Compact
+	Dead []bool // removed, awaiting Compact
 	// props caches InstrProps: the opcode row refined by the fields and
 	// operands, computed when the instruction is made or its form or
 	// operands are set (RefreshProps), checked by the verifier.
@@ -950,7 +950,7 @@ func (f *Func) ColumnLens() [numInstrColumns]struct {
 
 type instrColumn interface {
 	length() int
-	bytes() int // length times the element size
+	bytes() int             // length times the element size
 	grow()                  // append one zero entry
 	clone()                 // replace the slice with a copy
 	gather(order []InstrID) // replace the slice with its entries at order, in that order

@@ -34,15 +34,15 @@ type Mods uint32
 
 // Modifier flags.
 const (
-	ModCC      Mods = 1 << iota // .cc: writes the carry flag
-	ModSat                      // .sat
-	ModFtz                      // .ftz
-	ModNC                       // ld.global.nc: non-coherent (read-only) path
-	ModAsync                    // .async (st.async, red.async, cp.async, …)
-	ModUni                      // bra.uni, brx.idx.uni, call.uni: known non-divergent
-	ModSync                     // .sync (bar.sync, shfl.sync, …)
-	ModAligned                  // .aligned
-	ModOther                    // a component only the text holds
+	ModCC       Mods = 1 << iota // .cc: writes the carry flag
+	ModSat                       // .sat
+	ModFtz                       // .ftz
+	ModNC                        // ld.global.nc: non-coherent (read-only) path
+	ModAsync                     // .async (st.async, red.async, cp.async, …)
+	ModUni                       // bra.uni, brx.idx.uni, call.uni: known non-divergent
+	ModSync                      // .sync (bar.sync, shfl.sync, …)
+	ModAligned                   // .aligned
+	ModOther                     // a component only the text holds
 	numModFlags = iota
 )
 

@@ -119,7 +119,6 @@ func HasMod(m, mod string) bool {
 	return false
 }
 
-
 // volatileSpecial reports whether a special register reads a value that
 // changes while the program runs (clocks, timers, counters, %warpid and
 // %smid, which may change when a warp migrates).
