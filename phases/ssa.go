@@ -308,9 +308,9 @@ func outOfSSA(p *Pass) bool {
 }
 
 type assignResult struct {
-	changed         bool
-	removed, split  int
-	cssaLeft        int
+	changed        bool
+	removed, split int
+	cssaLeft       int
 }
 
 // assignRegisters ends SSA: PHI webs are merged into classes, classes
