@@ -395,6 +395,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			touched = append(touched, r)
 		}
 	}
+	// Values: a register whose one definition is a plain copy holds its
+	// source's value (chains followed), so two copies of one value
+	// never interfere (value-based interference): CSSA's copies of one
+	// value into two webs, a copy and its source.
+	val := copyValues(f, nr)
 	// Conflicting class pairs; which side moves is decided after the
 	// walk (a greedy vertex cover: the class in most conflicts moves).
 	type pair struct{ a, b ir.RegID }
@@ -410,7 +415,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			return
 		}
 		for _, u := range touched {
-			if isLive[u] && pref[cls[u]] == pr && cls[u] != c && u != src {
+			if isLive[u] && pref[cls[u]] == pr && cls[u] != c && val[u] != val[w] {
 				pairs = append(pairs, pair{min(c, cls[u]), max(c, cls[u])})
 			}
 		}
@@ -526,8 +531,12 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 				// would share the register with the copies the other
 				// lanes wrote.
 				tmp = live.LiveInRegs(b, tmp[:0])
-				for _, q := range f.PredsOf(b) {
-					tmp = append(tmp, live.PhiOut(q)...)
+				for j := f.BlockFirst[b]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {
+					core.PhiIncoming(f, j, func(_ int, v ir.Operand, _ ir.BlockID) {
+						if v.IsReg() {
+							tmp = append(tmp, v.Reg())
+						}
+					})
 				}
 				for _, r := range tmp {
 					if cls[r] != c && pref[cls[r]] == pref[c] && !fixed[c] {
@@ -605,6 +614,51 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	}
 	p.A.Invalidate(PreserveAll)
 	return res
+}
+
+// copyValues returns, per register, the register whose value it holds:
+// itself, or for a register with exactly one definition, an unguarded
+// mov from a register of the same type, that register's value.
+func copyValues(f *ir.Func, nr int) []ir.RegID {
+	val := make([]ir.RegID, nr)
+	defs := make([]int32, nr)
+	from := make([]ir.RegID, nr)
+	for r := range val {
+		val[r] = ir.RegID(r)
+		from[r] = ir.NoReg
+	}
+	var refs []core.RegRef
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			refs = core.AppendRegRefs(f, i, refs[:0])
+			for _, x := range refs {
+				if x.Def {
+					defs[x.Reg]++
+				}
+			}
+			if f.Op[i] != ir.OpMov || f.Guard[i] != ir.NoOperand || f.Mods[i] != 0 {
+				continue
+			}
+			if ops := f.Ops(i); len(ops) == 2 && ops[0].IsReg() && ops[1].IsReg() && f.RegType[ops[0].Reg()] == f.RegType[ops[1].Reg()] {
+				from[ops[0].Reg()] = ops[1].Reg()
+			}
+		}
+	}
+	// Resolve chains; a register with several definitions holds no one
+	// value. (Depth is bounded by nr: SSA copies form no cycle, and a
+	// register on a cycle has a PHI or several definitions on it.)
+	var resolve func(r ir.RegID, depth int) ir.RegID
+	resolve = func(r ir.RegID, depth int) ir.RegID {
+		if defs[r] != 1 || from[r] == ir.NoReg || depth > 64 {
+			return r
+		}
+		v := resolve(from[r], depth+1)
+		return v
+	}
+	for r := range nr {
+		val[r] = resolve(ir.RegID(r), 0)
+	}
+	return val
 }
 
 func (s *ssaState) isCopyReg(r ir.RegID) bool {
