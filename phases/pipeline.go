@@ -87,9 +87,10 @@ var pipeline = []Phase{
 	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "split independent live ranges of one virtual register"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
-	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
+	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
-	// Main bundle on SSA form, where copy propagation is exact.
+	// Main bundle on SSA form: a renamed register has one definition, so
+	// single-definition copy propagation reaches every use.
 	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form"},
 	// Again after the first SSA bundle exposed more constants.
@@ -141,11 +142,11 @@ var pipeline = []Phase{
 		Help: "sink computations towards their only use (sibling movement of DoKillMovement)"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
-	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1,
-		Help: "convert to conventional SSA (isolate PHI operands)"},
+	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+		Help: "convert to conventional SSA: a copy per PHI operand at the end of its predecessor and one for the result (seed 004)"},
 	// Out of SSA before the late, non-SSA phases and printing.
-	{Name: "OutOfSSA", Form: NeedsSSA, Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
-		Help: "leave SSA: PHI instructions become moves"},
+	{Name: "OutOfSSA", Form: NeedsSSA, Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+		Help: "leave SSA: PHI webs become one register, values return to their registers where they do not interfere (SIMT-aware), copies coalesced"},
 	// ptxas's per-architecture hook before back copy propagation; a
 	// gate that does nothing unless a target overrides it.
 	{Name: "AdvancedPhaseBackPropVReg", Form: NeedsNonSSA, Fn: advancedBackPropVReg, Preserves: PreserveNothing, MinOpt: 2,
