@@ -11,8 +11,11 @@ import (
 )
 
 // Parse reads a PTX module. It never panics on any input: malformed text
-// gives an *Error naming file:line:col.
+// gives an *Error naming file:line:col. Positions are those of src as
+// stored: trailing NULs, a byte-order mark and CR-only line ends are
+// accepted without moving them (see prepare).
 func Parse(filename string, src []byte) (m *ir.Module, err error) {
+	src = prepare(src)
 	p, _ := parserPool.Get().(*parser)
 	if p == nil {
 		p = &parser{}
