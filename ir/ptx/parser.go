@@ -595,8 +595,12 @@ func (p *parser) readMods(d *declMods) {
 						return
 					}
 					s := l.start
-					for l.kind != tEOF && !p.isPunct(')') {
+					for l.kind != tEOF && l.kind != tBad && !p.isPunct(')') {
 						l.next()
+					}
+					if l.kind == tBad {
+						p.fail(l.badMsg)
+						return
 					}
 					if l.kind == tEOF {
 						p.expected("')'")
