@@ -52,3 +52,34 @@ func TestInputForms(t *testing.T) {
 	}
 
 }
+
+// TestLayoutBlind (issue 16, item 10): the same module laid out
+// differently (tabs for blanks, extra blanks, another indentation) gives
+// the same bytes from the binary, directive text (.file, .loc, .section,
+// initializers, pragmas, prototypes) included.
+func TestLayoutBlind(t *testing.T) {
+	a := ".version 8.0\n.target sm_80\n.address_size 64\n.file\t1 \"k.cu\", 1, 2\n" +
+		".global .align 4 .b8 tab[4] = {1, -2, 3, 4};\n" +
+		".visible .entry k(.param .u64 p)\n.maxntid 32, 1, 1\n{\n" +
+		"\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n" +
+		"\t.loc\t1 5 3\n\tld.param.u64 %rd1, [p];\n\t.pragma \"nounroll\";\n" +
+		"\tld.global.u32 %r1, [%rd1];\n\tadd.s32 %r2, %r1, 1;\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n" +
+		"\t.section\t.debug_abbrev\n\t{\n.b8 1\n.b8 17\n\t}\n"
+	b := ".version  8.0\n.target\tsm_80\n.address_size\t64\n.file 1   \"k.cu\" ,1 ,  2\n" +
+		".global\t.align 4\t.b8 tab[ 4 ] = { 1 ,-2,3 ,\t4 } ;\n" +
+		".visible\t.entry k( .param .u64 p )\n.maxntid 32,1,1\n{\n" +
+		"  .reg .b32 %r<3>;\n  .reg .b64 %rd<2>;\n" +
+		"  .loc 1  5  3\n  ld.param.u64\t%rd1 , [ p ] ;\n  .pragma   \"nounroll\" ;\n" +
+		"  ld.global.u32 %r1,[%rd1];\n  add.s32 %r2,%r1,1;\n  st.global.u32 [%rd1],%r2;\n  ret ;\n}\n" +
+		".section .debug_abbrev\n{\n  .b8   1 // code\n  .b8\t17\n}\n"
+	ra, rb := runCLI(t, []byte(a), "-O2"), runCLI(t, []byte(b), "-O2")
+	if ra.code != 0 || rb.code != 0 {
+		t.Fatalf("exit %d/%d: %s%s", ra.code, rb.code, ra.stderr, rb.stderr)
+	}
+	if ra.stdout != rb.stdout {
+		t.Errorf("layouts print differently:\n%s\n---\n%s", ra.stdout, rb.stdout)
+	}
+	if !strings.Contains(ra.stdout, ".file 1 \"k.cu\", 1, 2\n") || !strings.Contains(ra.stdout, ".section .debug_abbrev\n{\n\t.b8 1\n") {
+		t.Errorf("not the canonical layout:\n%s", ra.stdout)
+	}
+}

@@ -343,11 +343,12 @@ func isDecimalFloatPrefix(b []byte) bool {
 	return true
 }
 
-// restOfLine returns the raw text from pos to the end of the line, with a
-// trailing // comment and trailing blanks removed, and moves pos to the
-// newline (not past it). Used for directives that end at the line's end
-// (.loc, .file, .version, .target, .address_size).
-func (l *lexer) restOfLine() []byte {
+// restOfLine returns the offsets of the text from pos to the end of the
+// line, without a trailing // or /* comment, a ';' and what follows, and
+// the blanks at either end, and moves pos to the comment, ';' or newline
+// (not past it). Used for directives that end at the line's end (.loc,
+// .file, .version, .target, .address_size).
+func (l *lexer) restOfLine() (int, int) {
 	src := l.src
 	i := l.pos
 	inStr := false
@@ -381,12 +382,8 @@ func (l *lexer) restOfLine() []byte {
 	for end > start && class[src[end-1]]&cSpace != 0 {
 		end--
 	}
-	// Resume lexing at the comment or semicolon (a stray ';' after .loc
-	// is harmless and skipped by the caller).
-	if i < len(src) && src[i] != '\n' {
-		l.pos = i
-	} else {
-		l.pos = i
-	}
-	return src[start:end]
+	// Resume lexing at the comment, the ';' (a stray ';' after .loc is
+	// harmless and skipped by the caller) or the newline.
+	l.pos = i
+	return start, end
 }

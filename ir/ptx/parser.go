@@ -1,6 +1,7 @@
 package ptx
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"strconv"
@@ -308,66 +309,95 @@ func (p *parser) growTables(n int) {
 	p.pendHead = append(p.pendHead, make([]int32, c-len(p.pendHead))...)
 }
 
-// rawText interns src[start:end] with comments and CRs removed and the
-// ends trimmed. Removing comments matters: the printer may append ';' to
-// the text, which must not land inside a trailing "// comment".
+// rawText interns the directive text src[start:end] in one canonical
+// layout, so that the same text laid out differently (tabs or blanks,
+// extra blanks, comments) prints the same bytes:
+//
+//   - the text is read as tokens; comments go, strings stay as written;
+//   - each source line that has a token gives one line, lines after the
+//     first indented by a tab (a line opening with a brace is not);
+//   - tokens on a line are separated by one blank, except none before
+//     , ; : ) ] }, none after ( [ {, none between a name and ( as in
+//     generic(x) (a directive word and the placeholder _ keep theirs:
+//     .callprototype (.param .b32 _) _ (…)), and none after a unary
+//     minus, plus, ! or ~ (one that opens the line or follows punctuation
+//     other than ) ] }).
+//
+// The result lexes to the same tokens as the source, so printing it and
+// parsing it again gives the same text. Removing comments also matters for
+// the printer, which may append ';' to the text. A byte that starts no
+// token is an error at its position.
 func (p *parser) rawText(start, end int) ir.StrID {
-	src := p.lx.src
-	b := src[start:end]
-	dirty := false
-	for _, c := range b {
-		if c == '\r' || c == '/' {
-			dirty = true
-			break
-		}
+	b, ok := p.appendCanon(p.buf[:0], start, end)
+	p.buf = b[:0]
+	if !ok {
+		return 0
 	}
-	if dirty {
-		p.buf = p.buf[:0]
-		inStr := false
-		for i := 0; i < len(b); i++ {
-			c := b[i]
-			switch {
-			case inStr:
-				if c == '\\' && i+1 < len(b) {
-					p.buf = append(p.buf, c)
-					i++
-					c = b[i]
-				} else if c == '"' {
-					inStr = false
+	return p.intern(b)
+}
+
+// appendCanon appends the canonical layout of src[start:end] (see
+// rawText) to b. It reports false after failing on a bad token.
+func (p *parser) appendCanon(b []byte, start, end int) ([]byte, bool) {
+	sub := lexer{src: p.lx.src[:end], pos: start, line: 1}
+	curLine := -1
+	prev := tEOF // the previous token on the line; tEOF: none yet
+	var prevCh byte
+	prevUnary, prevDot := false, false // prevDot: a directive word or _
+	for {
+		sub.next()
+		if sub.kind == tEOF {
+			return b, true
+		}
+		if sub.kind == tBad {
+			line, col := p.lineColAt(sub.start)
+			p.failAt(line, col, sub.badMsg)
+			return b, false
+		}
+		ch := byte(0)
+		if sub.kind == tPunct {
+			ch = sub.ch
+		}
+		if sub.tline != curLine {
+			if curLine >= 0 {
+				b = append(b, '\n')
+				if ch != '{' && ch != '}' {
+					b = append(b, '\t')
 				}
-			case c == '"':
-				inStr = true
-			case c == '/' && i+1 < len(b) && b[i+1] == '/':
-				for i < len(b) && b[i] != '\n' {
-					i++
-				}
-				if i < len(b) {
-					p.buf = append(p.buf, '\n')
-				}
-				continue
-			case c == '/' && i+1 < len(b) && b[i+1] == '*':
-				i += 2
-				for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-					i++
-				}
-				i++
-				p.buf = append(p.buf, ' ')
-				continue
-			case c == '\r':
-				continue
 			}
-			p.buf = append(p.buf, c)
+			curLine, prev = sub.tline, tEOF
+		} else {
+			space := !prevUnary
+			switch ch {
+			case ',', ';', ':', ')', ']', '}':
+				space = false
+			case '(':
+				space = prev != tWord || prevDot
+			}
+			if prev == tPunct && (prevCh == '(' || prevCh == '[' || prevCh == '{') {
+				space = false
+			}
+			if space {
+				b = append(b, ' ')
+			}
 		}
-		b = p.buf
+		prevUnary = (ch == '-' || ch == '+' || ch == '!' || ch == '~') &&
+			(prev == tEOF || prev == tPunct && prevCh != ')' && prevCh != ']' && prevCh != '}')
+		t := sub.text()
+		b = append(b, t...)
+		prev, prevCh, prevDot = sub.kind, ch, t[0] == '.' || len(t) == 1 && t[0] == '_'
 	}
-	i, j := 0, len(b)
-	for i < j && class[b[i]]&cSpace != 0 {
-		i++
+}
+
+// lineColAt returns the line and column of offset off of the source,
+// which must not be past the lexer's position.
+func (p *parser) lineColAt(off int) (int, int) {
+	src := p.lx.src
+	line := p.lx.line
+	if off <= p.lx.pos {
+		line -= bytes.Count(src[off:p.lx.pos], []byte{'\n'})
 	}
-	for j > i && class[b[j-1]]&cSpace != 0 {
-		j--
-	}
-	return p.intern(b[i:j])
+	return line, off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
 }
 
 func (p *parser) addSym(s ir.Symbol) ir.SymID {
@@ -406,9 +436,11 @@ func (p *parser) parseModule() {
 		switch string(t) {
 		case ".version", ".target", ".address_size", ".file":
 			l.pos = l.end
-			l.restOfLine()
-			end := l.pos
+			_, end := l.restOfLine()
 			id := p.rawText(start, end)
+			if p.err != nil {
+				return
+			}
 			arg := string(t)
 			rest := p.m.Strings.Get(id)[len(arg):]
 			for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
@@ -606,7 +638,10 @@ func (p *parser) readMods(d *declMods) {
 						p.expected("')'")
 						return
 					}
-					d.preAttrs = append(d.preAttrs, l.src[s:l.end]...)
+					var ok bool
+					if d.preAttrs, ok = p.appendCanon(d.preAttrs, s, l.end); !ok {
+						return
+					}
 				}
 			} else {
 				d.attrs = append(append(d.attrs, " ."...), part...)
@@ -1099,8 +1134,11 @@ func (p *parser) parseBodyDirective() {
 	switch string(t) {
 	case ".loc":
 		l.pos = l.end
-		b := l.restOfLine()
-		p.curLoc = p.intern(b)
+		ls, le := l.restOfLine()
+		p.curLoc = p.rawText(ls, le)
+		if p.err != nil {
+			return
+		}
 		l.next()
 		if p.isPunct(';') {
 			l.next()

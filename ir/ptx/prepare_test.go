@@ -39,6 +39,7 @@ func TestPreparedText(t *testing.T) {
 		{"NUL inside", hdr + ".entry k()\n{\n\tret;\x00\n}\n", "p.ptx:6:6: unexpected character '\\x00'"},
 		{"NUL before trailing text", hdr + "\x00.entry k()\n", "p.ptx:4:1: unexpected character '\\x00'"},
 		{"CR-only lines", strings.ReplaceAll(hdr+".entry k()\n{\n\tadd.s32 %r1 %r2;\n}\n", "\n", "\r"), "p.ptx:6:14: expected ',' or ';', found \"%r2\""},
+		{"unterminated string at a CR", hdr + ".file 1 \"a.cu\r\"", "p.ptx:4:9: unterminated string"},
 		{"BOM columns", "\xEF\xBB\xBFfoo", "p.ptx:1:4: expected a directive, found \"foo\""},
 	} {
 		_, err := Parse("p.ptx", []byte(tc.src))
