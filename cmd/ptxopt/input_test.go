@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -81,5 +82,37 @@ func TestLayoutBlind(t *testing.T) {
 	}
 	if !strings.Contains(ra.stdout, ".file 1 \"k.cu\", 1, 2\n") || !strings.Contains(ra.stdout, ".section .debug_abbrev\n{\n\t.b8 1\n") {
 		t.Errorf("not the canonical layout:\n%s", ra.stdout)
+	}
+}
+
+// TestInvalidRejected (issue 16, item 4): the invalid PTX of the issue is
+// rejected by the binary with file:line:col, exit 1, nothing written.
+func TestInvalidRejected(t *testing.T) {
+	hdr := ".version 8.0\n.target sm_80\n.address_size 64\n"
+	body := func(s string) string {
+		return hdr + ".entry k()\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\t" + s + "\n\tret;\n}\n" // s on line 8
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct{ src, want string }{
+		{body("st.global.v4.u32 [%rd1], {%r1, %r2};"), ":8:27: st.global.v4.u32 wants a vector of 4 elements here, found a vector of 2"},
+		{body("ld.global.v8.u32 %r1, [%rd1];"), ":8:19: ld.global.v8.u32 wants a vector of 8 elements here, found a scalar"},
+		{hdr + ".global .v8 .f32 x;\n", ":4:9: a vector variable is .v2 or .v4, not .v8"},
+		{body("call nosuch;"), ":8:7: call to undeclared function nosuch"},
+		{".version 8.0\n.target sm_80\n.address_size 7\n", ":3:15: .address_size \"7\": only 32 and 64 exist"},
+		{".version 1234.5\n.target sm_80\n", ":1:10: unsupported .version \"1234.5\""},
+		{body(".local .b8 big[18446744073709551615];"), ":8:16: a .local array of 18446744073709551615 bytes is larger than the 512 KiB .local space"},
+		{hdr + ".global .align 1073741824 .b8 x[4];\n", ":4:16: .align 1073741824 is more than 65536"},
+	} {
+		in := filepath.Join(dir, "bad.ptx")
+		out := filepath.Join(dir, "out.ptx")
+		write(t, in, []byte(tc.src))
+		r := runCLI(t, nil, in, "-o", out)
+		if r.code != 1 || !strings.Contains(r.stderr, in+tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 1 and %s%s", tc.src, r.code, r.stderr, in, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q: output written", tc.src)
+			os.Remove(out)
+		}
 	}
 }
