@@ -21,7 +21,6 @@ const (
 	ruleFoldMin
 	ruleFoldMax
 	ruleFoldSetp
-	ruleFoldSetpPred
 	ruleAddZero
 	ruleSubZero
 	ruleSubSelf
@@ -75,7 +74,6 @@ var ruleNames = [numRules]string{
 	"FoldMin",
 	"FoldMax",
 	"FoldSetp",
-	"FoldSetpPred",
 	"AddZero",
 	"SubZero",
 	"SubSelf",
@@ -128,40 +126,39 @@ var ruleText = [numRules]string{
 	"int.rules:22: FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}",
 	"int.rules:23: FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}",
 	"int.rules:24: FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?",
-	"int.rules:25: FoldSetpPred: (setp.cmp pred a:k b:k) && {m.Cmp() == ir.CmpEq || m.Cmp() == ir.CmpNe} => {cmpInt(m.Cmp(), ir.TU16, a.c, b.c)}?",
-	"int.rules:30: AddZero commute: (add int x 0) => x",
-	"int.rules:31: SubZero: (sub int x 0) => x",
-	"int.rules:32: SubSelf: (sub int x x) => {0}",
-	"int.rules:33: MulOne commute: (mul.lo int x 1) => x",
-	"int.rules:34: MulZero commute: (mul.lo int _ 0) => {0}",
-	"int.rules:35: AndOnes commute: (and int|pred x -1) => x",
-	"int.rules:36: AndZero commute: (and int|pred _ 0) => {0}",
-	"int.rules:37: AndSelf: (and int|pred x x) => x",
-	"int.rules:38: OrZero commute: (or int|pred x 0) => x",
-	"int.rules:39: OrOnes commute: (or int|pred _ -1) => {^uint64(0)}",
-	"int.rules:40: OrSelf: (or int|pred x x) => x",
-	"int.rules:41: XorZero commute: (xor int|pred x 0) => x",
-	"int.rules:42: XorSelf: (xor int|pred x x) => {0}",
-	"int.rules:43: XorOnes commute: (xor int|pred x -1) => (not t x)",
-	"int.rules:44: MinSelf: (min sint|uint x x) => x",
-	"int.rules:45: MaxSelf: (max sint|uint x x) => x",
-	"int.rules:46: NotNot: (not int|pred (not t x)) => x",
-	"int.rules:47: NegNeg: (neg sint (neg t x)) => x",
-	"int.rules:48: ShlZero: (shl bits x 0) => x",
-	"int.rules:49: ShrZero: (shr int x 0) => x",
-	"int.rules:53: ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
-	"int.rules:54: ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
-	"int.rules:55: ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})",
-	"int.rules:56: MadZero commute: (mad.lo int _ 0 y) => y",
-	"int.rules:57: MadOne commute: (mad.lo int x 1 y) => (add t x y)",
-	"int.rules:58: MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)",
-	"int.rules:61: SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?",
-	"int.rules:65: SelpSame: (selp any x x _) => x",
-	"int.rules:66: SelpTrue: (selp any x _ c:k) && {c.c&1 != 0} => x",
-	"int.rules:67: SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y",
-	"int.rules:68: MovSelf: (mov any x:r) && {g.selfMove(i)} => nop",
-	"int.rules:71: GuardTrue: @p:k any && {p.c&1 != 0} => unguard",
-	"int.rules:72: GuardFalse: @p:k any && {p.c&1 == 0} => delete",
+	"int.rules:28: AddZero commute: (add int x 0) => x",
+	"int.rules:29: SubZero: (sub int x 0) => x",
+	"int.rules:30: SubSelf: (sub int x x) => {0}",
+	"int.rules:31: MulOne commute: (mul.lo int x 1) => x",
+	"int.rules:32: MulZero commute: (mul.lo int _ 0) => {0}",
+	"int.rules:33: AndOnes commute: (and int|pred x -1) => x",
+	"int.rules:34: AndZero commute: (and int|pred _ 0) => {0}",
+	"int.rules:35: AndSelf: (and int|pred x x) => x",
+	"int.rules:36: OrZero commute: (or int|pred x 0) => x",
+	"int.rules:37: OrOnes commute: (or int|pred _ -1) => {^uint64(0)}",
+	"int.rules:38: OrSelf: (or int|pred x x) => x",
+	"int.rules:39: XorZero commute: (xor int|pred x 0) => x",
+	"int.rules:40: XorSelf: (xor int|pred x x) => {0}",
+	"int.rules:41: XorOnes commute: (xor int|pred x -1) => (not t x)",
+	"int.rules:42: MinSelf: (min sint|uint x x) => x",
+	"int.rules:43: MaxSelf: (max sint|uint x x) => x",
+	"int.rules:44: NotNot: (not int|pred (not t x)) => x",
+	"int.rules:45: NegNeg: (neg sint (neg t x)) => x",
+	"int.rules:46: ShlZero: (shl bits x 0) => x",
+	"int.rules:47: ShrZero: (shr int x 0) => x",
+	"int.rules:51: ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
+	"int.rules:52: ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
+	"int.rules:53: ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})",
+	"int.rules:54: MadZero commute: (mad.lo int _ 0 y) => y",
+	"int.rules:55: MadOne commute: (mad.lo int x 1 y) => (add t x y)",
+	"int.rules:56: MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)",
+	"int.rules:59: SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?",
+	"int.rules:63: SelpSame: (selp any x x _) => x",
+	"int.rules:64: SelpTrue: (selp any x _ c:k) && {c.c&1 != 0} => x",
+	"int.rules:65: SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y",
+	"int.rules:66: MovSelf: (mov any x:r) && {g.selfMove(i)} => nop",
+	"int.rules:69: GuardTrue: @p:k any && {p.c&1 != 0} => unguard",
+	"int.rules:70: GuardFalse: @p:k any && {p.c&1 == 0} => delete",
 }
 
 // rewriteRules applies the first rule that matches instruction i and
@@ -196,7 +193,7 @@ func (g *genOpt) rewriteRules(i ir.InstrID) bool {
 	case ir.OpSelp:
 		return g.rSelpSame(i) || g.rSelpTrue(i) || g.rSelpFalse(i)
 	case ir.OpSetp:
-		return g.rFoldSetp(i) || g.rFoldSetpPred(i) || g.rSetpSelf(i)
+		return g.rFoldSetp(i) || g.rSetpSelf(i)
 	case ir.OpShl:
 		return g.rFoldShl(i) || g.rShlZero(i) || g.rShlWide(i)
 	case ir.OpShr:
@@ -960,24 +957,20 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	return true
 }
 
-// rFoldSetpPred (int.rules:25):
+// rAddZero (int.rules:28):
 //
-//	FoldSetpPred: (setp.cmp pred a:k b:k) && {m.Cmp() == ir.CmpEq || m.Cmp() == ir.CmpNe} => {cmpInt(m.Cmp(), ir.TU16, a.c, b.c)}?
-func (g *genOpt) rFoldSetpPred(i ir.InstrID) bool {
+//	AddZero commute: (add int x 0) => x
+func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm47 := m
-	if mm47.Cmp() == ir.CmpNone || mm47.BoolOp() != ir.BoolNone {
-		return false
-	}
-	mm47 = mm47.WithCmp(ir.CmpNone)
 	if mm47 != 0 {
 		return false
 	}
@@ -991,36 +984,24 @@ func (g *genOpt) rFoldSetpPred(i ir.InstrID) bool {
 	if v48.none() {
 		return false
 	}
-	if !v48.k {
-		return false
-	}
-	a := v48
-	_ = a
+	x := v48
+	_ = x
 	v49 := g.src(i, 1)
-	if v49.none() {
+	if !v49.is(g, i, 1, 0) {
 		return false
 	}
-	if !v49.k {
-		return false
-	}
-	b := v49
-	_ = b
 	_, _, _ = t, m, t2
-	if !(m.Cmp() == ir.CmpEq || m.Cmp() == ir.CmpNe) {
+	if !g.fire(ruleAddZero, i) {
 		return false
 	}
-	v, ok := cmpInt(m.Cmp(), ir.TU16, a.c, b.c)
-	if !ok || !g.fire(ruleFoldSetpPred, i) {
-		return false
-	}
-	g.toConst(i, v)
+	g.toCopy(i, x)
 	return true
 }
 
-// rAddZero (int.rules:30):
+// rAddZero_c (int.rules:28):
 //
 //	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero(i ir.InstrID) bool {
+func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1041,15 +1022,15 @@ func (g *genOpt) rAddZero(i ir.InstrID) bool {
 		return false
 	}
 	v51 := g.src(i, 0)
-	if v51.none() {
+	if !v51.is(g, i, 0, 0) {
 		return false
 	}
-	x := v51
-	_ = x
 	v52 := g.src(i, 1)
-	if !v52.is(g, i, 1, 0) {
+	if v52.none() {
 		return false
 	}
+	x := v52
+	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAddZero, i) {
 		return false
@@ -1058,10 +1039,10 @@ func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	return true
 }
 
-// rAddZero_c (int.rules:30):
+// rSubZero (int.rules:29):
 //
-//	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
+//	SubZero: (sub int x 0) => x
+func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1082,27 +1063,27 @@ func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 		return false
 	}
 	v54 := g.src(i, 0)
-	if !v54.is(g, i, 0, 0) {
+	if v54.none() {
 		return false
 	}
-	v55 := g.src(i, 1)
-	if v55.none() {
-		return false
-	}
-	x := v55
+	x := v54
 	_ = x
+	v55 := g.src(i, 1)
+	if !v55.is(g, i, 1, 0) {
+		return false
+	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAddZero, i) {
+	if !g.fire(ruleSubZero, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rSubZero (int.rules:31):
+// rSubSelf (int.rules:30):
 //
-//	SubZero: (sub int x 0) => x
-func (g *genOpt) rSubZero(i ir.InstrID) bool {
+//	SubSelf: (sub int x x) => {0}
+func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1129,21 +1110,24 @@ func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	x := v57
 	_ = x
 	v58 := g.src(i, 1)
-	if !v58.is(g, i, 1, 0) {
+	if v58.none() {
+		return false
+	}
+	if !sameVal(x, v58) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubZero, i) {
+	if !g.fire(ruleSubSelf, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rSubSelf (int.rules:32):
+// rMulOne (int.rules:31):
 //
-//	SubSelf: (sub int x x) => {0}
-func (g *genOpt) rSubSelf(i ir.InstrID) bool {
+//	MulOne commute: (mul.lo int x 1) => x
+func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1154,7 +1138,7 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 		return false
 	}
 	mm59 := m
-	if mm59 != 0 {
+	if mm59 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1170,24 +1154,21 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	x := v60
 	_ = x
 	v61 := g.src(i, 1)
-	if v61.none() {
-		return false
-	}
-	if !sameVal(x, v61) {
+	if !v61.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubSelf, i) {
+	if !g.fire(ruleMulOne, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rMulOne (int.rules:33):
+// rMulOne_c (int.rules:31):
 //
 //	MulOne commute: (mul.lo int x 1) => x
-func (g *genOpt) rMulOne(i ir.InstrID) bool {
+func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1208,15 +1189,15 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 		return false
 	}
 	v63 := g.src(i, 0)
-	if v63.none() {
+	if !v63.is(g, i, 0, 1) {
 		return false
 	}
-	x := v63
-	_ = x
 	v64 := g.src(i, 1)
-	if !v64.is(g, i, 1, 1) {
+	if v64.none() {
 		return false
 	}
+	x := v64
+	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMulOne, i) {
 		return false
@@ -1225,10 +1206,10 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	return true
 }
 
-// rMulOne_c (int.rules:33):
+// rMulZero (int.rules:32):
 //
-//	MulOne commute: (mul.lo int x 1) => x
-func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
+//	MulZero commute: (mul.lo int _ 0) => {0}
+func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1248,28 +1229,22 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v66 := g.src(i, 0)
-	if !v66.is(g, i, 0, 1) {
-		return false
-	}
 	v67 := g.src(i, 1)
-	if v67.none() {
+	if !v67.is(g, i, 1, 0) {
 		return false
 	}
-	x := v67
-	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMulOne, i) {
+	if !g.fire(ruleMulZero, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rMulZero (int.rules:34):
+// rMulZero_c (int.rules:32):
 //
 //	MulZero commute: (mul.lo int _ 0) => {0}
-func (g *genOpt) rMulZero(i ir.InstrID) bool {
+func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1289,8 +1264,8 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v70 := g.src(i, 1)
-	if !v70.is(g, i, 1, 0) {
+	v69 := g.src(i, 0)
+	if !v69.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1301,21 +1276,21 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	return true
 }
 
-// rMulZero_c (int.rules:34):
+// rAndOnes (int.rules:33):
 //
-//	MulZero commute: (mul.lo int _ 0) => {0}
-func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
+//	AndOnes commute: (and int|pred x -1) => x
+func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyInt(t) || t == ir.TPred) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm71 := m
-	if mm71 != ir.ModLo {
+	if mm71 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1325,21 +1300,27 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 		return false
 	}
 	v72 := g.src(i, 0)
-	if !v72.is(g, i, 0, 0) {
+	if v72.none() {
+		return false
+	}
+	x := v72
+	_ = x
+	v73 := g.src(i, 1)
+	if !v73.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMulZero, i) {
+	if !g.fire(ruleAndOnes, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rAndOnes (int.rules:35):
+// rAndOnes_c (int.rules:33):
 //
 //	AndOnes commute: (and int|pred x -1) => x
-func (g *genOpt) rAndOnes(i ir.InstrID) bool {
+func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1360,15 +1341,15 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 		return false
 	}
 	v75 := g.src(i, 0)
-	if v75.none() {
+	if !v75.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	x := v75
-	_ = x
 	v76 := g.src(i, 1)
-	if !v76.is(g, i, 1, int64(-1)) {
+	if v76.none() {
 		return false
 	}
+	x := v76
+	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAndOnes, i) {
 		return false
@@ -1377,10 +1358,10 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	return true
 }
 
-// rAndOnes_c (int.rules:35):
+// rAndZero (int.rules:34):
 //
-//	AndOnes commute: (and int|pred x -1) => x
-func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
+//	AndZero commute: (and int|pred _ 0) => {0}
+func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1400,28 +1381,22 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v78 := g.src(i, 0)
-	if !v78.is(g, i, 0, int64(-1)) {
-		return false
-	}
 	v79 := g.src(i, 1)
-	if v79.none() {
+	if !v79.is(g, i, 1, 0) {
 		return false
 	}
-	x := v79
-	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndOnes, i) {
+	if !g.fire(ruleAndZero, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rAndZero (int.rules:36):
+// rAndZero_c (int.rules:34):
 //
 //	AndZero commute: (and int|pred _ 0) => {0}
-func (g *genOpt) rAndZero(i ir.InstrID) bool {
+func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1441,8 +1416,8 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v82 := g.src(i, 1)
-	if !v82.is(g, i, 1, 0) {
+	v81 := g.src(i, 0)
+	if !v81.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1453,10 +1428,10 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	return true
 }
 
-// rAndZero_c (int.rules:36):
+// rAndSelf (int.rules:35):
 //
-//	AndZero commute: (and int|pred _ 0) => {0}
-func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
+//	AndSelf: (and int|pred x x) => x
+func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1477,21 +1452,30 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 		return false
 	}
 	v84 := g.src(i, 0)
-	if !v84.is(g, i, 0, 0) {
+	if v84.none() {
+		return false
+	}
+	x := v84
+	_ = x
+	v85 := g.src(i, 1)
+	if v85.none() {
+		return false
+	}
+	if !sameVal(x, v85) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndZero, i) {
+	if !g.fire(ruleAndSelf, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rAndSelf (int.rules:37):
+// rOrZero (int.rules:36):
 //
-//	AndSelf: (and int|pred x x) => x
-func (g *genOpt) rAndSelf(i ir.InstrID) bool {
+//	OrZero commute: (or int|pred x 0) => x
+func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1518,24 +1502,21 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	x := v87
 	_ = x
 	v88 := g.src(i, 1)
-	if v88.none() {
-		return false
-	}
-	if !sameVal(x, v88) {
+	if !v88.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndSelf, i) {
+	if !g.fire(ruleOrZero, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rOrZero (int.rules:38):
+// rOrZero_c (int.rules:36):
 //
 //	OrZero commute: (or int|pred x 0) => x
-func (g *genOpt) rOrZero(i ir.InstrID) bool {
+func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1556,15 +1537,15 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 		return false
 	}
 	v90 := g.src(i, 0)
-	if v90.none() {
+	if !v90.is(g, i, 0, 0) {
 		return false
 	}
-	x := v90
-	_ = x
 	v91 := g.src(i, 1)
-	if !v91.is(g, i, 1, 0) {
+	if v91.none() {
 		return false
 	}
+	x := v91
+	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleOrZero, i) {
 		return false
@@ -1573,10 +1554,10 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	return true
 }
 
-// rOrZero_c (int.rules:38):
+// rOrOnes (int.rules:37):
 //
-//	OrZero commute: (or int|pred x 0) => x
-func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
+//	OrOnes commute: (or int|pred _ -1) => {^uint64(0)}
+func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1596,28 +1577,22 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v93 := g.src(i, 0)
-	if !v93.is(g, i, 0, 0) {
-		return false
-	}
 	v94 := g.src(i, 1)
-	if v94.none() {
+	if !v94.is(g, i, 1, int64(-1)) {
 		return false
 	}
-	x := v94
-	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleOrZero, i) {
+	if !g.fire(ruleOrOnes, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(^uint64(0)))
 	return true
 }
 
-// rOrOnes (int.rules:39):
+// rOrOnes_c (int.rules:37):
 //
 //	OrOnes commute: (or int|pred _ -1) => {^uint64(0)}
-func (g *genOpt) rOrOnes(i ir.InstrID) bool {
+func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1637,8 +1612,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v97 := g.src(i, 1)
-	if !v97.is(g, i, 1, int64(-1)) {
+	v96 := g.src(i, 0)
+	if !v96.is(g, i, 0, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1649,10 +1624,10 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	return true
 }
 
-// rOrOnes_c (int.rules:39):
+// rOrSelf (int.rules:38):
 //
-//	OrOnes commute: (or int|pred _ -1) => {^uint64(0)}
-func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
+//	OrSelf: (or int|pred x x) => x
+func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1673,21 +1648,30 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 		return false
 	}
 	v99 := g.src(i, 0)
-	if !v99.is(g, i, 0, int64(-1)) {
+	if v99.none() {
+		return false
+	}
+	x := v99
+	_ = x
+	v100 := g.src(i, 1)
+	if v100.none() {
+		return false
+	}
+	if !sameVal(x, v100) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleOrOnes, i) {
+	if !g.fire(ruleOrSelf, i) {
 		return false
 	}
-	g.toConst(i, uint64(^uint64(0)))
+	g.toCopy(i, x)
 	return true
 }
 
-// rOrSelf (int.rules:40):
+// rXorZero (int.rules:39):
 //
-//	OrSelf: (or int|pred x x) => x
-func (g *genOpt) rOrSelf(i ir.InstrID) bool {
+//	XorZero commute: (xor int|pred x 0) => x
+func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1714,24 +1698,21 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	x := v102
 	_ = x
 	v103 := g.src(i, 1)
-	if v103.none() {
-		return false
-	}
-	if !sameVal(x, v103) {
+	if !v103.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleOrSelf, i) {
+	if !g.fire(ruleXorZero, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rXorZero (int.rules:41):
+// rXorZero_c (int.rules:39):
 //
 //	XorZero commute: (xor int|pred x 0) => x
-func (g *genOpt) rXorZero(i ir.InstrID) bool {
+func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1752,15 +1733,15 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 		return false
 	}
 	v105 := g.src(i, 0)
-	if v105.none() {
+	if !v105.is(g, i, 0, 0) {
 		return false
 	}
-	x := v105
-	_ = x
 	v106 := g.src(i, 1)
-	if !v106.is(g, i, 1, 0) {
+	if v106.none() {
 		return false
 	}
+	x := v106
+	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorZero, i) {
 		return false
@@ -1769,10 +1750,10 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	return true
 }
 
-// rXorZero_c (int.rules:41):
+// rXorSelf (int.rules:40):
 //
-//	XorZero commute: (xor int|pred x 0) => x
-func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
+//	XorSelf: (xor int|pred x x) => {0}
+func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1793,27 +1774,30 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 		return false
 	}
 	v108 := g.src(i, 0)
-	if !v108.is(g, i, 0, 0) {
+	if v108.none() {
 		return false
 	}
+	x := v108
+	_ = x
 	v109 := g.src(i, 1)
 	if v109.none() {
 		return false
 	}
-	x := v109
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(ruleXorZero, i) {
+	if !sameVal(x, v109) {
 		return false
 	}
-	g.toCopy(i, x)
+	_, _, _ = t, m, t2
+	if !g.fire(ruleXorSelf, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rXorSelf (int.rules:42):
+// rXorOnes (int.rules:41):
 //
-//	XorSelf: (xor int|pred x x) => {0}
-func (g *genOpt) rXorSelf(i ir.InstrID) bool {
+//	XorOnes commute: (xor int|pred x -1) => (not t x)
+func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1840,24 +1824,21 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	x := v111
 	_ = x
 	v112 := g.src(i, 1)
-	if v112.none() {
-		return false
-	}
-	if !sameVal(x, v112) {
+	if !v112.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleXorSelf, i) {
+	if !g.fire(ruleXorOnes, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
 	return true
 }
 
-// rXorOnes (int.rules:43):
+// rXorOnes_c (int.rules:41):
 //
 //	XorOnes commute: (xor int|pred x -1) => (not t x)
-func (g *genOpt) rXorOnes(i ir.InstrID) bool {
+func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1878,15 +1859,15 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 		return false
 	}
 	v114 := g.src(i, 0)
-	if v114.none() {
+	if !v114.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	x := v114
-	_ = x
 	v115 := g.src(i, 1)
-	if !v115.is(g, i, 1, int64(-1)) {
+	if v115.none() {
 		return false
 	}
+	x := v115
+	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorOnes, i) {
 		return false
@@ -1895,14 +1876,14 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	return true
 }
 
-// rXorOnes_c (int.rules:43):
+// rMinSelf (int.rules:42):
 //
-//	XorOnes commute: (xor int|pred x -1) => (not t x)
-func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
+//	MinSelf: (min sint|uint x x) => x
+func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tySigned(t) || tyUnsigned(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1919,27 +1900,30 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 		return false
 	}
 	v117 := g.src(i, 0)
-	if !v117.is(g, i, 0, int64(-1)) {
+	if v117.none() {
 		return false
 	}
+	x := v117
+	_ = x
 	v118 := g.src(i, 1)
 	if v118.none() {
 		return false
 	}
-	x := v118
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(ruleXorOnes, i) {
+	if !sameVal(x, v118) {
 		return false
 	}
-	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
+	_, _, _ = t, m, t2
+	if !g.fire(ruleMinSelf, i) {
+		return false
+	}
+	g.toCopy(i, x)
 	return true
 }
 
-// rMinSelf (int.rules:44):
+// rMaxSelf (int.rules:43):
 //
-//	MinSelf: (min sint|uint x x) => x
-func (g *genOpt) rMinSelf(i ir.InstrID) bool {
+//	MaxSelf: (max sint|uint x x) => x
+func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1973,50 +1957,6 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMinSelf, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rMaxSelf (int.rules:45):
-//
-//	MaxSelf: (max sint|uint x x) => x
-func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm122 := m
-	if mm122 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v123 := g.src(i, 0)
-	if v123.none() {
-		return false
-	}
-	x := v123
-	_ = x
-	v124 := g.src(i, 1)
-	if v124.none() {
-		return false
-	}
-	if !sameVal(x, v124) {
-		return false
-	}
-	_, _, _ = t, m, t2
 	if !g.fire(ruleMaxSelf, i) {
 		return false
 	}
@@ -2024,7 +1964,7 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	return true
 }
 
-// rNotNot (int.rules:46):
+// rNotNot (int.rules:44):
 //
 //	NotNot: (not int|pred (not t x)) => x
 func (g *genOpt) rNotNot(i ir.InstrID) bool {
@@ -2037,8 +1977,8 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm125 := m
-	if mm125 != 0 {
+	mm122 := m
+	if mm122 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2047,41 +1987,41 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v126 := g.src(i, 0)
-	if !v126.reg() {
+	v123 := g.src(i, 0)
+	if !v123.reg() {
 		return false
 	}
-	d127, okd127 := g.defOf(v126.o.Reg())
-	if !okd127 {
+	d124, okd124 := g.defOf(v123.o.Reg())
+	if !okd124 {
 		return false
 	}
-	if f.Op[d127] != ir.OpNot {
+	if f.Op[d124] != ir.OpNot {
 		return false
 	}
-	t128, m128, u128 := f.Type[d127], f.Mods[d127], f.Type2[d127]
-	if !(t128 == t) {
+	t125, m125, u125 := f.Type[d124], f.Mods[d124], f.Type2[d124]
+	if !(t125 == t) {
 		return false
 	}
-	if u128 != ir.TNone {
+	if u125 != ir.TNone {
 		return false
 	}
-	mm129 := m128
-	if mm129 != 0 {
+	mm126 := m125
+	if mm126 != 0 {
 		return false
 	}
-	if f.Space[d127] != ir.SpaceNone {
+	if f.Space[d124] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d127, 1) {
+	if !g.shape(d124, 1) {
 		return false
 	}
-	v130 := g.src(d127, 0)
-	if v130.none() {
+	v127 := g.src(d124, 0)
+	if v127.none() {
 		return false
 	}
-	x := v130
+	x := v127
 	_ = x
-	_, _, _ = t128, m128, u128
+	_, _, _ = t125, m125, u125
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNotNot, i) {
 		return false
@@ -2090,7 +2030,7 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	return true
 }
 
-// rNegNeg (int.rules:47):
+// rNegNeg (int.rules:45):
 //
 //	NegNeg: (neg sint (neg t x)) => x
 func (g *genOpt) rNegNeg(i ir.InstrID) bool {
@@ -2103,8 +2043,8 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm131 := m
-	if mm131 != 0 {
+	mm128 := m
+	if mm128 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2113,41 +2053,41 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v132 := g.src(i, 0)
-	if !v132.reg() {
+	v129 := g.src(i, 0)
+	if !v129.reg() {
 		return false
 	}
-	d133, okd133 := g.defOf(v132.o.Reg())
-	if !okd133 {
+	d130, okd130 := g.defOf(v129.o.Reg())
+	if !okd130 {
 		return false
 	}
-	if f.Op[d133] != ir.OpNeg {
+	if f.Op[d130] != ir.OpNeg {
 		return false
 	}
-	t134, m134, u134 := f.Type[d133], f.Mods[d133], f.Type2[d133]
-	if !(t134 == t) {
+	t131, m131, u131 := f.Type[d130], f.Mods[d130], f.Type2[d130]
+	if !(t131 == t) {
 		return false
 	}
-	if u134 != ir.TNone {
+	if u131 != ir.TNone {
 		return false
 	}
-	mm135 := m134
-	if mm135 != 0 {
+	mm132 := m131
+	if mm132 != 0 {
 		return false
 	}
-	if f.Space[d133] != ir.SpaceNone {
+	if f.Space[d130] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d133, 1) {
+	if !g.shape(d130, 1) {
 		return false
 	}
-	v136 := g.src(d133, 0)
-	if v136.none() {
+	v133 := g.src(d130, 0)
+	if v133.none() {
 		return false
 	}
-	x := v136
+	x := v133
 	_ = x
-	_, _, _ = t134, m134, u134
+	_, _, _ = t131, m131, u131
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNegNeg, i) {
 		return false
@@ -2156,7 +2096,7 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	return true
 }
 
-// rShlZero (int.rules:48):
+// rShlZero (int.rules:46):
 //
 //	ShlZero: (shl bits x 0) => x
 func (g *genOpt) rShlZero(i ir.InstrID) bool {
@@ -2164,6 +2104,47 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
 	if !(tyBits(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm134 := m
+	if mm134 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v135 := g.src(i, 0)
+	if v135.none() {
+		return false
+	}
+	x := v135
+	_ = x
+	v136 := g.src(i, 1)
+	if !v136.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleShlZero, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rShrZero (int.rules:47):
+//
+//	ShrZero: (shr int x 0) => x
+func (g *genOpt) rShrZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2190,21 +2171,21 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleShlZero, i) {
+	if !g.fire(ruleShrZero, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rShrZero (int.rules:49):
+// rShlWide (int.rules:51):
 //
-//	ShrZero: (shr int x 0) => x
-func (g *genOpt) rShrZero(i ir.InstrID) bool {
+//	ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
+func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyBits(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2220,32 +2201,34 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v141 := g.src(i, 0)
-	if v141.none() {
-		return false
-	}
-	x := v141
-	_ = x
 	v142 := g.src(i, 1)
-	if !v142.is(g, i, 1, 0) {
+	if v142.none() {
 		return false
 	}
+	if !v142.k {
+		return false
+	}
+	c := v142
+	_ = c
 	_, _, _ = t, m, t2
-	if !g.fire(ruleShrZero, i) {
+	if !(c.c >= uint64(t.Bits())) {
 		return false
 	}
-	g.toCopy(i, x)
+	if !g.fire(ruleShlWide, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rShlWide (int.rules:53):
+// rShrWide (int.rules:52):
 //
-//	ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
-func (g *genOpt) rShlWide(i ir.InstrID) bool {
+//	ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
+func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyBits(t)) {
+	if !(tyUnsigned(t) || tyBits(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2274,21 +2257,21 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if !(c.c >= uint64(t.Bits())) {
 		return false
 	}
-	if !g.fire(ruleShlWide, i) {
+	if !g.fire(ruleShrWide, i) {
 		return false
 	}
 	g.toConst(i, uint64(0))
 	return true
 }
 
-// rShrWide (int.rules:54):
+// rShrSignWide (int.rules:53):
 //
-//	ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
-func (g *genOpt) rShrWide(i ir.InstrID) bool {
+//	ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})
+func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyUnsigned(t) || tyBits(t)) {
+	if !(tySigned(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2304,6 +2287,12 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
+	v147 := g.src(i, 0)
+	if v147.none() {
+		return false
+	}
+	x := v147
+	_ = x
 	v148 := g.src(i, 1)
 	if v148.none() {
 		return false
@@ -2312,55 +2301,6 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 		return false
 	}
 	c := v148
-	_ = c
-	_, _, _ = t, m, t2
-	if !(c.c >= uint64(t.Bits())) {
-		return false
-	}
-	if !g.fire(ruleShrWide, i) {
-		return false
-	}
-	g.toConst(i, uint64(0))
-	return true
-}
-
-// rShrSignWide (int.rules:55):
-//
-//	ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})
-func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm149 := m
-	if mm149 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v150 := g.src(i, 0)
-	if v150.none() {
-		return false
-	}
-	x := v150
-	_ = x
-	v151 := g.src(i, 1)
-	if v151.none() {
-		return false
-	}
-	if !v151.k {
-		return false
-	}
-	c := v151
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c > uint64(t.Bits()-1)) {
@@ -2373,7 +2313,7 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	return true
 }
 
-// rMadZero (int.rules:56):
+// rMadZero (int.rules:54):
 //
 //	MadZero commute: (mad.lo int _ 0 y) => y
 func (g *genOpt) rMadZero(i ir.InstrID) bool {
@@ -2386,8 +2326,8 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm152 := m
-	if mm152 != ir.ModLo {
+	mm149 := m
+	if mm149 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2396,15 +2336,15 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v154 := g.src(i, 1)
-	if !v154.is(g, i, 1, 0) {
+	v151 := g.src(i, 1)
+	if !v151.is(g, i, 1, 0) {
 		return false
 	}
-	v155 := g.src(i, 2)
-	if v155.none() {
+	v152 := g.src(i, 2)
+	if v152.none() {
 		return false
 	}
-	y := v155
+	y := v152
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2414,7 +2354,7 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	return true
 }
 
-// rMadZero_c (int.rules:56):
+// rMadZero_c (int.rules:54):
 //
 //	MadZero commute: (mad.lo int _ 0 y) => y
 func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
@@ -2427,8 +2367,8 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm156 := m
-	if mm156 != ir.ModLo {
+	mm153 := m
+	if mm153 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2437,15 +2377,15 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v157 := g.src(i, 0)
-	if !v157.is(g, i, 0, 0) {
+	v154 := g.src(i, 0)
+	if !v154.is(g, i, 0, 0) {
 		return false
 	}
-	v159 := g.src(i, 2)
-	if v159.none() {
+	v156 := g.src(i, 2)
+	if v156.none() {
 		return false
 	}
-	y := v159
+	y := v156
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2455,7 +2395,7 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	return true
 }
 
-// rMadOne (int.rules:57):
+// rMadOne (int.rules:55):
 //
 //	MadOne commute: (mad.lo int x 1 y) => (add t x y)
 func (g *genOpt) rMadOne(i ir.InstrID) bool {
@@ -2468,8 +2408,8 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm160 := m
-	if mm160 != ir.ModLo {
+	mm157 := m
+	if mm157 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2478,21 +2418,21 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v161 := g.src(i, 0)
-	if v161.none() {
+	v158 := g.src(i, 0)
+	if v158.none() {
 		return false
 	}
-	x := v161
+	x := v158
 	_ = x
-	v162 := g.src(i, 1)
-	if !v162.is(g, i, 1, 1) {
+	v159 := g.src(i, 1)
+	if !v159.is(g, i, 1, 1) {
 		return false
 	}
-	v163 := g.src(i, 2)
-	if v163.none() {
+	v160 := g.src(i, 2)
+	if v160.none() {
 		return false
 	}
-	y := v163
+	y := v160
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2502,7 +2442,7 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	return true
 }
 
-// rMadOne_c (int.rules:57):
+// rMadOne_c (int.rules:55):
 //
 //	MadOne commute: (mad.lo int x 1 y) => (add t x y)
 func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
@@ -2515,8 +2455,8 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm164 := m
-	if mm164 != ir.ModLo {
+	mm161 := m
+	if mm161 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2525,21 +2465,21 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v165 := g.src(i, 0)
-	if !v165.is(g, i, 0, 1) {
+	v162 := g.src(i, 0)
+	if !v162.is(g, i, 0, 1) {
 		return false
 	}
-	v166 := g.src(i, 1)
-	if v166.none() {
+	v163 := g.src(i, 1)
+	if v163.none() {
 		return false
 	}
-	x := v166
+	x := v163
 	_ = x
-	v167 := g.src(i, 2)
-	if v167.none() {
+	v164 := g.src(i, 2)
+	if v164.none() {
 		return false
 	}
-	y := v167
+	y := v164
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2549,7 +2489,7 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	return true
 }
 
-// rMadAddZero (int.rules:58):
+// rMadAddZero (int.rules:56):
 //
 //	MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)
 func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
@@ -2562,8 +2502,8 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm168 := m
-	if mm168 != ir.ModLo {
+	mm165 := m
+	if mm165 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2572,20 +2512,20 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v169 := g.src(i, 0)
-	if v169.none() {
+	v166 := g.src(i, 0)
+	if v166.none() {
 		return false
 	}
-	x := v169
+	x := v166
 	_ = x
-	v170 := g.src(i, 1)
-	if v170.none() {
+	v167 := g.src(i, 1)
+	if v167.none() {
 		return false
 	}
-	y := v170
+	y := v167
 	_ = y
-	v171 := g.src(i, 2)
-	if !v171.is(g, i, 2, 0) {
+	v168 := g.src(i, 2)
+	if !v168.is(g, i, 2, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2596,7 +2536,7 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	return true
 }
 
-// rSetpSelf (int.rules:61):
+// rSetpSelf (int.rules:59):
 //
 //	SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?
 func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
@@ -2609,12 +2549,12 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm172 := m
-	if mm172.Cmp() == ir.CmpNone || mm172.BoolOp() != ir.BoolNone {
+	mm169 := m
+	if mm169.Cmp() == ir.CmpNone || mm169.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm172 = mm172.WithCmp(ir.CmpNone)
-	if mm172 != 0 {
+	mm169 = mm169.WithCmp(ir.CmpNone)
+	if mm169 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2623,20 +2563,20 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v173 := g.src(i, 0)
-	if v173.none() {
+	v170 := g.src(i, 0)
+	if v170.none() {
 		return false
 	}
-	x := v173
+	x := v170
 	_ = x
-	v174 := g.src(i, 1)
-	if v174.none() {
+	v171 := g.src(i, 1)
+	if v171.none() {
 		return false
 	}
-	if !v174.reg() {
+	if !v171.reg() {
 		return false
 	}
-	if !sameVal(x, v174) {
+	if !sameVal(x, v171) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2648,7 +2588,7 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	return true
 }
 
-// rSelpSame (int.rules:65):
+// rSelpSame (int.rules:63):
 //
 //	SelpSame: (selp any x x _) => x
 func (g *genOpt) rSelpSame(i ir.InstrID) bool {
@@ -2661,8 +2601,8 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm175 := m
-	if mm175 != 0 {
+	mm172 := m
+	if mm172 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2671,17 +2611,17 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v176 := g.src(i, 0)
-	if v176.none() {
+	v173 := g.src(i, 0)
+	if v173.none() {
 		return false
 	}
-	x := v176
+	x := v173
 	_ = x
-	v177 := g.src(i, 1)
-	if v177.none() {
+	v174 := g.src(i, 1)
+	if v174.none() {
 		return false
 	}
-	if !sameVal(x, v177) {
+	if !sameVal(x, v174) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2692,7 +2632,7 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	return true
 }
 
-// rSelpTrue (int.rules:66):
+// rSelpTrue (int.rules:64):
 //
 //	SelpTrue: (selp any x _ c:k) && {c.c&1 != 0} => x
 func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
@@ -2705,8 +2645,8 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm179 := m
-	if mm179 != 0 {
+	mm176 := m
+	if mm176 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2715,20 +2655,20 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v180 := g.src(i, 0)
-	if v180.none() {
+	v177 := g.src(i, 0)
+	if v177.none() {
 		return false
 	}
-	x := v180
+	x := v177
 	_ = x
-	v182 := g.src(i, 2)
-	if v182.none() {
+	v179 := g.src(i, 2)
+	if v179.none() {
 		return false
 	}
-	if !v182.k {
+	if !v179.k {
 		return false
 	}
-	c := v182
+	c := v179
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 != 0) {
@@ -2741,7 +2681,7 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	return true
 }
 
-// rSelpFalse (int.rules:67):
+// rSelpFalse (int.rules:65):
 //
 //	SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y
 func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
@@ -2754,8 +2694,8 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm183 := m
-	if mm183 != 0 {
+	mm180 := m
+	if mm180 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2764,20 +2704,20 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v185 := g.src(i, 1)
-	if v185.none() {
+	v182 := g.src(i, 1)
+	if v182.none() {
 		return false
 	}
-	y := v185
+	y := v182
 	_ = y
-	v186 := g.src(i, 2)
-	if v186.none() {
+	v183 := g.src(i, 2)
+	if v183.none() {
 		return false
 	}
-	if !v186.k {
+	if !v183.k {
 		return false
 	}
-	c := v186
+	c := v183
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 == 0) {
@@ -2790,7 +2730,7 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	return true
 }
 
-// rMovSelf (int.rules:68):
+// rMovSelf (int.rules:66):
 //
 //	MovSelf: (mov any x:r) && {g.selfMove(i)} => nop
 func (g *genOpt) rMovSelf(i ir.InstrID) bool {
@@ -2803,8 +2743,8 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm187 := m
-	if mm187 != 0 {
+	mm184 := m
+	if mm184 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2813,14 +2753,14 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v188 := g.src(i, 0)
-	if v188.none() {
+	v185 := g.src(i, 0)
+	if v185.none() {
 		return false
 	}
-	if !v188.reg() {
+	if !v185.reg() {
 		return false
 	}
-	x := v188
+	x := v185
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.selfMove(i)) {
@@ -2833,7 +2773,7 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	return true
 }
 
-// rGuardTrue (int.rules:71):
+// rGuardTrue (int.rules:69):
 //
 //	GuardTrue: @p:k any && {p.c&1 != 0} => unguard
 func (g *genOpt) rGuardTrue(i ir.InstrID) bool {
@@ -2859,7 +2799,7 @@ func (g *genOpt) rGuardTrue(i ir.InstrID) bool {
 	return true
 }
 
-// rGuardFalse (int.rules:72):
+// rGuardFalse (int.rules:70):
 //
 //	GuardFalse: @p:k any && {p.c&1 == 0} => delete
 func (g *genOpt) rGuardFalse(i ir.InstrID) bool {

@@ -52,12 +52,12 @@ func runGenOpt(t *testing.T, src, fn string, knobs ...string) (before, after *ir
 }
 
 // ruleCounter sums the counters of the rules whose name starts with
-// prefix ("" for all).
+// prefix ("" for all; a prefix ending in NUL names one rule exactly).
 func ruleCounter(stats []PhaseStat, prefix string) int64 {
 	var n int64
 	for _, s := range stats {
 		for _, c := range s.Counters {
-			if strings.HasPrefix(c.Name, "rule "+prefix) {
+			if exact, ok := strings.CutSuffix(prefix, "\x00"); ok && c.Name == "rule "+exact || !ok && strings.HasPrefix(c.Name, "rule "+prefix) {
 				n += c.N
 			}
 		}
