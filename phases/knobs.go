@@ -114,6 +114,8 @@ var (
 		"maximum number of live ranges split per function")
 	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
 		"largest branch region (in instructions) turned into predicated code")
+	GeneralOptimizeRuleLimit = budgetKnob("GeneralOptimizeRuleLimit", "unlimited", "GeneralOptimize",
+		"debug counter: each GeneralOptimize run applies at most N rewrite rules per function (bisect a miscompile to one rule application; the report names the first rule refused)")
 )
 
 var knobIndex = map[string]int{} // lower-case name → index

@@ -16,7 +16,7 @@ import (
 
 // testFunc builds a function no phase finds anything to do in:
 //
-//	b0: mov.u32 %r1, %ctaid.x; add.u32 %r2, %r1, %r1; mov.pred %p1, 0; @%p1 bra b0;
+//	b0: mov.u32 %r1, %ctaid.x; add.u32 %r2, %r1, %r1; setp.eq.u64 %p1, %rd1, 1; @%p1 bra b0;
 //	b1: st [%rd1], %r2; ret;
 func testFunc(name string) *ir.Func {
 	m := &ir.Module{}
@@ -32,7 +32,7 @@ func testFunc(name string) *ir.Func {
 	b1 := f.AddBlock(ir.NoSym)
 	f.Append(b0, f.NewInstrText("mov.u32", []ir.Operand{ir.RegDef(r1), ir.Pack(ir.KSpecial, 0, 0, false)}))
 	f.Append(b0, f.NewInstrText("add.u32", []ir.Operand{ir.RegDef(r2), ir.RegOp(r1), ir.RegOp(r1)}))
-	f.Append(b0, f.NewInstrText("mov.pred", []ir.Operand{ir.RegDef(p1), f.AddImm(ir.Imm{Bits: 0})}))
+	f.Append(b0, f.NewInstrText("setp.eq.u64", []ir.Operand{ir.RegDef(p1), ir.RegOp(rd1), f.AddImm(ir.Imm{Bits: 1})}))
 	br := f.NewInstrText("bra", []ir.Operand{ir.Pack(ir.KLabel, uint32(b0), 0, false)})
 	f.Guard[br] = ir.RegOp(p1)
 	f.Append(b0, br)
