@@ -70,7 +70,7 @@ func TestOrderingTable(t *testing.T) {
 
 func TestPipelineShape(t *testing.T) {
 	want := []string{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "OriPerformLiveDeadFirst",
-		"OriSplitLiveRanges", "IntoSSA", "GeneralOptimize", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
+		"ConvertMemoryToRegister", "OriSplitLiveRanges", "IntoSSA", "GeneralOptimize", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
 		"GeneralOptimizeMid2", "GvnCse", "OriReassociateAndCommon", "GeneralOptimizeLate",
 		"OriPerformLiveDeadThird", "OriDoPredication", "LateOriCommoning", "GeneralOptimizeLate2",
 		"OriHoistInvariantsLate", "DoKillMovement", "DoTexMovement", "DoMemMovement", "DoSinkMovement",
@@ -83,7 +83,7 @@ func TestPipelineShape(t *testing.T) {
 			t.Errorf("slot %d: %+v", i, p)
 		}
 	}
-	for fam, n := range map[string]int{"OriPerformLiveDead": 4, "GeneralOptimize": 6, "HoistInvariants": 5, "generaloptimize": 6} {
+	for fam, n := range map[string]int{"OriPerformLiveDead": 4, "GeneralOptimize": 7, "HoistInvariants": 5, "generaloptimize": 7} {
 		idx, err := Resolve(fam)
 		if err != nil || len(idx) != n {
 			t.Errorf("family %s: %v %v, want %d members", fam, idx, err, n)

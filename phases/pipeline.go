@@ -64,6 +64,12 @@ var pipeline = []Phase{
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
+	// Promote .local frame slots to registers (ptxas's
+	// ConvertMemoryToRegisterOrUniform, a sub-pass of GeneralOptimizeMid
+	// there): after the first bundle folded constant indices, and before
+	// IntoSSA, because the registers it makes are written once per store.
+	{Name: "ConvertMemoryToRegister", Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
 	{Name: "OriSplitLiveRanges", Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
@@ -145,7 +151,7 @@ var pipeline = []Phase{
 // ptxas's NamedPhases does: naming a family names all its members.
 var Families = map[string]string{
 	"OriPerformLiveDead": "the four OriPerformLiveDead* instances",
-	"GeneralOptimize":    "the six GeneralOptimize* bundles",
+	"GeneralOptimize":    "the six GeneralOptimize* bundles and their sub-pass ConvertMemoryToRegister",
 	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the four movements",
 }
 
@@ -156,6 +162,7 @@ type orderRule struct{ Before, After, Why string }
 var orderRules = []orderRule{
 	{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "the early sweep shrinks the first bundle's input"},
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
+	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
 	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
 	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},
