@@ -165,7 +165,22 @@ type Liveness struct {
 	seen   []uint32
 	seenSt uint32
 
+	// PHI operands read on edges out of each block (phi.go): a CSR over
+	// blocks, empty when the function holds no PHI.
+	phiStart []uint32
+	phiRegs  []ir.RegID
+	hasPhi   bool
+
 	buf *liveBuf // working memory, kept for the next ComputeLivenessInto
+}
+
+// PhiOut returns the registers that PHIs of b's successors read on the
+// edges from b (sorted; live out of b).
+func (l *Liveness) PhiOut(b ir.BlockID) []ir.RegID {
+	if !l.hasPhi {
+		return nil
+	}
+	return l.phiRegs[l.phiStart[b]:l.phiStart[b+1]]
 }
 
 // liveBuf is the working memory of one solve, reused by the next solve
@@ -201,6 +216,8 @@ type liveBuf struct {
 	regs     []ir.RegID
 	queue    []int32
 	inQ      []bool
+	phiStart []uint32
+	phiRegs  []ir.RegID
 }
 
 // grow returns s resized to n zeroed elements, reusing its array when it
@@ -287,13 +304,20 @@ func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, blo
 	}
 	buf.order = l.order
 
+	// PHI operands, by the block they are read at the end of.
+	buf.phiStart, buf.phiRegs, l.hasPhi = phiOuts(f, buf.phiStart, buf.phiRegs)
+	l.phiStart, l.phiRegs = buf.phiStart, buf.phiRegs
+
 	// One forward scan: upward-exposed uses and first killing definition
 	// of every register in every block, as per-block lists.
-	gen, kill := scanBlocks(f, buf)
+	gen, kill := scanBlocks(f, buf, l)
 	buf.global = grow(buf.global, nr)
 	global := buf.global
 	for _, r := range gen.bits {
 		global[r] = true
+	}
+	for _, r := range l.phiRegs {
+		global[r] = true // live out of a predecessor even where it kills it
 	}
 	l.atExit = append(l.atExit[:0], opt.LiveAtExit...)
 	slices.Sort(l.atExit)
@@ -372,8 +396,11 @@ func (c *blockSets) dropLocal(global []int32) {
 // scanBlocks walks every block forward once. A use of r not preceded in
 // the block by a killing (unguarded) definition puts r in gen(b); the
 // first killing definition of r in b puts it in kill(b). Within an
-// instruction, uses come before definitions.
-func scanBlocks(f *ir.Func, buf *liveBuf) (gen, kill blockSets) {
+// instruction, uses come before definitions. A PHI's definition kills at
+// the head of its block; its operands are read at the end of the
+// predecessors they come from (l.PhiOut), so they join gen of that
+// predecessor unless it defines them.
+func scanBlocks(f *ir.Func, buf *liveBuf, l *Liveness) (gen, kill blockSets) {
 	nr, nb := f.NumRegs(), f.NumBlocks()
 	buf.stamps = grow(buf.stamps, 2*nr)
 	stamps := buf.stamps
@@ -392,8 +419,9 @@ func scanBlocks(f *ir.Func, buf *liveBuf) (gen, kill blockSets) {
 		kill.start[b] = uint32(len(kill.bits))
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
+			phi := f.Op[i] == ir.OpPhi
 			for _, x := range refs {
-				if !x.Def && defStamp[x.Reg] != st && genStamp[x.Reg] != st {
+				if !x.Def && !phi && defStamp[x.Reg] != st && genStamp[x.Reg] != st {
 					genStamp[x.Reg] = st
 					gen.bits = append(gen.bits, uint32(x.Reg))
 				}
@@ -406,6 +434,12 @@ func scanBlocks(f *ir.Func, buf *liveBuf) (gen, kill blockSets) {
 					defStamp[x.Reg] = st
 					kill.bits = append(kill.bits, uint32(x.Reg))
 				}
+			}
+		}
+		for _, r := range l.PhiOut(ir.BlockID(b)) {
+			if defStamp[r] != st && genStamp[r] != st {
+				genStamp[r] = st
+				gen.bits = append(gen.bits, uint32(r))
 			}
 		}
 	}
@@ -553,6 +587,12 @@ func (l *Liveness) solveDense(gen, kill blockSets, opt LiveOptions) bool {
 				if buf.uMark[r] != st {
 					buf.uMark[r] = st
 					regs = append(regs, ir.RegID(r))
+				}
+			}
+			for _, r := range l.PhiOut(b) {
+				if buf.uMark[r] != st {
+					buf.uMark[r] = st
+					regs = append(regs, r)
 				}
 			}
 			succs := f.SuccsOf(b)
@@ -931,6 +971,11 @@ func (l *Liveness) IsLiveOut(b ir.BlockID, r ir.RegID) bool {
 	if g < 0 {
 		return false
 	}
+	if l.hasPhi {
+		if _, ok := slices.BinarySearch(l.PhiOut(b), r); ok {
+			return true
+		}
+	}
 	if l.Method == Dense {
 		succs := l.F.SuccsOf(b)
 		if len(succs) == 0 {
@@ -963,6 +1008,30 @@ func (l *Liveness) LiveInRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
 
 // LiveOutRegs appends the registers live on exit from b, each once.
 func (l *Liveness) LiveOutRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
+	if phis := l.PhiOut(b); len(phis) > 0 {
+		// Merge the PHI operands in, each once.
+		n := len(dst)
+		dst = l.liveOutRegs(b, dst)
+		l.seenSt++
+		if l.seenSt == 0 {
+			clear(l.seen)
+			l.seenSt = 1
+		}
+		st := l.seenSt
+		for _, r := range dst[n:] {
+			l.seen[r] = st
+		}
+		for _, r := range phis {
+			if l.seen[r] != st {
+				dst = append(dst, r)
+			}
+		}
+		return dst
+	}
+	return l.liveOutRegs(b, dst)
+}
+
+func (l *Liveness) liveOutRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
 	if l.Method == Dense {
 		succs := l.F.SuccsOf(b)
 		if len(succs) == 0 {
@@ -1052,6 +1121,9 @@ func (w *Walker) Step(i ir.InstrID) {
 			}
 		}
 	}
+	if f.Op[i] == ir.OpPhi {
+		return // its operands are read on the incoming edges
+	}
 	for _, x := range w.refs {
 		if !x.Def {
 			w.live.Set(int(x.Reg))
@@ -1113,6 +1185,10 @@ func (l *Liveness) Out(b ir.BlockID, o *OutSet) {
 		for w, x := range l.inBits[off : off+sw] {
 			o.words[w] |= x
 		}
+	}
+	for _, r := range l.PhiOut(b) {
+		x, _ := slices.BinarySearch(sg.regs, r) // numbered by the solve
+		o.words[x>>5] |= 1 << (x & 31)
 	}
 	succs := l.F.SuccsOf(b)
 	if len(succs) == 0 {

@@ -28,9 +28,26 @@ func refTransfer(f *ir.Func, i ir.InstrID, live map[ir.RegID]bool) {
 			}
 		}
 	}
+	if f.Op[i] == ir.OpPhi {
+		return // read on the incoming edges
+	}
 	for _, x := range refs {
 		if !x.Def {
 			live[x.Reg] = true
+		}
+	}
+}
+
+// refPhiOut adds the registers the PHIs of b's successors read on edges
+// from b.
+func refPhiOut(f *ir.Func, b ir.BlockID, out map[ir.RegID]bool) {
+	for _, s := range f.SuccsOf(b) {
+		for i := f.BlockFirst[s]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			PhiIncoming(f, i, func(_ int, v ir.Operand, p ir.BlockID) {
+				if p == b && v.IsReg() {
+					out[v.Reg()] = true
+				}
+			})
 		}
 	}
 }
@@ -54,6 +71,7 @@ func computeRef(f *ir.Func, atExit []ir.RegID) *refLive {
 			for _, s := range f.SuccsOf(ir.BlockID(b)) {
 				maps.Copy(out, r.in[s])
 			}
+			refPhiOut(f, ir.BlockID(b), out)
 			r.out[b] = out
 			cur := maps.Clone(out)
 			for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
@@ -129,6 +147,7 @@ func checkFixedPoint(t *testing.T, f *ir.Func, l *Liveness, atExit []ir.RegID) {
 		for _, s := range f.SuccsOf(blk) {
 			maps.Copy(out, setOf(l.LiveInRegs(s, nil)))
 		}
+		refPhiOut(f, blk, out)
 		if len(f.SuccsOf(blk)) > 0 && !maps.Equal(out, setOf(l.LiveOutRegs(blk, nil))) {
 			t.Fatalf("out(%d) is not the union of its successors' in", b)
 		}
@@ -228,6 +247,51 @@ func TestLivenessRandom(t *testing.T) {
 	}
 	if multi < n/2 {
 		t.Errorf("only %d of %d runs were cut into several segments", multi, 2*n)
+	}
+}
+
+// TestLivenessSSA checks PHI-aware liveness against the reference on
+// random functions in SSA form: a PHI operand is live out of the
+// predecessor it comes from and not live into the PHI's block.
+func TestLivenessSSA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 19))
+	n := 600
+	if testing.Short() {
+		n = 150
+	}
+	phis, outOnly := 0, 0
+	for range n {
+		cfg := testgen.RandomConfig{Blocks: 2 + rng.IntN(20), Regs: 1 + rng.IntN(8), MaxInstrs: rng.IntN(6)}
+		f := testgen.Random(rng, cfg)
+		info, err := BuildSSA(f)
+		if err != nil {
+			continue
+		}
+		phis += info.Phis
+		ref := computeRef(f, nil)
+		for b := range f.NumBlocks() {
+			for r := range ref.out[b] {
+				if !ref.in[b][r] {
+					for _, s := range f.SuccsOf(ir.BlockID(b)) {
+						if !ref.in[s][r] {
+							outOnly++ // live out only through a PHI
+						}
+					}
+				}
+			}
+		}
+		for _, opt := range []LiveOptions{
+			{Solver: RoundRobin},
+			{Solver: Worklist, segBlocks: 1},
+			{MemBudget: -1},
+		} {
+			l := ComputeLiveness(f, opt)
+			checkLiveness(t, f, l, ref)
+			checkFixedPoint(t, f, l, nil)
+		}
+	}
+	if phis == 0 || outOnly == 0 {
+		t.Fatalf("the random functions exercised no PHI (%d) or no PHI-only live-out (%d)", phis, outOnly)
 	}
 }
 

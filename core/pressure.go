@@ -157,9 +157,11 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 					}
 				}
 			}
-			for _, x := range refs {
-				if !x.Def {
-					set(x.Reg)
+			if f.Op[i] != ir.OpPhi { // a PHI reads on its incoming edges
+				for _, x := range refs {
+					if !x.Def {
+						set(x.Reg)
+					}
 				}
 			}
 			record(i)

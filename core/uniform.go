@@ -25,7 +25,9 @@ import (
 //     passing j) that is live into a join of R ∪ {j} (a block with two or
 //     more predecessors) may hold values from different paths there, so
 //     it is varying everywhere. (Conservative: a register defined inside
-//     a uniform inner loop of R and live around it is also marked.)
+//     a uniform inner loop of R and live around it is also marked.) In
+//     SSA form the same holds of a PHI at such a join whose incoming
+//     values differ.
 //
 // The analysis is optimistic: everything starts uniform, and a worklist
 // over registers (def-use chains) adds varying ones until nothing
@@ -208,14 +210,32 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 		if int(j) < nb && len(f.PredsOf(j)) >= 2 {
 			joins = append(joins, j)
 		}
-		if len(cand) == 0 || len(joins) == 0 {
-			return
-		}
 		mark := func(r ir.RegID) {
 			if !u.Varying[r] {
 				u.Varying[r] = true
 				work = append(work, r)
 			}
+		}
+		// A PHI at a join picks its value by the edge each lane came in
+		// on: lanes that went different ways get different values, unless
+		// every incoming value is the same operand.
+		for _, c := range joins {
+			for i := f.BlockFirst[c]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+				ops := f.Ops(i)
+				same := true
+				for k := 3; k+1 < len(ops); k += 2 {
+					if ops[k] != ops[1] {
+						same = false
+						break
+					}
+				}
+				if !same {
+					mark(ops[0].Reg())
+				}
+			}
+		}
+		if len(cand) == 0 || len(joins) == 0 {
+			return
 		}
 		// Test each candidate at each join, or list each join's live-in
 		// set: whichever reads less.
