@@ -116,6 +116,8 @@ var (
 		"largest branch region (in instructions) turned into predicated code")
 	ConvertMemoryToRegIndexedSizeLimit = intKnob("ConvertMemoryToRegIndexedSizeLimit", "64", 0, 1<<20, "ConvertMemoryToRegister",
 		"most bytes of a .local frame reached through constant-indexed pointers (small arrays) that are promoted to registers, per variable")
+	InlineMaxInstrs = intKnob("InlineMaxInstrs", "100", 0, 1<<30, "OriInline",
+		"largest device function (in instructions) inlined at every call; a function called once is inlined whatever its size")
 )
 
 var knobIndex = map[string]int{} // lower-case name → index

@@ -69,7 +69,7 @@ func TestOrderingTable(t *testing.T) {
 }
 
 func TestPipelineShape(t *testing.T) {
-	want := []string{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "OriPerformLiveDeadFirst",
+	want := []string{"OriInline", "EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "OriPerformLiveDeadFirst",
 		"ConvertMemoryToRegister", "OriSplitLiveRanges", "IntoSSA", "GeneralOptimize", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
 		"GeneralOptimizeMid2", "GvnCse", "OriReassociateAndCommon", "GeneralOptimizeLate",
 		"OriPerformLiveDeadThird", "OriDoPredication", "LateOriCommoning", "GeneralOptimizeLate2",
@@ -372,7 +372,7 @@ func TestDumpsAndHTML(t *testing.T) {
 	// (the mov that fed only the add is now dead and goes too).
 	if strings.Count(p, `<div class="col">`) != 3 || strings.Count(p, "<svg") != 3 ||
 		!strings.Contains(p, "<h2>GvnCse</h2>") || !strings.Contains(p, "<h2>OriPerformLiveDeadThird</h2>") ||
-		!strings.Contains(p, "unchanged after: EarlyOriSimpleLiveDead") {
+		!strings.Contains(p, "unchanged after: OriInline, EarlyOriSimpleLiveDead") {
 		t.Errorf("html page:\n%s", p)
 	}
 	if _, err := ParseDumpSpec("during:GvnCse"); err == nil {

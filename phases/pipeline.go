@@ -53,6 +53,11 @@ const maxPassFuncs = 64
 // the GeneralOptimize bundle six times. The comment beside each slot says
 // why the slot is where it is.
 var pipeline = []Phase{
+	// Inline small device functions and drop the unused ones (module-wide:
+	// InlineModule does the work before the per-function phases; the slot
+	// names it and gives its level).
+	{Name: "OriInline", Fn: oriInline, Preserves: PreserveAll, MinOpt: 2, Impl: true,
+		Help: "inline small or once-called device functions, remove non-visible functions nothing calls (module-wide, before the other phases)"},
 	// Cheap dead-code sweep over straight-line code before anything else,
 	// so the first bundle sees less.
 	{Name: "EarlyOriSimpleLiveDead", Fn: simpleLiveDead, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
@@ -160,6 +165,7 @@ var Families = map[string]string{
 type orderRule struct{ Before, After, Why string }
 
 var orderRules = []orderRule{
+	{"OriInline", "EarlyOriSimpleLiveDead", "inlining comes before the mid-end (InlineModule runs first)"},
 	{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "the early sweep shrinks the first bundle's input"},
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
 	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
