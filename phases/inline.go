@@ -182,13 +182,13 @@ func inlineRound(m *ir.Module, limit int64) int {
 // paramAccessesOnly reports whether every instruction of f naming one of
 // syms does so as the single element of the address of a non-vector-free
 // ld.param/st.param (load when load, else store), or is the call skip.
-func paramAccessesOnly(f *ir.Func, syms []ir.SymID, skip ir.InstrID, load bool) bool {
+func paramAccessesOnly(f *ir.Func, syms []ir.SymID, skip ir.InstrID, load bool, dead []ir.InstrID) bool {
 	if len(syms) == 0 {
 		return true
 	}
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if i == skip {
+			if i == skip || slices.Contains(dead, i) {
 				continue
 			}
 			if !namesOnlyAsParamAccess(f, i, syms, load) {
@@ -285,12 +285,15 @@ func inlineCall(f *ir.Func, ci ir.InstrID, g *ir.Func) bool {
 		}
 	}
 	// The caller's variables: this call and their own loads/stores only.
-	if !paramAccessesOnly(f, argSyms, ci, false) || !paramAccessesOnly(f, retSyms, ci, true) {
+	if !paramAccessesOnly(f, argSyms, ci, false, nil) || !paramAccessesOnly(f, retSyms, ci, true, nil) {
 		return false
 	}
 	// The callee: parameters read, return values written, directly; no
-	// other symbol of its own but .local variables.
-	if !paramAccessesOnly(g, g.Params, ir.NoInstr, true) || !paramAccessesOnly(g, g.RetParams, ir.NoInstr, false) {
+	// other symbol of its own but .local variables. A parameter's address
+	// moved into a register nothing reads (clang -O0 does that for
+	// structs passed by value) is dropped.
+	dead := deadParamAddrs(g)
+	if !paramAccessesOnly(g, g.Params, ir.NoInstr, true, dead) || !paramAccessesOnly(g, g.RetParams, ir.NoInstr, false, dead) {
 		return false
 	}
 	for _, s := range g.Locals {
@@ -303,7 +306,7 @@ func inlineCall(f *ir.Func, ci ir.InstrID, g *ir.Func) bool {
 			if g.Mods[i].Has(ir.ModOther) && g.Op[i] != ir.OpRet && g.Space[i] == ir.SpaceParam {
 				return false // a form that cannot be rewritten to .local
 			}
-			if !ownSymsKnown(g, i) {
+			if !slices.Contains(dead, i) && !ownSymsKnown(g, i) {
 				return false
 			}
 		}
@@ -416,6 +419,9 @@ func inlineCall(f *ir.Func, ci ir.InstrID, g *ir.Func) bool {
 	for _, b := range g.Layout {
 		nb := blockMap[b]
 		for i := g.BlockFirst[b]; i != ir.NoInstr; i = g.Next[i] {
+			if slices.Contains(dead, i) {
+				continue
+			}
 			ops = ops[:0]
 			for _, o := range g.Ops(i) {
 				ops = append(ops, remap(o))
@@ -442,6 +448,51 @@ func inlineCall(f *ir.Func, ci ir.InstrID, g *ir.Func) bool {
 	f.Layout = slices.Insert(slices.Clone(lay), at, ins...)
 	f.InvalidateCFG()
 	return true
+}
+
+// deadParamAddrs lists g's unguarded "mov %r, p" of a parameter's
+// address p whose register no instruction of g reads.
+func deadParamAddrs(g *ir.Func) []ir.InstrID {
+	var movs []ir.InstrID
+	for _, b := range g.Layout {
+		for i := g.BlockFirst[b]; i != ir.NoInstr; i = g.Next[i] {
+			ops := g.Ops(i)
+			if g.Op[i] == ir.OpMov && len(ops) == 2 && g.Guard[i] == ir.NoOperand && ops[0].Kind() == ir.KReg && ops[0].IsDef() &&
+				ops[1].Kind() == ir.KSym && (slices.Contains(g.Params, ir.SymID(ops[1].Index())) || slices.Contains(g.RetParams, ir.SymID(ops[1].Index()))) {
+				movs = append(movs, i)
+			}
+		}
+	}
+	if len(movs) == 0 {
+		return nil
+	}
+	used := make([]bool, g.NumRegs())
+	var visit func(o ir.Operand)
+	visit = func(o ir.Operand) {
+		switch o.Kind() {
+		case ir.KReg:
+			if o != ir.NoOperand && !o.IsDef() {
+				used[o.Reg()] = true
+			}
+		case ir.KList:
+			for _, e := range g.ListElems(o.Index()) {
+				visit(e)
+			}
+		case ir.KAddr:
+			for _, e := range g.ListElems(g.Addrs[o.Index()].Elems) {
+				visit(e)
+			}
+		}
+	}
+	for _, b := range g.Layout {
+		for i := g.BlockFirst[b]; i != ir.NoInstr; i = g.Next[i] {
+			for _, o := range g.Ops(i) {
+				visit(o)
+			}
+			visit(g.Guard[i])
+		}
+	}
+	return slices.DeleteFunc(movs, func(i ir.InstrID) bool { return used[g.Ops(i)[0].Reg()] })
 }
 
 // paramSymOf returns the symbol a ld/st addresses directly ("[s+k]"),

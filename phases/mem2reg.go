@@ -31,8 +31,9 @@ import (
 // are A-aligned, which is what the compilers that emit this rely on).
 //
 // Escape. Every use of a frame pointer of S, and every other appearance
-// of S itself, must be one of: the base of a plain ld or st (no vector,
-// no ordering qualifier) in the matching state space (ld.local/st.local
+// of S itself, must be one of: the base of a plain ld or st (no ordering
+// qualifier; a .v2/.v4 access counts as one access per element) in the
+// matching state space (ld.local/st.local
 // for a local pointer or S itself, generic ld/st for a generic one) whose
 // bytes lie inside S; or the source of a definition above. Anything else
 // (the pointer stored, passed to a call, compared, indexed by a value not
@@ -46,7 +47,9 @@ import (
 // bytes, the smallest access) tiles it: every access starts on a piece
 // and covers 1, 2 or 4 whole pieces (8 bytes at most); a wide access then
 // packs or unpacks the pieces ("mov.b64 %rd, {%a, %b}", "mov.b64 {%a,
-// %b}, %rd"). Any other cluster stays in memory, and so does S's frame.
+// %b}, %rd"). Any other cluster stays in memory, and so does S's frame;
+// when S has vector accesses, nothing of S is promoted then (a vector
+// instruction moves all its elements or none).
 //
 // Rewrites, per lane exact: a store "st.t [a], v" becomes "mov.bW %s, v"
 // (W the slot width; an integer store of a wider register truncates with
@@ -54,7 +57,8 @@ import (
 // slot's width, else (integer loads into a wider register) the extension
 // the load made: "cvt.uD.uW" for unsigned and bit types, "cvt.sD.sW" for
 // signed ones. A guarded access keeps its guard: a lane whose guard is
-// false neither stored nor loaded, and neither moves. A load of a slot
+// false neither stored nor loaded, and neither moves. A vector access
+// becomes one move per element, in element order, under its guard. A load of a slot
 // never stored reads an undefined register where it read undefined memory.
 //
 // Cost model (the seed's, for phase 37): removing a memory access is
@@ -70,8 +74,9 @@ import (
 //
 // What it does not do: promote slots of a frame that escapes in part
 // (a pointer passed to a call makes the whole variable escape: inlining
-// first is what helps), vector accesses, or arrays indexed by values that
-// are not constants.
+// first is what helps: OriInline), or arrays indexed by values that are
+// not constants; a byte read out of a wider slot (piece size 1) is left
+// in memory.
 //
 //	before: mov.u64 %SPL, __local_depot0;  cvta.local.u64 %SP, %SPL;
 //	        st.u32 [%SP+4], %r1;  ld.u32 %r2, [%SP+4];
@@ -135,6 +140,16 @@ type m2rAccess struct {
 	size    int64
 	store   bool
 	indexed bool
+	vec     uint8 // element count of a vector access (0: scalar)
+	elem    uint8 // which element this is
+}
+
+// A planned rewrite: access instr (element elem) becomes form with ops.
+type m2rEdit struct {
+	instr ir.InstrID
+	elem  uint8
+	form  ir.Form
+	ops   [2]ir.Operand
 }
 
 type mem2reg struct {
@@ -153,6 +168,7 @@ type mem2reg struct {
 	frames       int64
 	bytes        int64
 	name         []byte
+	edits        []m2rEdit
 }
 
 // findCandidates lists the function's .local variables of known size.
@@ -466,19 +482,35 @@ func (m *mem2reg) access(i ir.InstrID, c int32, pt m2rPtr, off int64, store, dir
 	okSpace := (pt.generic && sp == ir.SpaceGeneric) || (!pt.generic && sp == ir.SpaceLocal)
 	size := int64(f.Type[i].Bits() / 8)
 	mods := f.Mods[i]
-	if !okSpace || size == 0 || mods != 0 || f.InstrProps(i)&(ir.PVolatile|ir.POpaque) != 0 {
+	n := mods.Vec()
+	if !okSpace || size == 0 || mods.WithVec(0) != 0 || f.InstrProps(i)&(ir.PVolatile|ir.POpaque) != 0 {
 		m.escape(c)
 		return
 	}
+	if n > 0 {
+		// the value is a list of n elements
+		k := 0
+		if store {
+			k = 1
+		}
+		v := f.Ops(i)[k]
+		if v.Kind() != ir.KList || len(f.ListElems(v.Index())) != n {
+			m.escape(c)
+			return
+		}
+	}
 	o := pt.off + off
-	if o < 0 || o+size > cd.size {
+	if o < 0 || o+size*int64(max(n, 1)) > cd.size {
 		m.escape(c)
 		return
 	}
 	if pt.indexed {
 		cd.indexed = true
 	}
-	m.acc = append(m.acc, m2rAccess{instr: i, cand: c, off: o, size: size, store: store, indexed: pt.indexed})
+	for e := range max(n, 1) {
+		m.acc = append(m.acc, m2rAccess{instr: i, cand: c, off: o + int64(e)*size, size: size, store: store,
+			indexed: pt.indexed, vec: uint8(n), elem: uint8(e)})
+	}
 }
 
 // promote rewrites the clusters of candidate c and removes its frame when
@@ -501,7 +533,14 @@ func (m *mem2reg) promote(c int32) bool {
 		return 0
 	})
 	left := 0 // accesses left in memory
+	f := m.f
+	nregs := f.NumRegs()
+	vectors := false
 	indexedBytes := int64(0)
+	m.edits = m.edits[:0]
+	for _, a := range acc {
+		vectors = vectors || a.vec > 0
+	}
 	for lo := 0; lo < len(acc); {
 		hi, end := lo+1, acc[lo].off+acc[lo].size
 		for hi < len(acc) && acc[hi].off < end {
@@ -521,19 +560,27 @@ func (m *mem2reg) promote(c int32) bool {
 				indexedBytes += end - acc[lo].off
 			}
 		}
-		if ok && m.promoteCluster(cl, acc[lo].off, end) {
+		if ok && m.planCluster(cl, acc[lo].off, end) {
 			m.slots++
 		} else {
 			left += len(cl)
 		}
 		lo = hi
 	}
+	if left > 0 && vectors {
+		// An element of a vector access would stay in memory while
+		// another moves: keep the whole variable (the registers made for
+		// the plans stay unused).
+		m.edits = m.edits[:0]
+		f.RegName, f.RegType, f.RegVec = f.RegName[:nregs], f.RegType[:nregs], f.RegVec[:nregs]
+		return false
+	}
+	m.applyEdits()
 	if left > 0 {
 		return len(acc) > left
 	}
 	// Nothing reads or writes the frame any more: its pointers go, then
 	// the variable.
-	f := m.f
 	for _, d := range m.derive {
 		if !f.Dead[d] && f.Block[d] != ir.NoBlock {
 			if r, _, ok := m.pointerDef(d); ok && m.ptr[r].cand == c {
@@ -582,9 +629,9 @@ func btoi(b bool) int {
 	return 0
 }
 
-// promoteCluster rewrites the accesses of one cluster [lo, hi) into
-// register moves, or changes nothing and returns false.
-func (m *mem2reg) promoteCluster(cl []m2rAccess, lo, hi int64) bool {
+// planCluster plans the rewrite of the accesses of one cluster [lo, hi)
+// into register moves (m.edits), or plans nothing and returns false.
+func (m *mem2reg) planCluster(cl []m2rAccess, lo, hi int64) bool {
 	f := m.f
 	piece := cl[0].size
 	same := true
@@ -629,20 +676,52 @@ func (m *mem2reg) promoteCluster(cl []m2rAccess, lo, hi int64) bool {
 		f.AddReg(f.Mod.Strings.InternBytes(m.name), bitType(pw))
 	}
 	for _, a := range cl {
-		m.rewrite(a, base+ir.RegID((a.off-lo)/piece), piece, pw)
-		m.rewritten++
+		m.edits = append(m.edits, m.rewrite(a, base+ir.RegID((a.off-lo)/piece), piece, pw))
 	}
 	return true
+}
+
+// applyEdits carries out the planned rewrites: a scalar access, or the
+// first element of a vector one, becomes its move in place; the other
+// elements become moves inserted after it, under the same guard.
+func (m *mem2reg) applyEdits() {
+	f := m.f
+	slices.SortFunc(m.edits, func(x, y m2rEdit) int {
+		if x.instr != y.instr {
+			return int(x.instr) - int(y.instr)
+		}
+		return int(x.elem) - int(y.elem)
+	})
+	last := ir.NoInstr
+	for _, e := range m.edits {
+		if e.elem == 0 {
+			f.SetForm(e.instr, e.form)
+			f.SetOps(e.instr, e.ops[:])
+			last = e.instr
+		} else {
+			ni := f.NewInstr(e.form, e.ops[:])
+			f.Guard[ni] = f.Guard[e.instr]
+			f.Loc[ni] = f.Loc[e.instr]
+			f.InsertAfter(last, ni)
+			last = ni
+		}
+		m.rewritten++
+	}
+	m.edits = m.edits[:0]
 }
 
 // valueOp returns the register or immediate operand an access moves:
 // the loaded register or the stored value.
 func (m *mem2reg) valueOp(a m2rAccess) ir.Operand {
 	ops := m.f.Ops(a.instr)
+	v := ops[0]
 	if a.store {
-		return ops[1]
+		v = ops[1]
 	}
-	return ops[0]
+	if a.vec > 0 {
+		v = m.f.ListElems(v.Index())[a.elem]
+	}
+	return v
 }
 
 // planCost checks that access a can be rewritten against pieces of
@@ -682,7 +761,7 @@ func (m *mem2reg) planCost(a m2rAccess, piece int64, pw int) (float64, bool) {
 
 // rewrite turns access a into a move (or conversion) against the piece
 // registers starting at reg.
-func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) {
+func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) m2rEdit {
 	f := m.f
 	i := a.instr
 	t := f.Type[i]
@@ -705,9 +784,7 @@ func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) {
 		} else {
 			ops = [2]ir.Operand{v, ir.Pack(ir.KList, lst, 0, false)}
 		}
-		f.SetForm(i, form)
-		f.SetOps(i, ops[:])
-		return
+		return m2rEdit{instr: i, elem: a.elem, form: form, ops: ops}
 	}
 	slot := ir.RegOp(reg)
 	signed := t.IsSigned()
@@ -735,6 +812,5 @@ func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) {
 		}
 		ops = [2]ir.Operand{v, slot}
 	}
-	f.SetForm(i, form)
-	f.SetOps(i, ops[:])
+	return m2rEdit{instr: i, elem: a.elem, form: form, ops: ops}
 }
