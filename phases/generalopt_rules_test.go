@@ -74,8 +74,9 @@ var ruleCases = []ruleCase{
 	{"MinSelf", "min.s32 %r30, %r2, %r2;", "min.s32 %r30, %r2, %r1;"},
 	{"MaxSelf", "max.u32 %r30, %r2, %r2;", "max.u32 %r30, %r2, %r1;"},
 	{"NotNot", "not.b32 %r3, %r2;\n not.b32 %r30, %r3;",
-		// the source of the inner not changes in between
-		"not.b32 %r3, %r2;\n add.u32 %r2, %r2, 1;\n not.b32 %r4, %r3;\n add.u32 %r30, %r4, %r2;"},
+		// an inner operation that is not a not (a redefined source would
+		// not do: in SSA form it is a new value and the rule fires)
+		"not.b32 %r3, %r2;\n xor.b32 %r30, %r3, 1;"},
 	{"NegNeg", "neg.s32 %r3, %r2;\n neg.s32 %r30, %r3;", "neg.s32 %r3, %r2;\n not.b32 %r30, %r3;"},
 	{"ShlZero", "shl.b32 %r30, %r2, 0;", "shl.b32 %r30, %r2, 1;"},
 	{"ShrZero", "shr.u32 %r30, %r2, 0;", "shr.u32 %r30, %r2, 1;"},

@@ -280,6 +280,11 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		changed, err := runOne(p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
+		if changed && err == nil && p.ssa != nil {
+			if rerr := repairPhis(f); rerr != nil {
+				err = &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("PHIs after a CFG change: %w", rerr)}
+			}
+		}
 		if changed {
 			version++
 			a.Keep(ph.Preserves)

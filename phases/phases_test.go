@@ -69,8 +69,8 @@ func TestOrderingTable(t *testing.T) {
 }
 
 func TestPipelineShape(t *testing.T) {
-	want := []string{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "OriPerformLiveDeadFirst",
-		"OriSplitLiveRanges", "IntoSSA", "GeneralOptimize", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
+	want := []string{"OriInline", "EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "OriPerformLiveDeadFirst",
+		"ConvertMemoryToRegister", "OriSplitLiveRanges", "IntoSSA", "GeneralOptimize", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
 		"GeneralOptimizeMid2", "GvnCse", "OriReassociateAndCommon", "GeneralOptimizeLate",
 		"OriPerformLiveDeadThird", "OriDoPredication", "LateOriCommoning", "GeneralOptimizeLate2",
 		"OriHoistInvariantsLate", "DoKillMovement", "DoTexMovement", "DoMemMovement", "DoSinkMovement",
@@ -83,7 +83,7 @@ func TestPipelineShape(t *testing.T) {
 			t.Errorf("slot %d: %+v", i, p)
 		}
 	}
-	for fam, n := range map[string]int{"OriPerformLiveDead": 4, "GeneralOptimize": 6, "HoistInvariants": 5, "generaloptimize": 6} {
+	for fam, n := range map[string]int{"OriPerformLiveDead": 4, "GeneralOptimize": 7, "HoistInvariants": 5, "generaloptimize": 7} {
 		idx, err := Resolve(fam)
 		if err != nil || len(idx) != n {
 			t.Errorf("family %s: %v %v, want %d members", fam, idx, err, n)
@@ -372,7 +372,7 @@ func TestDumpsAndHTML(t *testing.T) {
 	// (the mov that fed only the add is now dead and goes too).
 	if strings.Count(p, `<div class="col">`) != 3 || strings.Count(p, "<svg") != 3 ||
 		!strings.Contains(p, "<h2>GvnCse</h2>") || !strings.Contains(p, "<h2>OriPerformLiveDeadThird</h2>") ||
-		!strings.Contains(p, "unchanged after: EarlyOriSimpleLiveDead") {
+		!strings.Contains(p, "unchanged after: OriInline, EarlyOriSimpleLiveDead") {
 		t.Errorf("html page:\n%s", p)
 	}
 	if _, err := ParseDumpSpec("during:GvnCse"); err == nil {

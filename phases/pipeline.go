@@ -71,6 +71,11 @@ const maxPassFuncs = 64
 // the GeneralOptimize bundle six times. The comment beside each slot says
 // why the slot is where it is.
 var pipeline = []Phase{
+	// Inline small device functions and drop the unused ones (module-wide:
+	// InlineModule does the work before the per-function phases; the slot
+	// names it and gives its level).
+	{Name: "OriInline", Fn: oriInline, Preserves: PreserveAll, MinOpt: 2, Impl: true,
+		Help: "inline small or once-called device functions, remove non-visible functions nothing calls (module-wide, before the other phases)"},
 	// Cheap dead-code sweep over straight-line code before anything else,
 	// so the first bundle sees less.
 	{Name: "EarlyOriSimpleLiveDead", Form: NeedsNonSSA, Fn: simpleLiveDead, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
@@ -82,6 +87,12 @@ var pipeline = []Phase{
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
+	// Promote .local frame slots to registers (ptxas's
+	// ConvertMemoryToRegisterOrUniform, a sub-pass of GeneralOptimizeMid
+	// there): after the first bundle folded constant indices, and before
+	// IntoSSA, because the registers it makes are written once per store.
+	{Name: "ConvertMemoryToRegister", Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
 	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
@@ -164,7 +175,7 @@ var pipeline = []Phase{
 // ptxas's NamedPhases does: naming a family names all its members.
 var Families = map[string]string{
 	"OriPerformLiveDead": "the four OriPerformLiveDead* instances",
-	"GeneralOptimize":    "the six GeneralOptimize* bundles",
+	"GeneralOptimize":    "the six GeneralOptimize* bundles and their sub-pass ConvertMemoryToRegister",
 	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the four movements",
 }
 
@@ -173,8 +184,10 @@ var Families = map[string]string{
 type orderRule struct{ Before, After, Why string }
 
 var orderRules = []orderRule{
+	{"OriInline", "EarlyOriSimpleLiveDead", "inlining comes before the mid-end (InlineModule runs first)"},
 	{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "the early sweep shrinks the first bundle's input"},
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
+	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
 	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
 	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},

@@ -224,7 +224,7 @@ func cssa(p *Pass) bool {
 			for k := 1; k+1 < len(ops); k += 2 {
 				pred := ir.BlockID(ops[k+1].Index())
 				c := newCopy(t, vec, o)
-				mv := f.NewInstr(ir.Form{Op: ir.OpMov, Type: movType(t)}, []ir.Operand{ir.RegDef(c), ops[k]})
+				mv := f.NewInstr(ir.Form{Op: ir.OpMov, Type: cssaMovType(t)}, []ir.Operand{ir.RegDef(c), ops[k]})
 				insertAtEnd(f, pred, mv)
 				ops = f.Ops(i) // NewInstr may have moved the operand array
 				ops[k] = ir.RegOp(c)
@@ -235,7 +235,7 @@ func cssa(p *Pass) bool {
 			c := newCopy(t, vec, o)
 			ops[0] = ir.RegDef(c)
 			f.SetOps(i, ops) // in place; refreshes the cached properties
-			consumer = append(consumer, f.NewInstr(ir.Form{Op: ir.OpMov, Type: movType(t)}, []ir.Operand{ir.RegDef(dst), ir.RegOp(c)}))
+			consumer = append(consumer, f.NewInstr(ir.Form{Op: ir.OpMov, Type: cssaMovType(t)}, []ir.Operand{ir.RegDef(dst), ir.RegOp(c)}))
 			inserted++
 		}
 		at := lastPhi
@@ -256,10 +256,10 @@ func cssa(p *Pass) bool {
 	return changed
 }
 
-// movType is the type of a copy of a register of type t: mov has no
+// cssaMovType is the type of a copy of a register of type t: mov has no
 // forms for every type (there is no mov.s8), so narrow and signed types
 // copy as their bit type of the register's width.
-func movType(t ir.Type) ir.Type {
+func cssaMovType(t ir.Type) ir.Type {
 	m, _ := gvnMovType(t)
 	return m
 }
