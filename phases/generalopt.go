@@ -151,6 +151,12 @@ func runBundle(p *Pass, b *bundle) bool {
 	}
 	for round := 0; round < rounds; round++ {
 		n := int64(0)
+		if g.fold && p.SSA() {
+			if k := simplifyPhis(p); k > 0 {
+				p.Count("trivial PHIs removed", int64(k))
+				n += int64(k)
+			}
+		}
 		if g.prop || g.fold {
 			n += g.localWalk()
 			n += g.globalWalk()

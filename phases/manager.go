@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,12 +103,25 @@ func (c *Config) setKeys() {
 	for i := range c.fns {
 		c.keys[i] = i
 		for j := range i {
-			if samePass(c.fns[j], c.fns[i]) {
+			if samePass(c.fns[j], c.fns[i]) && sameVariant(j, i) {
 				c.keys[i] = j
 				break
 			}
 		}
 	}
+}
+
+// sameVariant reports whether slots i and j, which run one pass function,
+// also run it the same way: the GeneralOptimize slots each run their own
+// bundle of sub-passes, and a slot whose bundle differs is not settled by
+// another's run.
+func sameVariant(i, j int) bool {
+	a, b := &pipeline[i], &pipeline[j]
+	if !slices.Contains(a.Families, "GeneralOptimize") || !slices.Contains(b.Families, "GeneralOptimize") {
+		return true
+	}
+	x, y := bundleOf(a.Name), bundleOf(b.Name)
+	return x.once == y.once && slices.Equal(x.subs, y.subs)
 }
 
 // Enabled reports whether pipeline slot i runs under c.
@@ -281,8 +295,12 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
 		if changed && err == nil && p.ssa != nil {
-			if rerr := repairPhis(f); rerr != nil {
+			repaired, rerr := repairPhis(f)
+			if rerr != nil {
 				err = &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("PHIs after a CFG change: %w", rerr)}
+			}
+			if repaired {
+				p.fixedPoint = false // the repair may give the pass more to do
 			}
 		}
 		if changed {

@@ -144,8 +144,10 @@ func checkPhiEdges(f *ir.Func, i ir.InstrID, b ir.BlockID) error {
 // from blocks that are no longer predecessors go, and when one block
 // stopped being a predecessor and one new predecessor has no pair, the
 // pair moves to it. It reports an error when a predecessor is left
-// without an incoming value it cannot infer.
-func repairPhis(f *ir.Func) error {
+// without an incoming value it cannot infer. It reports whether it
+// changed a PHI.
+func repairPhis(f *ir.Func) (bool, error) {
+	changed := false
 	if !f.CFGValid() {
 		f.ComputeCFG()
 	}
@@ -184,12 +186,13 @@ func repairPhis(f *ir.Func) error {
 					continue
 				}
 				if len(staleVal) != 1 {
-					return fmt.Errorf("block %d: predecessor %d has no PHI value and none can be inferred", b, p)
+					return changed, fmt.Errorf("block %d: predecessor %d has no PHI value and none can be inferred", b, p)
 				}
 				keep = append(keep, staleVal[0], ir.Pack(ir.KLabel, uint32(p), 0, false))
 			}
 			f.SetOps(i, keep)
+			changed = true
 		}
 	}
-	return nil
+	return changed, nil
 }
