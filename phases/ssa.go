@@ -51,10 +51,11 @@ type ssaState struct {
 	orig []ir.RegID
 	// renamed is true for the original registers IntoSSA renamed (all
 	// their definitions in reachable code are single-definition values).
-	renamed []bool
-	nr0     int  // registers before IntoSSA
-	cssa    bool // CSSA ran: PHI operands and results are isolated copies
-	copies  int  // copies CSSA inserted
+	renamed  []bool
+	nr0      int  // registers before IntoSSA
+	versions int  // versions IntoSSA made
+	cssa     bool // CSSA ran: PHI operands and results are isolated copies
+	copies   int  // copies CSSA inserted
 	// CSSA's copy registers are [copyFrom, copyTo).
 	copyFrom, copyTo int
 }
@@ -84,12 +85,12 @@ func (s *ssaState) isValue(r ir.RegID) bool {
 func intoSSA(p *Pass) bool {
 	f := p.F
 	nr0 := f.NumRegs()
-	info, err := core.BuildSSA(f)
+	info, err := core.BuildSSAWith(f, core.SSAInputs{Dom: p.A.Dom(), Live: p.A.Liveness(), DU: p.A.DefUse()})
 	if err != nil {
 		p.Count("not built: "+err.Error(), 1)
 		return false
 	}
-	p.ssa = &ssaState{orig: info.Orig, renamed: info.Renamed, nr0: nr0}
+	p.ssa = &ssaState{orig: info.Orig, renamed: info.Renamed, nr0: nr0, versions: info.Versions}
 	if info.Phis > 0 {
 		p.Count("PHIs placed", int64(info.Phis))
 	}
@@ -111,6 +112,11 @@ func outOfSSA(p *Pass) bool {
 			p.Count("edge copies", int64(n))
 		}
 		changed = true
+	}
+	if st.versions == 0 && st.copies == 0 && !hasPhi(f) {
+		// Nothing was renamed and no PHI stands: every register is its
+		// own (original or made by a pass) and already in place.
+		return changed
 	}
 	coalesce := p.Knobs.Int(CSSACoalesce)
 	if p.Knobs.Int(UseDeSSA) == 1 {
@@ -327,7 +333,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 		}
 	}
 	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
-	if coalesce >= 1 {
+	if coalesce >= 1 && hasPhi(f) {
 		u := p.A.Uniformity()
 		var tmp []ir.RegID
 		for _, b := range f.Layout {
@@ -620,4 +626,14 @@ func simplifyPhis(p *Pass) int {
 		p.A.Invalidate(ADefUse)
 	}
 	return n
+}
+
+// hasPhi reports whether some block of f starts with a PHI.
+func hasPhi(f *ir.Func) bool {
+	for _, b := range f.Layout {
+		if i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi {
+			return true
+		}
+	}
+	return false
 }
