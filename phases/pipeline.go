@@ -74,7 +74,7 @@ var pipeline = []Phase{
 	// Inline small device functions and drop the unused ones (module-wide:
 	// InlineModule does the work before the per-function phases; the slot
 	// names it and gives its level).
-	{Name: "OriInline", Fn: oriInline, Preserves: PreserveAll, MinOpt: 2, Impl: true,
+	{Name: "OriInline", Form: NeedsNonSSA, Fn: oriInline, Preserves: PreserveAll, MinOpt: 2, Impl: true,
 		Help: "inline small or once-called device functions, remove non-visible functions nothing calls (module-wide, before the other phases)"},
 	// Cheap dead-code sweep over straight-line code before anything else,
 	// so the first bundle sees less.
@@ -91,7 +91,7 @@ var pipeline = []Phase{
 	// ConvertMemoryToRegisterOrUniform, a sub-pass of GeneralOptimizeMid
 	// there): after the first bundle folded constant indices, and before
 	// IntoSSA, because the registers it makes are written once per store.
-	{Name: "ConvertMemoryToRegister", Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "ConvertMemoryToRegister", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
