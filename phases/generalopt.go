@@ -77,18 +77,33 @@ import (
 //	after:   mov.u32 %r2, %r1;  mov.u32 %r3, %r1;     mov.u32 %r4, 8;  shl.b32 %r5, %r1, 8;
 //	         (the dead moves go in the next OriPerformLiveDead)
 
-// subPass is one sub-transformation of the bundle.
+// subPass is one sub-transformation of the bundle, addressable by name
+// (counters carry it; tests run one alone).
 type subPass uint8
 
 const (
-	// spCopyProp: local and global copy propagation (operand rewriting).
+	// CopyProp: local and global copy propagation (operand rewriting).
 	spCopyProp subPass = iota
-	// spFold: the rewrite rules, applied during the same walks.
+	// MovWindow: the late instance's copy propagation, which remembers
+	// only the last movWindow copies of a block (the seed's six-slot
+	// buffer) and makes a single pass.
+	spMovWindow
+	// ConstantFold: the rules of group fold (rules/int.rules,
+	// rules/float.rules, rules/addr.rules), applied during the walks.
 	spFold
+	// PredicateSimplify: the rules of group pred (rules/pred.rules) in
+	// the walks, then the control-flow cleanup (generalopt_cfg.go, the
+	// rules of group cfg).
+	spPred
+	// DeadCode: instructions without effects whose results nothing reads.
+	spDead
 	numSubPasses
 )
 
-var subPassNames = [numSubPasses]string{"CopyProp", "ConstantFold"}
+var subPassNames = [numSubPasses]string{"CopyProp", "MovWindow", "ConstantFold", "PredicateSimplify", "DeadCode"}
+
+// movWindow is how many recent copies MovWindow remembers per block.
+const movWindow = 6
 
 // bundle is what one GeneralOptimize slot runs.
 type bundle struct {
@@ -98,14 +113,21 @@ type bundle struct {
 	once bool
 }
 
-// bundles assigns the sub-passes to the six slots.
+// bundles assigns the sub-passes to the six slots, after the seeds'
+// instance map (seed 001): the early instance is light, the main one adds
+// predicate simplification and dead code, the middle one is the most
+// complete, the second middle one canonicalizes before value numbering,
+// the late one is a windowed single pass over moves, the last one cleans
+// up after predication and commoning. (ConvertMemoryToRegister, which the
+// seeds put in the middle instance, runs in a slot of its own before
+// IntoSSA: it writes registers once per store, which SSA form forbids.)
 var bundles = []bundle{
-	{slot: "GeneralOptimizeEarly", subs: []subPass{spCopyProp, spFold}},
-	{slot: "GeneralOptimize", subs: []subPass{spCopyProp, spFold}},
-	{slot: "GeneralOptimizeMid", subs: []subPass{spCopyProp, spFold}},
+	{slot: "GeneralOptimizeEarly", subs: []subPass{spCopyProp}},
+	{slot: "GeneralOptimize", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
+	{slot: "GeneralOptimizeMid", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
 	{slot: "GeneralOptimizeMid2", subs: []subPass{spCopyProp, spFold}},
-	{slot: "GeneralOptimizeLate", subs: []subPass{spCopyProp, spFold}},
-	{slot: "GeneralOptimizeLate2", subs: []subPass{spCopyProp, spFold}},
+	{slot: "GeneralOptimizeLate", subs: []subPass{spMovWindow, spFold}, once: true},
+	{slot: "GeneralOptimizeLate2", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
 }
 
 func bundleOf(slot string) *bundle {
@@ -126,46 +148,85 @@ func (b *bundle) has(s subPass) bool {
 	return false
 }
 
-// generalOptimize: the GeneralOptimize bundle of the running slot.
-func generalOptimize(p *Pass) bool {
-	return runBundle(p, bundleOf(p.Phase.Name))
+// describe lists the bundle's sub-passes for --help-phases.
+func (b *bundle) describe() string {
+	s := ""
+	for k, x := range b.subs {
+		if k > 0 {
+			s += ", "
+		}
+		s += subPassNames[x]
+	}
+	if b.once {
+		s += "; one pass"
+	}
+	return s
 }
+
+// The six slots' pass functions: one function each, so the driver's
+// settled-slot skip (by pass function) never takes one bundle for
+// another.
+func generalOptimizeEarly(p *Pass) bool { return runBundle(p, bundleOf("GeneralOptimizeEarly")) }
+func generalOptimizeMain(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimize")) }
+func generalOptimizeMid(p *Pass) bool   { return runBundle(p, bundleOf("GeneralOptimizeMid")) }
+func generalOptimizeMid2(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimizeMid2")) }
+func generalOptimizeLate(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimizeLate")) }
+func generalOptimizeLate2(p *Pass) bool { return runBundle(p, bundleOf("GeneralOptimizeLate2")) }
 
 // runBundle runs bundle b on p's function.
 func runBundle(p *Pass, b *bundle) bool {
+	return runSubPasses(p, b.subs, b.once)
+}
+
+// runSubPasses runs the given sub-passes on p's function, repeated until
+// a round changes nothing (once: one round).
+func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	f := p.F
 	g := &genOpt{
 		f:            f,
 		a:            p.A,
+		p:            p,
 		sc:           p.Scratch,
 		localBudget:  p.Knobs.Budget(CopyPropBudget),
 		globalBudget: p.Knobs.Budget(CopyPropGlobalBudget),
 		ruleBudget:   p.Knobs.Budget(GeneralOptimizeRuleLimit),
-		prop:         b.has(spCopyProp),
-		fold:         b.has(spFold),
+	}
+	for _, s := range subs {
+		g.on[s] = true
+	}
+	if g.on[spMovWindow] {
+		g.on[spCopyProp], g.window = true, movWindow
 	}
 	changed := false
 	rounds := maxGeneralOptimizeRounds
-	if b.once {
+	if once {
 		rounds = 1
 	}
 	for round := 0; round < rounds; round++ {
 		n := int64(0)
-		if g.fold && p.SSA() {
+		if g.on[spFold] && p.SSA() {
 			if k := simplifyPhis(p); k > 0 {
 				p.Count("trivial PHIs removed", int64(k))
 				n += int64(k)
 			}
 		}
-		if g.prop || g.fold {
+		if g.on[spCopyProp] || g.on[spFold] || g.on[spPred] {
 			n += g.localWalk()
-			n += g.globalWalk()
+			if g.window == 0 {
+				n += g.globalWalk()
+			}
+		}
+		if g.on[spPred] {
+			n += g.cfgCleanup()
+		}
+		if g.on[spDead] {
+			n += g.deadCode()
 		}
 		if n == 0 {
 			// A round that changed nothing: rerun, the bundle would
 			// change nothing either — unless a budget cut a round short
 			// (a rerun gets a fresh budget).
-			if g.localBudget > 0 && g.globalBudget > 0 && !g.ruleCut {
+			if g.localBudget > 0 && g.globalBudget > 0 && !g.ruleCut && !once {
 				p.FixedPoint()
 			}
 			break
@@ -173,6 +234,7 @@ func runBundle(p *Pass, b *bundle) bool {
 		changed = true
 	}
 	if g.cfgEdits > 0 {
+		g.reconcilePhis()
 		g.a.Invalidate(PreserveAll)
 	}
 	if g.copies > 0 {
@@ -209,7 +271,16 @@ type genOpt struct {
 	duAt                      int64 // edits when the cached def-use chains were last known current
 	localBudget, globalBudget int64
 	copies                    int64
-	prop, fold                bool
+	p                         *Pass
+	on                        [numSubPasses]bool
+	window                    int // MovWindow: copies remembered per block (0: all)
+	ring                      [movWindow]ir.RegID
+	ringStep                  [movWindow]uint32
+	ringAt                    int
+	cfg                       cfgState
+	cfgLive                   bool // the branch-target counts are kept (cfgCleanup)
+	removed                   int64
+	phiBuf                    []ir.Operand
 
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64
@@ -246,6 +317,7 @@ type copyEnt struct {
 	stamp uint32
 	k     bool   // a constant of known bits
 	c     uint64 // its bits
+	at    uint32 // the walk step that recorded it
 }
 
 type localDef struct {
@@ -443,19 +515,12 @@ func (g *genOpt) localWalk() int64 {
 			next := f.Next[i]
 			g.step++
 			g.cur = i
-			if g.prop {
+			if g.on[spCopyProp] {
 				n += g.substitute(i)
 			}
-			if g.fold && f.InstrProps(i)&ir.PPseudo == 0 {
-				for range 4 {
-					if !g.rewriteRules(i) || f.Dead[i] {
-						break
-					}
-				}
-				if f.Dead[i] {
-					i = next
-					continue
-				}
+			if g.applyRules(i) {
+				i = next
+				continue // deleted
 			}
 			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
 			for _, x := range g.refs {
@@ -472,11 +537,19 @@ func (g *genOpt) localWalk() int64 {
 				g.stamp++
 			}
 			if d, src, c, k, ok := g.copySource(i); ok {
-				e := copyEnt{src: src, stamp: g.stamp, k: k, c: c}
+				e := copyEnt{src: src, stamp: g.stamp, k: k, c: c, at: g.step}
 				if src.Kind() == ir.KReg {
 					e.ver = g.ver[src.Reg()]
 				}
 				g.ent[d] = e
+				if g.window > 0 {
+					// Forget the oldest of the window's copies.
+					if old := g.ring[g.ringAt]; g.ringStep[g.ringAt] != 0 && g.ent[old].at == g.ringStep[g.ringAt] {
+						g.ent[old].stamp = 0
+					}
+					g.ring[g.ringAt], g.ringStep[g.ringAt] = d, g.step
+					g.ringAt = (g.ringAt + 1) % g.window
+				}
 			}
 			if f.Guard[i] == ir.NoOperand && f.InstrProps(i)&(ir.PSideEffect|noRewrite) == 0 {
 				if ops := f.Ops(i); len(ops) > 0 && ops[0].Kind() == ir.KReg && ops[0].IsDef() {
@@ -488,6 +561,28 @@ func (g *genOpt) localWalk() int64 {
 	}
 	g.copies += n
 	return n + g.rewrites - rw0
+}
+
+// applyRules applies the enabled rule groups to instruction i until none
+// matches (at most a few times) and reports whether i was deleted.
+func (g *genOpt) applyRules(i ir.InstrID) bool {
+	f := g.f
+	if f.InstrProps(i)&ir.PPseudo != 0 {
+		return false
+	}
+	for range 4 {
+		fired := g.on[spFold] && g.rulesFold(i)
+		if !fired && g.on[spPred] {
+			fired = g.rulesPred(i)
+		}
+		if !fired {
+			return false
+		}
+		if f.Dead[i] {
+			return true
+		}
+	}
+	return false
 }
 
 // substitute rewrites the register uses of instruction i that the local
@@ -522,9 +617,9 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 		g.localBudget--
 		n++
 	}
-	if n > 0 {
-		f.SetOps(i, f.Ops(i)) // refresh the cached properties
-	}
+	// (The cached properties stay right: a plain register replaced by a
+	// plain register of its width, or by an integer immediate in a
+	// whitelisted source, changes none of them.)
 	return n
 }
 
@@ -561,7 +656,7 @@ func (g *genOpt) globalWalk() int64 {
 		return 0
 	}
 	// Rewrites since the chains were cached make them stale.
-	if edits := g.copies + g.rewrites; edits != g.duAt {
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
 		g.a.Invalidate(instrAnalyses)
 		g.duAt = edits
 	}
@@ -600,22 +695,16 @@ func (g *genOpt) globalWalk() int64 {
 		}
 	}
 	n := int64(0)
-	if g.prop {
+	if g.on[spCopyProp] {
 		n = g.globalCopyProp()
 	}
 	rw0 := g.rewrites
-	if g.fold {
+	if g.on[spFold] || g.on[spPred] {
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; {
 				next := f.Next[i]
 				g.cur = i
-				if f.InstrProps(i)&ir.PPseudo == 0 {
-					for range 4 {
-						if !g.rewriteRules(i) || f.Dead[i] {
-							break
-						}
-					}
-				}
+				g.applyRules(i)
 				i = next
 			}
 		}
@@ -668,7 +757,6 @@ func (g *genOpt) globalCopyProp() int64 {
 				}
 				core.SetOperandAt(f, i, u.Loc, src)
 			}
-			f.SetOps(i, f.Ops(i)) // refresh the cached properties
 			g.globalBudget--
 			n++
 		}
@@ -680,4 +768,84 @@ func (g *genOpt) globalCopyProp() int64 {
 func signExtend(v uint64, w int) int64 {
 	s := uint(64 - w)
 	return int64(v<<s) >> s
+}
+
+// deadCode removes instructions without effects whose results nothing
+// reads: pure instructions (not PHIs, not opaque, no side effect, no
+// memory) all of whose destinations are registers without a use, that
+// are not return registers. Removing one may leave its sources unread:
+// the sweep runs backwards and repeats while it removes.
+func (g *genOpt) deadCode() int64 {
+	f := g.f
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
+		g.a.Invalidate(instrAnalyses)
+		g.duAt = edits
+	}
+	du := g.a.DefUse()
+	uses := take[int32](g.sc, f.NumRegs())
+	for r := range uses {
+		uses[r] = int32(len(du.Uses(ir.RegID(r))))
+	}
+	for _, r := range f.ReturnRegs(nil) {
+		uses[r]++ // live when the function returns
+	}
+	n := int64(0)
+	for range 4 {
+		m := int64(0)
+		for k := len(f.Layout) - 1; k >= 0; k-- {
+			b := f.Layout[k]
+			for i := f.BlockLast[b]; i != ir.NoInstr; {
+				prev := f.Prev[i]
+				if g.deadInstr(i, uses) {
+					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+					for _, x := range g.refs {
+						if !x.Def {
+							uses[x.Reg]--
+						}
+					}
+					f.Remove(i)
+					m++
+				}
+				i = prev
+			}
+		}
+		n += m
+		if m == 0 {
+			break
+		}
+	}
+	if n > 0 {
+		g.removed += n
+		g.count("DeadCode: instructions removed", n)
+	}
+	return n
+}
+
+// deadInstr reports whether instruction i computes only registers
+// nothing reads, and does nothing else.
+func (g *genOpt) deadInstr(i ir.InstrID, uses []int32) bool {
+	f := g.f
+	p := f.InstrProps(i)
+	if !p.Has(ir.PPure) || p&(noRewrite|ir.PSideEffect|ir.PReadsMem|ir.PWritesMem|ir.PBranch|ir.PTerminator|ir.PBarrier) != 0 {
+		return false
+	}
+	any := false
+	g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+	for _, x := range g.refs {
+		if x.Def {
+			if uses[x.Reg] != 0 {
+				return false
+			}
+			any = true
+		}
+	}
+	if !any {
+		return false
+	}
+	for _, o := range f.Ops(i) {
+		if o.IsDef() && o.Kind() != ir.KReg && o.Kind() != ir.KList && o.Kind() != ir.KSink {
+			return false
+		}
+	}
+	return true
 }

@@ -269,9 +269,9 @@ func (g *genOpt) fire(r ruleID, i ir.InstrID) bool {
 	return true
 }
 
-// movType is the type of a mov writing a value of type t: f16 and bf16
+// movTypeFor is the type of a mov writing a value of type t: f16 and bf16
 // values move as .b16 (PTX has no mov.f16), packed pairs as .b32.
-func movType(t ir.Type) ir.Type {
+func movTypeFor(t ir.Type) ir.Type {
 	switch t {
 	case ir.TF16, ir.TBF16:
 		return ir.TB16
@@ -290,7 +290,7 @@ func (g *genOpt) toCopy(i ir.InstrID, v val) {
 		return
 	}
 	dst := f.Ops(i)[0]
-	t := movType(dstType(f, i))
+	t := movTypeFor(dstType(f, i))
 	if rt := f.RegType[v.o.Reg()]; rt != t && !regsInterchangeable(t, rt) {
 		t = ir.Type(bitTypeOf(t.Bits()))
 	}
@@ -318,11 +318,11 @@ func (g *genOpt) toConst(i ir.InstrID, c uint64) {
 	t := dstType(f, i)
 	c &= widthMask(t)
 	f.SetOps(i, []ir.Operand{dst, g.immOperand(t, c)})
-	f.SetForm(i, ir.Form{Op: ir.OpMov, Type: movType(t)})
+	f.SetForm(i, ir.Form{Op: ir.OpMov, Type: movTypeFor(t)})
 }
 
 // immOperand makes the immediate of value c (bits of type t) in the form
-// PTX writes it for a mov of movType(t): float literals for f32 and f64,
+// PTX writes it for a mov of movTypeFor(t): float literals for f32 and f64,
 // hexadecimal for the 16-bit floats and packed pairs, decimal for
 // predicates and signed integers, decimal or hexadecimal for the rest.
 func (g *genOpt) immOperand(t ir.Type, c uint64) ir.Operand {
@@ -365,6 +365,9 @@ func (g *genOpt) toForm(i ir.InstrID, d ir.Form, srcs ...val) {
 func (g *genOpt) remove(i ir.InstrID) {
 	if g.f.Op[i].Props()&(ir.PBranch|ir.PTerminator) != 0 {
 		g.cfgEdits++
+		if g.cfgLive {
+			g.countRefs(i, -1)
+		}
 	}
 	g.f.Remove(i)
 }
@@ -471,3 +474,10 @@ func cmpInt(c ir.Cmp, t ir.Type, a, b uint64) (uint64, bool) {
 
 // cmpSelf is an integer comparison of a value with itself.
 func cmpSelf(c ir.Cmp) (uint64, bool) { return cmpInt(c, ir.TU32, 0, 0) }
+
+// shapeNoDst reports whether instruction i (an opcode without a
+// destination) has n operands and may be rewritten.
+func (g *genOpt) shapeNoDst(i ir.InstrID, n int) bool {
+	f := g.f
+	return int(f.OpCount[i]) == n && f.InstrProps(i)&(noRewrite&^ir.PVolatile) == 0
+}

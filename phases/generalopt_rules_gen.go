@@ -7,6 +7,9 @@ import "github.com/ptxopt/ptxopt/ir"
 // The rule numbers.
 const (
 	ruleCvtaRoundTrip ruleID = iota
+	ruleBraNext
+	ruleBraThread
+	ruleBraInvert
 	ruleFoldAdd
 	ruleFoldSub
 	ruleFoldMulLo
@@ -20,7 +23,6 @@ const (
 	ruleFoldShr
 	ruleFoldMin
 	ruleFoldMax
-	ruleFoldSetp
 	ruleAddZero
 	ruleSubZero
 	ruleSubSelf
@@ -47,11 +49,26 @@ const (
 	ruleMadZero
 	ruleMadOne
 	ruleMadAddZero
+	ruleMovSelf
+	ruleFoldSetp
 	ruleSetpSelf
+	rulePredFoldAnd
+	rulePredFoldOr
+	rulePredFoldXor
+	rulePredFoldNot
+	rulePredAndTrue
+	rulePredAndFalse
+	rulePredOrFalse
+	rulePredOrTrue
+	rulePredXorFalse
+	rulePredXorTrue
+	rulePredAndSelf
+	rulePredOrSelf
+	rulePredXorSelf
+	rulePredNotNot
 	ruleSelpSame
 	ruleSelpTrue
 	ruleSelpFalse
-	ruleMovSelf
 	ruleGuardTrue
 	ruleGuardFalse
 	numRules
@@ -60,6 +77,9 @@ const (
 // ruleNames names the rules, by number.
 var ruleNames = [numRules]string{
 	"CvtaRoundTrip",
+	"BraNext",
+	"BraThread",
+	"BraInvert",
 	"FoldAdd",
 	"FoldSub",
 	"FoldMulLo",
@@ -73,7 +93,6 @@ var ruleNames = [numRules]string{
 	"FoldShr",
 	"FoldMin",
 	"FoldMax",
-	"FoldSetp",
 	"AddZero",
 	"SubZero",
 	"SubSelf",
@@ -100,11 +119,26 @@ var ruleNames = [numRules]string{
 	"MadZero",
 	"MadOne",
 	"MadAddZero",
+	"MovSelf",
+	"FoldSetp",
 	"SetpSelf",
+	"PredFoldAnd",
+	"PredFoldOr",
+	"PredFoldXor",
+	"PredFoldNot",
+	"PredAndTrue",
+	"PredAndFalse",
+	"PredOrFalse",
+	"PredOrTrue",
+	"PredXorFalse",
+	"PredXorTrue",
+	"PredAndSelf",
+	"PredOrSelf",
+	"PredXorSelf",
+	"PredNotNot",
 	"SelpSame",
 	"SelpTrue",
 	"SelpFalse",
-	"MovSelf",
 	"GuardTrue",
 	"GuardFalse",
 }
@@ -112,61 +146,144 @@ var ruleNames = [numRules]string{
 // ruleText is each rule as written, with its file and line.
 var ruleText = [numRules]string{
 	"addr.rules:4: CvtaRoundTrip: (cvta.to.global u64|u32 (cvta.global t x:r)) => x",
+	"cfg.rules:9: BraNext: (bra.uni? any _) && {g.braToNext(i)} => delete",
+	"cfg.rules:12: BraThread: (bra.uni? any _) && {g.threadTarget(i) != ir.NoBlock} => call thread",
+	"cfg.rules:14: BraInvert: @p (bra.uni? any _) && {g.invertible(i)} => call invert",
 	"int.rules:11: FoldAdd: (add int a:k b:k) => {a.c + b.c}",
 	"int.rules:12: FoldSub: (sub int a:k b:k) => {a.c - b.c}",
 	"int.rules:13: FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}",
 	"int.rules:14: FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}",
-	"int.rules:15: FoldAnd: (and int|pred a:k b:k) => {a.c & b.c}",
-	"int.rules:16: FoldOr: (or int|pred a:k b:k) => {a.c | b.c}",
-	"int.rules:17: FoldXor: (xor int|pred a:k b:k) => {a.c ^ b.c}",
-	"int.rules:18: FoldNot: (not int|pred a:k) => {^a.c}",
+	"int.rules:15: FoldAnd: (and int a:k b:k) => {a.c & b.c}",
+	"int.rules:16: FoldOr: (or int a:k b:k) => {a.c | b.c}",
+	"int.rules:17: FoldXor: (xor int a:k b:k) => {a.c ^ b.c}",
+	"int.rules:18: FoldNot: (not int a:k) => {^a.c}",
 	"int.rules:19: FoldNeg: (neg sint a:k) => {-a.c}",
 	"int.rules:20: FoldShl: (shl bits a:k b:k) => {shiftLeft(t, a.c, b.c)}",
 	"int.rules:21: FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}",
 	"int.rules:22: FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}",
 	"int.rules:23: FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}",
-	"int.rules:24: FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?",
-	"int.rules:28: AddZero commute: (add int x 0) => x",
-	"int.rules:29: SubZero: (sub int x 0) => x",
-	"int.rules:30: SubSelf: (sub int x x) => {0}",
-	"int.rules:31: MulOne commute: (mul.lo int x 1) => x",
-	"int.rules:32: MulZero commute: (mul.lo int _ 0) => {0}",
-	"int.rules:33: AndOnes commute: (and int|pred x -1) => x",
-	"int.rules:34: AndZero commute: (and int|pred _ 0) => {0}",
-	"int.rules:35: AndSelf: (and int|pred x x) => x",
-	"int.rules:36: OrZero commute: (or int|pred x 0) => x",
-	"int.rules:37: OrOnes commute: (or int|pred _ -1) => {^uint64(0)}",
-	"int.rules:38: OrSelf: (or int|pred x x) => x",
-	"int.rules:39: XorZero commute: (xor int|pred x 0) => x",
-	"int.rules:40: XorSelf: (xor int|pred x x) => {0}",
-	"int.rules:41: XorOnes commute: (xor int|pred x -1) => (not t x)",
-	"int.rules:42: MinSelf: (min sint|uint x x) => x",
-	"int.rules:43: MaxSelf: (max sint|uint x x) => x",
-	"int.rules:44: NotNot: (not int|pred (not t x)) => x",
-	"int.rules:45: NegNeg: (neg sint (neg t x)) => x",
-	"int.rules:46: ShlZero: (shl bits x 0) => x",
-	"int.rules:47: ShrZero: (shr int x 0) => x",
-	"int.rules:51: ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
-	"int.rules:52: ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
-	"int.rules:53: ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})",
-	"int.rules:54: MadZero commute: (mad.lo int _ 0 y) => y",
-	"int.rules:55: MadOne commute: (mad.lo int x 1 y) => (add t x y)",
-	"int.rules:56: MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)",
-	"int.rules:59: SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?",
-	"int.rules:63: SelpSame: (selp any x x _) => x",
-	"int.rules:64: SelpTrue: (selp any x _ c:k) && {c.c&1 != 0} => x",
-	"int.rules:65: SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y",
-	"int.rules:66: MovSelf: (mov any x:r) && {g.selfMove(i)} => nop",
-	"int.rules:69: GuardTrue: @p:k any && {p.c&1 != 0} => unguard",
-	"int.rules:70: GuardFalse: @p:k any && {p.c&1 == 0} => delete",
+	"int.rules:27: AddZero commute: (add int x 0) => x",
+	"int.rules:28: SubZero: (sub int x 0) => x",
+	"int.rules:29: SubSelf: (sub int x x) => {0}",
+	"int.rules:30: MulOne commute: (mul.lo int x 1) => x",
+	"int.rules:31: MulZero commute: (mul.lo int _ 0) => {0}",
+	"int.rules:32: AndOnes commute: (and int x -1) => x",
+	"int.rules:33: AndZero commute: (and int _ 0) => {0}",
+	"int.rules:34: AndSelf: (and int x x) => x",
+	"int.rules:35: OrZero commute: (or int x 0) => x",
+	"int.rules:36: OrOnes commute: (or int _ -1) => {^uint64(0)}",
+	"int.rules:37: OrSelf: (or int x x) => x",
+	"int.rules:38: XorZero commute: (xor int x 0) => x",
+	"int.rules:39: XorSelf: (xor int x x) => {0}",
+	"int.rules:40: XorOnes commute: (xor int x -1) => (not t x)",
+	"int.rules:41: MinSelf: (min sint|uint x x) => x",
+	"int.rules:42: MaxSelf: (max sint|uint x x) => x",
+	"int.rules:43: NotNot: (not int (not t x)) => x",
+	"int.rules:44: NegNeg: (neg sint (neg t x)) => x",
+	"int.rules:45: ShlZero: (shl bits x 0) => x",
+	"int.rules:46: ShrZero: (shr int x 0) => x",
+	"int.rules:50: ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
+	"int.rules:51: ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}",
+	"int.rules:52: ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})",
+	"int.rules:53: MadZero commute: (mad.lo int _ 0 y) => y",
+	"int.rules:54: MadOne commute: (mad.lo int x 1 y) => (add t x y)",
+	"int.rules:55: MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)",
+	"int.rules:59: MovSelf: (mov any x:r) && {g.selfMove(i)} => nop",
+	"pred.rules:6: FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?",
+	"pred.rules:8: SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?",
+	"pred.rules:11: PredFoldAnd: (and pred a:k b:k) => {a.c & b.c}",
+	"pred.rules:12: PredFoldOr: (or pred a:k b:k) => {a.c | b.c}",
+	"pred.rules:13: PredFoldXor: (xor pred a:k b:k) => {a.c ^ b.c}",
+	"pred.rules:14: PredFoldNot: (not pred a:k) => {^a.c}",
+	"pred.rules:15: PredAndTrue commute: (and pred x 1) => x",
+	"pred.rules:16: PredAndFalse commute: (and pred _ 0) => {0}",
+	"pred.rules:17: PredOrFalse commute: (or pred x 0) => x",
+	"pred.rules:18: PredOrTrue commute: (or pred _ 1) => {1}",
+	"pred.rules:19: PredXorFalse commute: (xor pred x 0) => x",
+	"pred.rules:20: PredXorTrue commute: (xor pred x 1) => (not t x)",
+	"pred.rules:21: PredAndSelf: (and pred x x) => x",
+	"pred.rules:22: PredOrSelf: (or pred x x) => x",
+	"pred.rules:23: PredXorSelf: (xor pred x x) => {0}",
+	"pred.rules:24: PredNotNot: (not pred (not t x)) => x",
+	"pred.rules:27: SelpSame: (selp any x x _) => x",
+	"pred.rules:28: SelpTrue: (selp any x _ c:k) && {c.c&1 != 0} => x",
+	"pred.rules:29: SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y",
+	"pred.rules:33: GuardTrue: @p:k any && {p.c&1 != 0} => unguard",
+	"pred.rules:34: GuardFalse: @p:k any && {p.c&1 == 0} => delete",
 }
 
-// rewriteRules applies the first rule that matches instruction i and
-// reports whether one did.
-func (g *genOpt) rewriteRules(i ir.InstrID) bool {
-	if g.rGuardTrue(i) || g.rGuardFalse(i) {
-		return true
-	}
+// ruleGroup is the group (rules file directive) of each rule.
+var ruleGroup = [numRules]string{
+	"fold",
+	"cfg",
+	"cfg",
+	"cfg",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+	"pred",
+}
+
+// rulesFold applies the first rule of group fold that matches instruction i
+// and reports whether one did.
+func (g *genOpt) rulesFold(i ir.InstrID) bool {
 	switch g.f.Op[i] {
 	case ir.OpAdd:
 		return g.rFoldAdd(i) || g.rAddZero(i) || g.rAddZero_c(i)
@@ -190,10 +307,6 @@ func (g *genOpt) rewriteRules(i ir.InstrID) bool {
 		return g.rFoldNot(i) || g.rNotNot(i)
 	case ir.OpOr:
 		return g.rFoldOr(i) || g.rOrZero(i) || g.rOrZero_c(i) || g.rOrOnes(i) || g.rOrOnes_c(i) || g.rOrSelf(i)
-	case ir.OpSelp:
-		return g.rSelpSame(i) || g.rSelpTrue(i) || g.rSelpFalse(i)
-	case ir.OpSetp:
-		return g.rFoldSetp(i) || g.rSetpSelf(i)
 	case ir.OpShl:
 		return g.rFoldShl(i) || g.rShlZero(i) || g.rShlWide(i)
 	case ir.OpShr:
@@ -202,6 +315,39 @@ func (g *genOpt) rewriteRules(i ir.InstrID) bool {
 		return g.rFoldSub(i) || g.rSubZero(i) || g.rSubSelf(i)
 	case ir.OpXor:
 		return g.rFoldXor(i) || g.rXorZero(i) || g.rXorZero_c(i) || g.rXorSelf(i) || g.rXorOnes(i) || g.rXorOnes_c(i)
+	}
+	return false
+}
+
+// rulesCfg applies the first rule of group cfg that matches instruction i
+// and reports whether one did.
+func (g *genOpt) rulesCfg(i ir.InstrID) bool {
+	switch g.f.Op[i] {
+	case ir.OpBra:
+		return g.rBraNext(i) || g.rBraThread(i) || g.rBraInvert(i)
+	}
+	return false
+}
+
+// rulesPred applies the first rule of group pred that matches instruction i
+// and reports whether one did.
+func (g *genOpt) rulesPred(i ir.InstrID) bool {
+	if g.rGuardTrue(i) || g.rGuardFalse(i) {
+		return true
+	}
+	switch g.f.Op[i] {
+	case ir.OpAnd:
+		return g.rPredFoldAnd(i) || g.rPredAndTrue(i) || g.rPredAndTrue_c(i) || g.rPredAndFalse(i) || g.rPredAndFalse_c(i) || g.rPredAndSelf(i)
+	case ir.OpNot:
+		return g.rPredFoldNot(i) || g.rPredNotNot(i)
+	case ir.OpOr:
+		return g.rPredFoldOr(i) || g.rPredOrFalse(i) || g.rPredOrFalse_c(i) || g.rPredOrTrue(i) || g.rPredOrTrue_c(i) || g.rPredOrSelf(i)
+	case ir.OpSelp:
+		return g.rSelpSame(i) || g.rSelpTrue(i) || g.rSelpFalse(i)
+	case ir.OpSetp:
+		return g.rFoldSetp(i) || g.rSetpSelf(i)
+	case ir.OpXor:
+		return g.rPredFoldXor(i) || g.rPredXorFalse(i) || g.rPredXorFalse_c(i) || g.rPredXorTrue(i) || g.rPredXorTrue_c(i) || g.rPredXorSelf(i)
 	}
 	return false
 }
@@ -275,6 +421,116 @@ func (g *genOpt) rCvtaRoundTrip(i ir.InstrID) bool {
 	return true
 }
 
+// rBraNext (cfg.rules:9):
+//
+//	BraNext: (bra.uni? any _) && {g.braToNext(i)} => delete
+func (g *genOpt) rBraNext(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(true) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm6 := m
+	mm6 &^= ir.ModUni
+	if mm6 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shapeNoDst(i, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !(g.braToNext(i)) {
+		return false
+	}
+	if !g.fire(ruleBraNext, i) {
+		return false
+	}
+	g.remove(i)
+	return true
+}
+
+// rBraThread (cfg.rules:12):
+//
+//	BraThread: (bra.uni? any _) && {g.threadTarget(i) != ir.NoBlock} => call thread
+func (g *genOpt) rBraThread(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(true) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm8 := m
+	mm8 &^= ir.ModUni
+	if mm8 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shapeNoDst(i, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !(g.threadTarget(i) != ir.NoBlock) {
+		return false
+	}
+	if !g.fire(ruleBraThread, i) {
+		return false
+	}
+	g.thread(i)
+	return true
+}
+
+// rBraInvert (cfg.rules:14):
+//
+//	BraInvert: @p (bra.uni? any _) && {g.invertible(i)} => call invert
+func (g *genOpt) rBraInvert(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	p := g.guardVal(i)
+	if p.none() {
+		return false
+	}
+	_ = p
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(true) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm10 := m
+	mm10 &^= ir.ModUni
+	if mm10 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shapeNoDst(i, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !(g.invertible(i)) {
+		return false
+	}
+	if !g.fire(ruleBraInvert, i) {
+		return false
+	}
+	g.invert(i, p)
+	return true
+}
+
 // rFoldAdd (int.rules:11):
 //
 //	FoldAdd: (add int a:k b:k) => {a.c + b.c}
@@ -288,106 +544,8 @@ func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm6 := m
-	if mm6 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v7 := g.src(i, 0)
-	if v7.none() {
-		return false
-	}
-	if !v7.k {
-		return false
-	}
-	a := v7
-	_ = a
-	v8 := g.src(i, 1)
-	if v8.none() {
-		return false
-	}
-	if !v8.k {
-		return false
-	}
-	b := v8
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAdd, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c+b.c))
-	return true
-}
-
-// rFoldSub (int.rules:12):
-//
-//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
-func (g *genOpt) rFoldSub(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm9 := m
-	if mm9 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v10 := g.src(i, 0)
-	if v10.none() {
-		return false
-	}
-	if !v10.k {
-		return false
-	}
-	a := v10
-	_ = a
-	v11 := g.src(i, 1)
-	if v11.none() {
-		return false
-	}
-	if !v11.k {
-		return false
-	}
-	b := v11
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldSub, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c-b.c))
-	return true
-}
-
-// rFoldMulLo (int.rules:13):
-//
-//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
-func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
 	mm12 := m
-	if mm12 != ir.ModLo {
+	if mm12 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -415,17 +573,17 @@ func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
 	b := v14
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMulLo, i) {
+	if !g.fire(ruleFoldAdd, i) {
 		return false
 	}
-	g.toConst(i, uint64(a.c*b.c))
+	g.toConst(i, uint64(a.c+b.c))
 	return true
 }
 
-// rFoldMadLo (int.rules:14):
+// rFoldSub (int.rules:12):
 //
-//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
-func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
+//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
+func (g *genOpt) rFoldSub(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -436,13 +594,13 @@ func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 		return false
 	}
 	mm15 := m
-	if mm15 != ir.ModLo {
+	if mm15 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 3) {
+	if !g.shape(i, 2) {
 		return false
 	}
 	v16 := g.src(i, 0)
@@ -463,14 +621,112 @@ func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 	}
 	b := v17
 	_ = b
-	v18 := g.src(i, 2)
-	if v18.none() {
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldSub, i) {
 		return false
 	}
-	if !v18.k {
+	g.toConst(i, uint64(a.c-b.c))
+	return true
+}
+
+// rFoldMulLo (int.rules:13):
+//
+//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
+func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
 		return false
 	}
-	c := v18
+	if t2 != ir.TNone {
+		return false
+	}
+	mm18 := m
+	if mm18 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v19 := g.src(i, 0)
+	if v19.none() {
+		return false
+	}
+	if !v19.k {
+		return false
+	}
+	a := v19
+	_ = a
+	v20 := g.src(i, 1)
+	if v20.none() {
+		return false
+	}
+	if !v20.k {
+		return false
+	}
+	b := v20
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMulLo, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c*b.c))
+	return true
+}
+
+// rFoldMadLo (int.rules:14):
+//
+//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
+func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm21 := m
+	if mm21 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v22 := g.src(i, 0)
+	if v22.none() {
+		return false
+	}
+	if !v22.k {
+		return false
+	}
+	a := v22
+	_ = a
+	v23 := g.src(i, 1)
+	if v23.none() {
+		return false
+	}
+	if !v23.k {
+		return false
+	}
+	b := v23
+	_ = b
+	v24 := g.src(i, 2)
+	if v24.none() {
+		return false
+	}
+	if !v24.k {
+		return false
+	}
+	c := v24
 	_ = c
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldMadLo, i) {
@@ -482,110 +738,12 @@ func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 
 // rFoldAnd (int.rules:15):
 //
-//	FoldAnd: (and int|pred a:k b:k) => {a.c & b.c}
+//	FoldAnd: (and int a:k b:k) => {a.c & b.c}
 func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm19 := m
-	if mm19 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v20 := g.src(i, 0)
-	if v20.none() {
-		return false
-	}
-	if !v20.k {
-		return false
-	}
-	a := v20
-	_ = a
-	v21 := g.src(i, 1)
-	if v21.none() {
-		return false
-	}
-	if !v21.k {
-		return false
-	}
-	b := v21
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAnd, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c&b.c))
-	return true
-}
-
-// rFoldOr (int.rules:16):
-//
-//	FoldOr: (or int|pred a:k b:k) => {a.c | b.c}
-func (g *genOpt) rFoldOr(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm22 := m
-	if mm22 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v23 := g.src(i, 0)
-	if v23.none() {
-		return false
-	}
-	if !v23.k {
-		return false
-	}
-	a := v23
-	_ = a
-	v24 := g.src(i, 1)
-	if v24.none() {
-		return false
-	}
-	if !v24.k {
-		return false
-	}
-	b := v24
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldOr, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c|b.c))
-	return true
-}
-
-// rFoldXor (int.rules:17):
-//
-//	FoldXor: (xor int|pred a:k b:k) => {a.c ^ b.c}
-func (g *genOpt) rFoldXor(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -620,21 +778,21 @@ func (g *genOpt) rFoldXor(i ir.InstrID) bool {
 	b := v27
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldXor, i) {
+	if !g.fire(ruleFoldAnd, i) {
 		return false
 	}
-	g.toConst(i, uint64(a.c^b.c))
+	g.toConst(i, uint64(a.c&b.c))
 	return true
 }
 
-// rFoldNot (int.rules:18):
+// rFoldOr (int.rules:16):
 //
-//	FoldNot: (not int|pred a:k) => {^a.c}
-func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+//	FoldOr: (or int a:k b:k) => {a.c | b.c}
+func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -647,7 +805,7 @@ func (g *genOpt) rFoldNot(i ir.InstrID) bool {
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 1) {
+	if !g.shape(i, 2) {
 		return false
 	}
 	v29 := g.src(i, 0)
@@ -658,6 +816,104 @@ func (g *genOpt) rFoldNot(i ir.InstrID) bool {
 		return false
 	}
 	a := v29
+	_ = a
+	v30 := g.src(i, 1)
+	if v30.none() {
+		return false
+	}
+	if !v30.k {
+		return false
+	}
+	b := v30
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldOr, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c|b.c))
+	return true
+}
+
+// rFoldXor (int.rules:17):
+//
+//	FoldXor: (xor int a:k b:k) => {a.c ^ b.c}
+func (g *genOpt) rFoldXor(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm31 := m
+	if mm31 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v32 := g.src(i, 0)
+	if v32.none() {
+		return false
+	}
+	if !v32.k {
+		return false
+	}
+	a := v32
+	_ = a
+	v33 := g.src(i, 1)
+	if v33.none() {
+		return false
+	}
+	if !v33.k {
+		return false
+	}
+	b := v33
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldXor, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c^b.c))
+	return true
+}
+
+// rFoldNot (int.rules:18):
+//
+//	FoldNot: (not int a:k) => {^a.c}
+func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm34 := m
+	if mm34 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v35 := g.src(i, 0)
+	if v35.none() {
+		return false
+	}
+	if !v35.k {
+		return false
+	}
+	a := v35
 	_ = a
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldNot, i) {
@@ -680,8 +936,8 @@ func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm30 := m
-	if mm30 != 0 {
+	mm36 := m
+	if mm36 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -690,14 +946,14 @@ func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v31 := g.src(i, 0)
-	if v31.none() {
+	v37 := g.src(i, 0)
+	if v37.none() {
 		return false
 	}
-	if !v31.k {
+	if !v37.k {
 		return false
 	}
-	a := v31
+	a := v37
 	_ = a
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldNeg, i) {
@@ -715,104 +971,6 @@ func (g *genOpt) rFoldShl(i ir.InstrID) bool {
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
 	if !(tyBits(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm32 := m
-	if mm32 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v33 := g.src(i, 0)
-	if v33.none() {
-		return false
-	}
-	if !v33.k {
-		return false
-	}
-	a := v33
-	_ = a
-	v34 := g.src(i, 1)
-	if v34.none() {
-		return false
-	}
-	if !v34.k {
-		return false
-	}
-	b := v34
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShl, i) {
-		return false
-	}
-	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
-	return true
-}
-
-// rFoldShr (int.rules:21):
-//
-//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
-func (g *genOpt) rFoldShr(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm35 := m
-	if mm35 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v36 := g.src(i, 0)
-	if v36.none() {
-		return false
-	}
-	if !v36.k {
-		return false
-	}
-	a := v36
-	_ = a
-	v37 := g.src(i, 1)
-	if v37.none() {
-		return false
-	}
-	if !v37.k {
-		return false
-	}
-	b := v37
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShr, i) {
-		return false
-	}
-	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
-	return true
-}
-
-// rFoldMin (int.rules:22):
-//
-//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMin(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -847,21 +1005,21 @@ func (g *genOpt) rFoldMin(i ir.InstrID) bool {
 	b := v40
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMin, i) {
+	if !g.fire(ruleFoldShl, i) {
 		return false
 	}
-	g.toConst(i, uint64(minInt(t, a.c, b.c)))
+	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
 	return true
 }
 
-// rFoldMax (int.rules:23):
+// rFoldShr (int.rules:21):
 //
-//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMax(i ir.InstrID) bool {
+//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
+func (g *genOpt) rFoldShr(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -896,31 +1054,27 @@ func (g *genOpt) rFoldMax(i ir.InstrID) bool {
 	b := v43
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMax, i) {
+	if !g.fire(ruleFoldShr, i) {
 		return false
 	}
-	g.toConst(i, uint64(maxInt(t, a.c, b.c)))
+	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
 	return true
 }
 
-// rFoldSetp (int.rules:24):
+// rFoldMin (int.rules:22):
 //
-//	FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?
-func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
+//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMin(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tySigned(t) || tyUnsigned(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm44 := m
-	if mm44.Cmp() == ir.CmpNone || mm44.BoolOp() != ir.BoolNone {
-		return false
-	}
-	mm44 = mm44.WithCmp(ir.CmpNone)
 	if mm44 != 0 {
 		return false
 	}
@@ -949,22 +1103,21 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	b := v46
 	_ = b
 	_, _, _ = t, m, t2
-	v, ok := cmpInt(m.Cmp(), t, a.c, b.c)
-	if !ok || !g.fire(ruleFoldSetp, i) {
+	if !g.fire(ruleFoldMin, i) {
 		return false
 	}
-	g.toConst(i, v)
+	g.toConst(i, uint64(minInt(t, a.c, b.c)))
 	return true
 }
 
-// rAddZero (int.rules:28):
+// rFoldMax (int.rules:23):
 //
-//	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero(i ir.InstrID) bool {
+//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMax(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tySigned(t) || tyUnsigned(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -984,24 +1137,32 @@ func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	if v48.none() {
 		return false
 	}
-	x := v48
-	_ = x
+	if !v48.k {
+		return false
+	}
+	a := v48
+	_ = a
 	v49 := g.src(i, 1)
-	if !v49.is(g, i, 1, 0) {
+	if v49.none() {
 		return false
 	}
+	if !v49.k {
+		return false
+	}
+	b := v49
+	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAddZero, i) {
+	if !g.fire(ruleFoldMax, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(maxInt(t, a.c, b.c)))
 	return true
 }
 
-// rAddZero_c (int.rules:28):
+// rAddZero (int.rules:27):
 //
 //	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
+func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1022,15 +1183,15 @@ func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 		return false
 	}
 	v51 := g.src(i, 0)
-	if !v51.is(g, i, 0, 0) {
+	if v51.none() {
 		return false
 	}
-	v52 := g.src(i, 1)
-	if v52.none() {
-		return false
-	}
-	x := v52
+	x := v51
 	_ = x
+	v52 := g.src(i, 1)
+	if !v52.is(g, i, 1, 0) {
+		return false
+	}
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAddZero, i) {
 		return false
@@ -1039,10 +1200,10 @@ func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 	return true
 }
 
-// rSubZero (int.rules:29):
+// rAddZero_c (int.rules:27):
 //
-//	SubZero: (sub int x 0) => x
-func (g *genOpt) rSubZero(i ir.InstrID) bool {
+//	AddZero commute: (add int x 0) => x
+func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1063,27 +1224,27 @@ func (g *genOpt) rSubZero(i ir.InstrID) bool {
 		return false
 	}
 	v54 := g.src(i, 0)
-	if v54.none() {
+	if !v54.is(g, i, 0, 0) {
 		return false
 	}
-	x := v54
-	_ = x
 	v55 := g.src(i, 1)
-	if !v55.is(g, i, 1, 0) {
+	if v55.none() {
 		return false
 	}
+	x := v55
+	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubZero, i) {
+	if !g.fire(ruleAddZero, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rSubSelf (int.rules:30):
+// rSubZero (int.rules:28):
 //
-//	SubSelf: (sub int x x) => {0}
-func (g *genOpt) rSubSelf(i ir.InstrID) bool {
+//	SubZero: (sub int x 0) => x
+func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1110,24 +1271,21 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	x := v57
 	_ = x
 	v58 := g.src(i, 1)
-	if v58.none() {
-		return false
-	}
-	if !sameVal(x, v58) {
+	if !v58.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubSelf, i) {
+	if !g.fire(ruleSubZero, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rMulOne (int.rules:31):
+// rSubSelf (int.rules:29):
 //
-//	MulOne commute: (mul.lo int x 1) => x
-func (g *genOpt) rMulOne(i ir.InstrID) bool {
+//	SubSelf: (sub int x x) => {0}
+func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1138,7 +1296,7 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 		return false
 	}
 	mm59 := m
-	if mm59 != ir.ModLo {
+	if mm59 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1154,21 +1312,24 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	x := v60
 	_ = x
 	v61 := g.src(i, 1)
-	if !v61.is(g, i, 1, 1) {
+	if v61.none() {
+		return false
+	}
+	if !sameVal(x, v61) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMulOne, i) {
+	if !g.fire(ruleSubSelf, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rMulOne_c (int.rules:31):
+// rMulOne (int.rules:30):
 //
 //	MulOne commute: (mul.lo int x 1) => x
-func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
+func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1189,15 +1350,15 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 		return false
 	}
 	v63 := g.src(i, 0)
-	if !v63.is(g, i, 0, 1) {
+	if v63.none() {
 		return false
 	}
-	v64 := g.src(i, 1)
-	if v64.none() {
-		return false
-	}
-	x := v64
+	x := v63
 	_ = x
+	v64 := g.src(i, 1)
+	if !v64.is(g, i, 1, 1) {
+		return false
+	}
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMulOne, i) {
 		return false
@@ -1206,10 +1367,10 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	return true
 }
 
-// rMulZero (int.rules:32):
+// rMulOne_c (int.rules:30):
 //
-//	MulZero commute: (mul.lo int _ 0) => {0}
-func (g *genOpt) rMulZero(i ir.InstrID) bool {
+//	MulOne commute: (mul.lo int x 1) => x
+func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1229,22 +1390,28 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
+	v66 := g.src(i, 0)
+	if !v66.is(g, i, 0, 1) {
+		return false
+	}
 	v67 := g.src(i, 1)
-	if !v67.is(g, i, 1, 0) {
+	if v67.none() {
 		return false
 	}
+	x := v67
+	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMulZero, i) {
+	if !g.fire(ruleMulOne, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rMulZero_c (int.rules:32):
+// rMulZero (int.rules:31):
 //
 //	MulZero commute: (mul.lo int _ 0) => {0}
-func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
+func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1264,8 +1431,8 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v69 := g.src(i, 0)
-	if !v69.is(g, i, 0, 0) {
+	v70 := g.src(i, 1)
+	if !v70.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1276,21 +1443,21 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	return true
 }
 
-// rAndOnes (int.rules:33):
+// rMulZero_c (int.rules:31):
 //
-//	AndOnes commute: (and int|pred x -1) => x
-func (g *genOpt) rAndOnes(i ir.InstrID) bool {
+//	MulZero commute: (mul.lo int _ 0) => {0}
+func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm71 := m
-	if mm71 != 0 {
+	if mm71 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1300,31 +1467,25 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 		return false
 	}
 	v72 := g.src(i, 0)
-	if v72.none() {
-		return false
-	}
-	x := v72
-	_ = x
-	v73 := g.src(i, 1)
-	if !v73.is(g, i, 1, int64(-1)) {
+	if !v72.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndOnes, i) {
+	if !g.fire(ruleMulZero, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rAndOnes_c (int.rules:33):
+// rAndOnes (int.rules:32):
 //
-//	AndOnes commute: (and int|pred x -1) => x
-func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
+//	AndOnes commute: (and int x -1) => x
+func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1341,15 +1502,15 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 		return false
 	}
 	v75 := g.src(i, 0)
-	if !v75.is(g, i, 0, int64(-1)) {
+	if v75.none() {
 		return false
 	}
-	v76 := g.src(i, 1)
-	if v76.none() {
-		return false
-	}
-	x := v76
+	x := v75
 	_ = x
+	v76 := g.src(i, 1)
+	if !v76.is(g, i, 1, int64(-1)) {
+		return false
+	}
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAndOnes, i) {
 		return false
@@ -1358,14 +1519,14 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	return true
 }
 
-// rAndZero (int.rules:34):
+// rAndOnes_c (int.rules:32):
 //
-//	AndZero commute: (and int|pred _ 0) => {0}
-func (g *genOpt) rAndZero(i ir.InstrID) bool {
+//	AndOnes commute: (and int x -1) => x
+func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1381,26 +1542,32 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
+	v78 := g.src(i, 0)
+	if !v78.is(g, i, 0, int64(-1)) {
+		return false
+	}
 	v79 := g.src(i, 1)
-	if !v79.is(g, i, 1, 0) {
+	if v79.none() {
 		return false
 	}
+	x := v79
+	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndZero, i) {
+	if !g.fire(ruleAndOnes, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rAndZero_c (int.rules:34):
+// rAndZero (int.rules:33):
 //
-//	AndZero commute: (and int|pred _ 0) => {0}
-func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
+//	AndZero commute: (and int _ 0) => {0}
+func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1416,8 +1583,8 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v81 := g.src(i, 0)
-	if !v81.is(g, i, 0, 0) {
+	v82 := g.src(i, 1)
+	if !v82.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1428,14 +1595,14 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	return true
 }
 
-// rAndSelf (int.rules:35):
+// rAndZero_c (int.rules:33):
 //
-//	AndSelf: (and int|pred x x) => x
-func (g *genOpt) rAndSelf(i ir.InstrID) bool {
+//	AndZero commute: (and int _ 0) => {0}
+func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1452,34 +1619,25 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 		return false
 	}
 	v84 := g.src(i, 0)
-	if v84.none() {
-		return false
-	}
-	x := v84
-	_ = x
-	v85 := g.src(i, 1)
-	if v85.none() {
-		return false
-	}
-	if !sameVal(x, v85) {
+	if !v84.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndSelf, i) {
+	if !g.fire(ruleAndZero, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rOrZero (int.rules:36):
+// rAndSelf (int.rules:34):
 //
-//	OrZero commute: (or int|pred x 0) => x
-func (g *genOpt) rOrZero(i ir.InstrID) bool {
+//	AndSelf: (and int x x) => x
+func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1502,25 +1660,28 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	x := v87
 	_ = x
 	v88 := g.src(i, 1)
-	if !v88.is(g, i, 1, 0) {
+	if v88.none() {
+		return false
+	}
+	if !sameVal(x, v88) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleOrZero, i) {
+	if !g.fire(ruleAndSelf, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rOrZero_c (int.rules:36):
+// rOrZero (int.rules:35):
 //
-//	OrZero commute: (or int|pred x 0) => x
-func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
+//	OrZero commute: (or int x 0) => x
+func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1537,15 +1698,15 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 		return false
 	}
 	v90 := g.src(i, 0)
-	if !v90.is(g, i, 0, 0) {
+	if v90.none() {
 		return false
 	}
-	v91 := g.src(i, 1)
-	if v91.none() {
-		return false
-	}
-	x := v91
+	x := v90
 	_ = x
+	v91 := g.src(i, 1)
+	if !v91.is(g, i, 1, 0) {
+		return false
+	}
 	_, _, _ = t, m, t2
 	if !g.fire(ruleOrZero, i) {
 		return false
@@ -1554,14 +1715,14 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	return true
 }
 
-// rOrOnes (int.rules:37):
+// rOrZero_c (int.rules:35):
 //
-//	OrOnes commute: (or int|pred _ -1) => {^uint64(0)}
-func (g *genOpt) rOrOnes(i ir.InstrID) bool {
+//	OrZero commute: (or int x 0) => x
+func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1577,26 +1738,32 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
+	v93 := g.src(i, 0)
+	if !v93.is(g, i, 0, 0) {
+		return false
+	}
 	v94 := g.src(i, 1)
-	if !v94.is(g, i, 1, int64(-1)) {
+	if v94.none() {
 		return false
 	}
+	x := v94
+	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleOrOnes, i) {
+	if !g.fire(ruleOrZero, i) {
 		return false
 	}
-	g.toConst(i, uint64(^uint64(0)))
+	g.toCopy(i, x)
 	return true
 }
 
-// rOrOnes_c (int.rules:37):
+// rOrOnes (int.rules:36):
 //
-//	OrOnes commute: (or int|pred _ -1) => {^uint64(0)}
-func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
+//	OrOnes commute: (or int _ -1) => {^uint64(0)}
+func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1612,8 +1779,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v96 := g.src(i, 0)
-	if !v96.is(g, i, 0, int64(-1)) {
+	v97 := g.src(i, 1)
+	if !v97.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1624,14 +1791,14 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	return true
 }
 
-// rOrSelf (int.rules:38):
+// rOrOnes_c (int.rules:36):
 //
-//	OrSelf: (or int|pred x x) => x
-func (g *genOpt) rOrSelf(i ir.InstrID) bool {
+//	OrOnes commute: (or int _ -1) => {^uint64(0)}
+func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1648,34 +1815,25 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 		return false
 	}
 	v99 := g.src(i, 0)
-	if v99.none() {
-		return false
-	}
-	x := v99
-	_ = x
-	v100 := g.src(i, 1)
-	if v100.none() {
-		return false
-	}
-	if !sameVal(x, v100) {
+	if !v99.is(g, i, 0, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleOrSelf, i) {
+	if !g.fire(ruleOrOnes, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(^uint64(0)))
 	return true
 }
 
-// rXorZero (int.rules:39):
+// rOrSelf (int.rules:37):
 //
-//	XorZero commute: (xor int|pred x 0) => x
-func (g *genOpt) rXorZero(i ir.InstrID) bool {
+//	OrSelf: (or int x x) => x
+func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1698,25 +1856,28 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	x := v102
 	_ = x
 	v103 := g.src(i, 1)
-	if !v103.is(g, i, 1, 0) {
+	if v103.none() {
+		return false
+	}
+	if !sameVal(x, v103) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleXorZero, i) {
+	if !g.fire(ruleOrSelf, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rXorZero_c (int.rules:39):
+// rXorZero (int.rules:38):
 //
-//	XorZero commute: (xor int|pred x 0) => x
-func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
+//	XorZero commute: (xor int x 0) => x
+func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1733,15 +1894,15 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 		return false
 	}
 	v105 := g.src(i, 0)
-	if !v105.is(g, i, 0, 0) {
+	if v105.none() {
 		return false
 	}
-	v106 := g.src(i, 1)
-	if v106.none() {
-		return false
-	}
-	x := v106
+	x := v105
 	_ = x
+	v106 := g.src(i, 1)
+	if !v106.is(g, i, 1, 0) {
+		return false
+	}
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorZero, i) {
 		return false
@@ -1750,14 +1911,14 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	return true
 }
 
-// rXorSelf (int.rules:40):
+// rXorZero_c (int.rules:38):
 //
-//	XorSelf: (xor int|pred x x) => {0}
-func (g *genOpt) rXorSelf(i ir.InstrID) bool {
+//	XorZero commute: (xor int x 0) => x
+func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1774,34 +1935,31 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 		return false
 	}
 	v108 := g.src(i, 0)
-	if v108.none() {
+	if !v108.is(g, i, 0, 0) {
 		return false
 	}
-	x := v108
-	_ = x
 	v109 := g.src(i, 1)
 	if v109.none() {
 		return false
 	}
-	if !sameVal(x, v109) {
-		return false
-	}
+	x := v109
+	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleXorSelf, i) {
+	if !g.fire(ruleXorZero, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rXorOnes (int.rules:41):
+// rXorSelf (int.rules:39):
 //
-//	XorOnes commute: (xor int|pred x -1) => (not t x)
-func (g *genOpt) rXorOnes(i ir.InstrID) bool {
+//	XorSelf: (xor int x x) => {0}
+func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1824,25 +1982,28 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	x := v111
 	_ = x
 	v112 := g.src(i, 1)
-	if !v112.is(g, i, 1, int64(-1)) {
+	if v112.none() {
+		return false
+	}
+	if !sameVal(x, v112) {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleXorOnes, i) {
+	if !g.fire(ruleXorSelf, i) {
 		return false
 	}
-	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
+	g.toConst(i, uint64(0))
 	return true
 }
 
-// rXorOnes_c (int.rules:41):
+// rXorOnes (int.rules:40):
 //
-//	XorOnes commute: (xor int|pred x -1) => (not t x)
-func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
+//	XorOnes commute: (xor int x -1) => (not t x)
+func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1859,15 +2020,15 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 		return false
 	}
 	v114 := g.src(i, 0)
-	if !v114.is(g, i, 0, int64(-1)) {
+	if v114.none() {
 		return false
 	}
-	v115 := g.src(i, 1)
-	if v115.none() {
-		return false
-	}
-	x := v115
+	x := v114
 	_ = x
+	v115 := g.src(i, 1)
+	if !v115.is(g, i, 1, int64(-1)) {
+		return false
+	}
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorOnes, i) {
 		return false
@@ -1876,14 +2037,14 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	return true
 }
 
-// rMinSelf (int.rules:42):
+// rXorOnes_c (int.rules:40):
 //
-//	MinSelf: (min sint|uint x x) => x
-func (g *genOpt) rMinSelf(i ir.InstrID) bool {
+//	XorOnes commute: (xor int x -1) => (not t x)
+func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1900,30 +2061,27 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 		return false
 	}
 	v117 := g.src(i, 0)
-	if v117.none() {
+	if !v117.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	x := v117
-	_ = x
 	v118 := g.src(i, 1)
 	if v118.none() {
 		return false
 	}
-	if !sameVal(x, v118) {
-		return false
-	}
+	x := v118
+	_ = x
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMinSelf, i) {
+	if !g.fire(ruleXorOnes, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
 	return true
 }
 
-// rMaxSelf (int.rules:43):
+// rMinSelf (int.rules:41):
 //
-//	MaxSelf: (max sint|uint x x) => x
-func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
+//	MinSelf: (min sint|uint x x) => x
+func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1957,21 +2115,21 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMaxSelf, i) {
+	if !g.fire(ruleMinSelf, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rNotNot (int.rules:44):
+// rMaxSelf (int.rules:42):
 //
-//	NotNot: (not int|pred (not t x)) => x
-func (g *genOpt) rNotNot(i ir.InstrID) bool {
+//	MaxSelf: (max sint|uint x x) => x
+func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t) || t == ir.TPred) {
+	if !(tySigned(t) || tyUnsigned(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -1984,44 +2142,88 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 1) {
+	if !g.shape(i, 2) {
 		return false
 	}
 	v123 := g.src(i, 0)
-	if !v123.reg() {
+	if v123.none() {
 		return false
 	}
-	d124, okd124 := g.defOf(v123.o.Reg())
-	if !okd124 {
-		return false
-	}
-	if f.Op[d124] != ir.OpNot {
-		return false
-	}
-	t125, m125, u125 := f.Type[d124], f.Mods[d124], f.Type2[d124]
-	if !(t125 == t) {
-		return false
-	}
-	if u125 != ir.TNone {
-		return false
-	}
-	mm126 := m125
-	if mm126 != 0 {
-		return false
-	}
-	if f.Space[d124] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(d124, 1) {
-		return false
-	}
-	v127 := g.src(d124, 0)
-	if v127.none() {
-		return false
-	}
-	x := v127
+	x := v123
 	_ = x
-	_, _, _ = t125, m125, u125
+	v124 := g.src(i, 1)
+	if v124.none() {
+		return false
+	}
+	if !sameVal(x, v124) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleMaxSelf, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rNotNot (int.rules:43):
+//
+//	NotNot: (not int (not t x)) => x
+func (g *genOpt) rNotNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm125 := m
+	if mm125 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v126 := g.src(i, 0)
+	if !v126.reg() {
+		return false
+	}
+	d127, okd127 := g.defOf(v126.o.Reg())
+	if !okd127 {
+		return false
+	}
+	if f.Op[d127] != ir.OpNot {
+		return false
+	}
+	t128, m128, u128 := f.Type[d127], f.Mods[d127], f.Type2[d127]
+	if !(t128 == t) {
+		return false
+	}
+	if u128 != ir.TNone {
+		return false
+	}
+	mm129 := m128
+	if mm129 != 0 {
+		return false
+	}
+	if f.Space[d127] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d127, 1) {
+		return false
+	}
+	v130 := g.src(d127, 0)
+	if v130.none() {
+		return false
+	}
+	x := v130
+	_ = x
+	_, _, _ = t128, m128, u128
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNotNot, i) {
 		return false
@@ -2030,7 +2232,7 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	return true
 }
 
-// rNegNeg (int.rules:45):
+// rNegNeg (int.rules:44):
 //
 //	NegNeg: (neg sint (neg t x)) => x
 func (g *genOpt) rNegNeg(i ir.InstrID) bool {
@@ -2043,8 +2245,8 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm128 := m
-	if mm128 != 0 {
+	mm131 := m
+	if mm131 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2053,41 +2255,41 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v129 := g.src(i, 0)
-	if !v129.reg() {
+	v132 := g.src(i, 0)
+	if !v132.reg() {
 		return false
 	}
-	d130, okd130 := g.defOf(v129.o.Reg())
-	if !okd130 {
+	d133, okd133 := g.defOf(v132.o.Reg())
+	if !okd133 {
 		return false
 	}
-	if f.Op[d130] != ir.OpNeg {
+	if f.Op[d133] != ir.OpNeg {
 		return false
 	}
-	t131, m131, u131 := f.Type[d130], f.Mods[d130], f.Type2[d130]
-	if !(t131 == t) {
+	t134, m134, u134 := f.Type[d133], f.Mods[d133], f.Type2[d133]
+	if !(t134 == t) {
 		return false
 	}
-	if u131 != ir.TNone {
+	if u134 != ir.TNone {
 		return false
 	}
-	mm132 := m131
-	if mm132 != 0 {
+	mm135 := m134
+	if mm135 != 0 {
 		return false
 	}
-	if f.Space[d130] != ir.SpaceNone {
+	if f.Space[d133] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d130, 1) {
+	if !g.shape(d133, 1) {
 		return false
 	}
-	v133 := g.src(d130, 0)
-	if v133.none() {
+	v136 := g.src(d133, 0)
+	if v136.none() {
 		return false
 	}
-	x := v133
+	x := v136
 	_ = x
-	_, _, _ = t131, m131, u131
+	_, _, _ = t134, m134, u134
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNegNeg, i) {
 		return false
@@ -2096,7 +2298,7 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	return true
 }
 
-// rShlZero (int.rules:46):
+// rShlZero (int.rules:45):
 //
 //	ShlZero: (shl bits x 0) => x
 func (g *genOpt) rShlZero(i ir.InstrID) bool {
@@ -2104,47 +2306,6 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
 	if !(tyBits(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm134 := m
-	if mm134 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v135 := g.src(i, 0)
-	if v135.none() {
-		return false
-	}
-	x := v135
-	_ = x
-	v136 := g.src(i, 1)
-	if !v136.is(g, i, 1, 0) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(ruleShlZero, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rShrZero (int.rules:47):
-//
-//	ShrZero: (shr int x 0) => x
-func (g *genOpt) rShrZero(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2171,21 +2332,21 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 		return false
 	}
 	_, _, _ = t, m, t2
-	if !g.fire(ruleShrZero, i) {
+	if !g.fire(ruleShlZero, i) {
 		return false
 	}
 	g.toCopy(i, x)
 	return true
 }
 
-// rShlWide (int.rules:51):
+// rShrZero (int.rules:46):
 //
-//	ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
-func (g *genOpt) rShlWide(i ir.InstrID) bool {
+//	ShrZero: (shr int x 0) => x
+func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyBits(t)) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2201,34 +2362,32 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
+	v141 := g.src(i, 0)
+	if v141.none() {
+		return false
+	}
+	x := v141
+	_ = x
 	v142 := g.src(i, 1)
-	if v142.none() {
+	if !v142.is(g, i, 1, 0) {
 		return false
 	}
-	if !v142.k {
-		return false
-	}
-	c := v142
-	_ = c
 	_, _, _ = t, m, t2
-	if !(c.c >= uint64(t.Bits())) {
+	if !g.fire(ruleShrZero, i) {
 		return false
 	}
-	if !g.fire(ruleShlWide, i) {
-		return false
-	}
-	g.toConst(i, uint64(0))
+	g.toCopy(i, x)
 	return true
 }
 
-// rShrWide (int.rules:52):
+// rShlWide (int.rules:50):
 //
-//	ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
-func (g *genOpt) rShrWide(i ir.InstrID) bool {
+//	ShlWide: (shl bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
+func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyUnsigned(t) || tyBits(t)) {
+	if !(tyBits(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2257,21 +2416,21 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if !(c.c >= uint64(t.Bits())) {
 		return false
 	}
-	if !g.fire(ruleShrWide, i) {
+	if !g.fire(ruleShlWide, i) {
 		return false
 	}
 	g.toConst(i, uint64(0))
 	return true
 }
 
-// rShrSignWide (int.rules:53):
+// rShrWide (int.rules:51):
 //
-//	ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})
-func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
+//	ShrWide: (shr uint|bits _ c:k) && {c.c >= uint64(t.Bits())} => {0}
+func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t)) {
+	if !(tyUnsigned(t) || tyBits(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2287,12 +2446,6 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v147 := g.src(i, 0)
-	if v147.none() {
-		return false
-	}
-	x := v147
-	_ = x
 	v148 := g.src(i, 1)
 	if v148.none() {
 		return false
@@ -2301,6 +2454,55 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 		return false
 	}
 	c := v148
+	_ = c
+	_, _, _ = t, m, t2
+	if !(c.c >= uint64(t.Bits())) {
+		return false
+	}
+	if !g.fire(ruleShrWide, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rShrSignWide (int.rules:52):
+//
+//	ShrSignWide: (shr sint x c:k) && {c.c > uint64(t.Bits()-1)} => (shr t x {t.Bits() - 1})
+func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm149 := m
+	if mm149 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v150 := g.src(i, 0)
+	if v150.none() {
+		return false
+	}
+	x := v150
+	_ = x
+	v151 := g.src(i, 1)
+	if v151.none() {
+		return false
+	}
+	if !v151.k {
+		return false
+	}
+	c := v151
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c > uint64(t.Bits()-1)) {
@@ -2313,7 +2515,7 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	return true
 }
 
-// rMadZero (int.rules:54):
+// rMadZero (int.rules:53):
 //
 //	MadZero commute: (mad.lo int _ 0 y) => y
 func (g *genOpt) rMadZero(i ir.InstrID) bool {
@@ -2326,8 +2528,8 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm149 := m
-	if mm149 != ir.ModLo {
+	mm152 := m
+	if mm152 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2336,15 +2538,15 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v151 := g.src(i, 1)
-	if !v151.is(g, i, 1, 0) {
+	v154 := g.src(i, 1)
+	if !v154.is(g, i, 1, 0) {
 		return false
 	}
-	v152 := g.src(i, 2)
-	if v152.none() {
+	v155 := g.src(i, 2)
+	if v155.none() {
 		return false
 	}
-	y := v152
+	y := v155
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2354,7 +2556,7 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	return true
 }
 
-// rMadZero_c (int.rules:54):
+// rMadZero_c (int.rules:53):
 //
 //	MadZero commute: (mad.lo int _ 0 y) => y
 func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
@@ -2367,8 +2569,8 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm153 := m
-	if mm153 != ir.ModLo {
+	mm156 := m
+	if mm156 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2377,15 +2579,15 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v154 := g.src(i, 0)
-	if !v154.is(g, i, 0, 0) {
+	v157 := g.src(i, 0)
+	if !v157.is(g, i, 0, 0) {
 		return false
 	}
-	v156 := g.src(i, 2)
-	if v156.none() {
+	v159 := g.src(i, 2)
+	if v159.none() {
 		return false
 	}
-	y := v156
+	y := v159
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2395,7 +2597,7 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	return true
 }
 
-// rMadOne (int.rules:55):
+// rMadOne (int.rules:54):
 //
 //	MadOne commute: (mad.lo int x 1 y) => (add t x y)
 func (g *genOpt) rMadOne(i ir.InstrID) bool {
@@ -2408,8 +2610,8 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm157 := m
-	if mm157 != ir.ModLo {
+	mm160 := m
+	if mm160 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2418,21 +2620,21 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v158 := g.src(i, 0)
-	if v158.none() {
+	v161 := g.src(i, 0)
+	if v161.none() {
 		return false
 	}
-	x := v158
+	x := v161
 	_ = x
-	v159 := g.src(i, 1)
-	if !v159.is(g, i, 1, 1) {
+	v162 := g.src(i, 1)
+	if !v162.is(g, i, 1, 1) {
 		return false
 	}
-	v160 := g.src(i, 2)
-	if v160.none() {
+	v163 := g.src(i, 2)
+	if v163.none() {
 		return false
 	}
-	y := v160
+	y := v163
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2442,7 +2644,7 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	return true
 }
 
-// rMadOne_c (int.rules:55):
+// rMadOne_c (int.rules:54):
 //
 //	MadOne commute: (mad.lo int x 1 y) => (add t x y)
 func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
@@ -2455,8 +2657,8 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm161 := m
-	if mm161 != ir.ModLo {
+	mm164 := m
+	if mm164 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2465,21 +2667,21 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v162 := g.src(i, 0)
-	if !v162.is(g, i, 0, 1) {
+	v165 := g.src(i, 0)
+	if !v165.is(g, i, 0, 1) {
 		return false
 	}
-	v163 := g.src(i, 1)
-	if v163.none() {
+	v166 := g.src(i, 1)
+	if v166.none() {
 		return false
 	}
-	x := v163
+	x := v166
 	_ = x
-	v164 := g.src(i, 2)
-	if v164.none() {
+	v167 := g.src(i, 2)
+	if v167.none() {
 		return false
 	}
-	y := v164
+	y := v167
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2489,7 +2691,7 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	return true
 }
 
-// rMadAddZero (int.rules:56):
+// rMadAddZero (int.rules:55):
 //
 //	MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)
 func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
@@ -2502,8 +2704,8 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm165 := m
-	if mm165 != ir.ModLo {
+	mm168 := m
+	if mm168 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2512,20 +2714,20 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v166 := g.src(i, 0)
-	if v166.none() {
+	v169 := g.src(i, 0)
+	if v169.none() {
 		return false
 	}
-	x := v166
+	x := v169
 	_ = x
-	v167 := g.src(i, 1)
-	if v167.none() {
+	v170 := g.src(i, 1)
+	if v170.none() {
 		return false
 	}
-	y := v167
+	y := v170
 	_ = y
-	v168 := g.src(i, 2)
-	if !v168.is(g, i, 2, 0) {
+	v171 := g.src(i, 2)
+	if !v171.is(g, i, 2, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2536,62 +2738,10 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	return true
 }
 
-// rSetpSelf (int.rules:59):
+// rMovSelf (int.rules:59):
 //
-//	SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?
-func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm169 := m
-	if mm169.Cmp() == ir.CmpNone || mm169.BoolOp() != ir.BoolNone {
-		return false
-	}
-	mm169 = mm169.WithCmp(ir.CmpNone)
-	if mm169 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v170 := g.src(i, 0)
-	if v170.none() {
-		return false
-	}
-	x := v170
-	_ = x
-	v171 := g.src(i, 1)
-	if v171.none() {
-		return false
-	}
-	if !v171.reg() {
-		return false
-	}
-	if !sameVal(x, v171) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	v, ok := cmpSelf(m.Cmp())
-	if !ok || !g.fire(ruleSetpSelf, i) {
-		return false
-	}
-	g.toConst(i, v)
-	return true
-}
-
-// rSelpSame (int.rules:63):
-//
-//	SelpSame: (selp any x x _) => x
-func (g *genOpt) rSelpSame(i ir.InstrID) bool {
+//	MovSelf: (mov any x:r) && {g.selfMove(i)} => nop
+func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -2608,159 +2758,17 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 3) {
+	if !g.shape(i, 1) {
 		return false
 	}
 	v173 := g.src(i, 0)
 	if v173.none() {
 		return false
 	}
+	if !v173.reg() {
+		return false
+	}
 	x := v173
-	_ = x
-	v174 := g.src(i, 1)
-	if v174.none() {
-		return false
-	}
-	if !sameVal(x, v174) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(ruleSelpSame, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rSelpTrue (int.rules:64):
-//
-//	SelpTrue: (selp any x _ c:k) && {c.c&1 != 0} => x
-func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(true) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm176 := m
-	if mm176 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 3) {
-		return false
-	}
-	v177 := g.src(i, 0)
-	if v177.none() {
-		return false
-	}
-	x := v177
-	_ = x
-	v179 := g.src(i, 2)
-	if v179.none() {
-		return false
-	}
-	if !v179.k {
-		return false
-	}
-	c := v179
-	_ = c
-	_, _, _ = t, m, t2
-	if !(c.c&1 != 0) {
-		return false
-	}
-	if !g.fire(ruleSelpTrue, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rSelpFalse (int.rules:65):
-//
-//	SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y
-func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(true) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm180 := m
-	if mm180 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 3) {
-		return false
-	}
-	v182 := g.src(i, 1)
-	if v182.none() {
-		return false
-	}
-	y := v182
-	_ = y
-	v183 := g.src(i, 2)
-	if v183.none() {
-		return false
-	}
-	if !v183.k {
-		return false
-	}
-	c := v183
-	_ = c
-	_, _, _ = t, m, t2
-	if !(c.c&1 == 0) {
-		return false
-	}
-	if !g.fire(ruleSelpFalse, i) {
-		return false
-	}
-	g.toCopy(i, y)
-	return true
-}
-
-// rMovSelf (int.rules:66):
-//
-//	MovSelf: (mov any x:r) && {g.selfMove(i)} => nop
-func (g *genOpt) rMovSelf(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(true) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm184 := m
-	if mm184 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 1) {
-		return false
-	}
-	v185 := g.src(i, 0)
-	if v185.none() {
-		return false
-	}
-	if !v185.reg() {
-		return false
-	}
-	x := v185
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.selfMove(i)) {
@@ -2773,7 +2781,1108 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	return true
 }
 
-// rGuardTrue (int.rules:69):
+// rFoldSetp (pred.rules:6):
+//
+//	FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?
+func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm174 := m
+	if mm174.Cmp() == ir.CmpNone || mm174.BoolOp() != ir.BoolNone {
+		return false
+	}
+	mm174 = mm174.WithCmp(ir.CmpNone)
+	if mm174 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v175 := g.src(i, 0)
+	if v175.none() {
+		return false
+	}
+	if !v175.k {
+		return false
+	}
+	a := v175
+	_ = a
+	v176 := g.src(i, 1)
+	if v176.none() {
+		return false
+	}
+	if !v176.k {
+		return false
+	}
+	b := v176
+	_ = b
+	_, _, _ = t, m, t2
+	v, ok := cmpInt(m.Cmp(), t, a.c, b.c)
+	if !ok || !g.fire(ruleFoldSetp, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rSetpSelf (pred.rules:8):
+//
+//	SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?
+func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm177 := m
+	if mm177.Cmp() == ir.CmpNone || mm177.BoolOp() != ir.BoolNone {
+		return false
+	}
+	mm177 = mm177.WithCmp(ir.CmpNone)
+	if mm177 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v178 := g.src(i, 0)
+	if v178.none() {
+		return false
+	}
+	x := v178
+	_ = x
+	v179 := g.src(i, 1)
+	if v179.none() {
+		return false
+	}
+	if !v179.reg() {
+		return false
+	}
+	if !sameVal(x, v179) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	v, ok := cmpSelf(m.Cmp())
+	if !ok || !g.fire(ruleSetpSelf, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rPredFoldAnd (pred.rules:11):
+//
+//	PredFoldAnd: (and pred a:k b:k) => {a.c & b.c}
+func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm180 := m
+	if mm180 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v181 := g.src(i, 0)
+	if v181.none() {
+		return false
+	}
+	if !v181.k {
+		return false
+	}
+	a := v181
+	_ = a
+	v182 := g.src(i, 1)
+	if v182.none() {
+		return false
+	}
+	if !v182.k {
+		return false
+	}
+	b := v182
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldAnd, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c&b.c))
+	return true
+}
+
+// rPredFoldOr (pred.rules:12):
+//
+//	PredFoldOr: (or pred a:k b:k) => {a.c | b.c}
+func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm183 := m
+	if mm183 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v184 := g.src(i, 0)
+	if v184.none() {
+		return false
+	}
+	if !v184.k {
+		return false
+	}
+	a := v184
+	_ = a
+	v185 := g.src(i, 1)
+	if v185.none() {
+		return false
+	}
+	if !v185.k {
+		return false
+	}
+	b := v185
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldOr, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c|b.c))
+	return true
+}
+
+// rPredFoldXor (pred.rules:13):
+//
+//	PredFoldXor: (xor pred a:k b:k) => {a.c ^ b.c}
+func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm186 := m
+	if mm186 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v187 := g.src(i, 0)
+	if v187.none() {
+		return false
+	}
+	if !v187.k {
+		return false
+	}
+	a := v187
+	_ = a
+	v188 := g.src(i, 1)
+	if v188.none() {
+		return false
+	}
+	if !v188.k {
+		return false
+	}
+	b := v188
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldXor, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c^b.c))
+	return true
+}
+
+// rPredFoldNot (pred.rules:14):
+//
+//	PredFoldNot: (not pred a:k) => {^a.c}
+func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm189 := m
+	if mm189 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v190 := g.src(i, 0)
+	if v190.none() {
+		return false
+	}
+	if !v190.k {
+		return false
+	}
+	a := v190
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldNot, i) {
+		return false
+	}
+	g.toConst(i, uint64(^a.c))
+	return true
+}
+
+// rPredAndTrue (pred.rules:15):
+//
+//	PredAndTrue commute: (and pred x 1) => x
+func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm191 := m
+	if mm191 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v192 := g.src(i, 0)
+	if v192.none() {
+		return false
+	}
+	x := v192
+	_ = x
+	v193 := g.src(i, 1)
+	if !v193.is(g, i, 1, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndTrue, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredAndTrue_c (pred.rules:15):
+//
+//	PredAndTrue commute: (and pred x 1) => x
+func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm194 := m
+	if mm194 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v195 := g.src(i, 0)
+	if !v195.is(g, i, 0, 1) {
+		return false
+	}
+	v196 := g.src(i, 1)
+	if v196.none() {
+		return false
+	}
+	x := v196
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndTrue, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredAndFalse (pred.rules:16):
+//
+//	PredAndFalse commute: (and pred _ 0) => {0}
+func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm197 := m
+	if mm197 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v199 := g.src(i, 1)
+	if !v199.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndFalse, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rPredAndFalse_c (pred.rules:16):
+//
+//	PredAndFalse commute: (and pred _ 0) => {0}
+func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm200 := m
+	if mm200 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v201 := g.src(i, 0)
+	if !v201.is(g, i, 0, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndFalse, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rPredOrFalse (pred.rules:17):
+//
+//	PredOrFalse commute: (or pred x 0) => x
+func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm203 := m
+	if mm203 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v204 := g.src(i, 0)
+	if v204.none() {
+		return false
+	}
+	x := v204
+	_ = x
+	v205 := g.src(i, 1)
+	if !v205.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredOrFalse_c (pred.rules:17):
+//
+//	PredOrFalse commute: (or pred x 0) => x
+func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm206 := m
+	if mm206 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v207 := g.src(i, 0)
+	if !v207.is(g, i, 0, 0) {
+		return false
+	}
+	v208 := g.src(i, 1)
+	if v208.none() {
+		return false
+	}
+	x := v208
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredOrTrue (pred.rules:18):
+//
+//	PredOrTrue commute: (or pred _ 1) => {1}
+func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm209 := m
+	if mm209 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v211 := g.src(i, 1)
+	if !v211.is(g, i, 1, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrTrue, i) {
+		return false
+	}
+	g.toConst(i, uint64(1))
+	return true
+}
+
+// rPredOrTrue_c (pred.rules:18):
+//
+//	PredOrTrue commute: (or pred _ 1) => {1}
+func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm212 := m
+	if mm212 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v213 := g.src(i, 0)
+	if !v213.is(g, i, 0, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrTrue, i) {
+		return false
+	}
+	g.toConst(i, uint64(1))
+	return true
+}
+
+// rPredXorFalse (pred.rules:19):
+//
+//	PredXorFalse commute: (xor pred x 0) => x
+func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm215 := m
+	if mm215 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v216 := g.src(i, 0)
+	if v216.none() {
+		return false
+	}
+	x := v216
+	_ = x
+	v217 := g.src(i, 1)
+	if !v217.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredXorFalse_c (pred.rules:19):
+//
+//	PredXorFalse commute: (xor pred x 0) => x
+func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm218 := m
+	if mm218 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v219 := g.src(i, 0)
+	if !v219.is(g, i, 0, 0) {
+		return false
+	}
+	v220 := g.src(i, 1)
+	if v220.none() {
+		return false
+	}
+	x := v220
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredXorTrue (pred.rules:20):
+//
+//	PredXorTrue commute: (xor pred x 1) => (not t x)
+func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm221 := m
+	if mm221 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v222 := g.src(i, 0)
+	if v222.none() {
+		return false
+	}
+	x := v222
+	_ = x
+	v223 := g.src(i, 1)
+	if !v223.is(g, i, 1, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorTrue, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
+	return true
+}
+
+// rPredXorTrue_c (pred.rules:20):
+//
+//	PredXorTrue commute: (xor pred x 1) => (not t x)
+func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm224 := m
+	if mm224 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v225 := g.src(i, 0)
+	if !v225.is(g, i, 0, 1) {
+		return false
+	}
+	v226 := g.src(i, 1)
+	if v226.none() {
+		return false
+	}
+	x := v226
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorTrue, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
+	return true
+}
+
+// rPredAndSelf (pred.rules:21):
+//
+//	PredAndSelf: (and pred x x) => x
+func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm227 := m
+	if mm227 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v228 := g.src(i, 0)
+	if v228.none() {
+		return false
+	}
+	x := v228
+	_ = x
+	v229 := g.src(i, 1)
+	if v229.none() {
+		return false
+	}
+	if !sameVal(x, v229) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndSelf, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredOrSelf (pred.rules:22):
+//
+//	PredOrSelf: (or pred x x) => x
+func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm230 := m
+	if mm230 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v231 := g.src(i, 0)
+	if v231.none() {
+		return false
+	}
+	x := v231
+	_ = x
+	v232 := g.src(i, 1)
+	if v232.none() {
+		return false
+	}
+	if !sameVal(x, v232) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrSelf, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredXorSelf (pred.rules:23):
+//
+//	PredXorSelf: (xor pred x x) => {0}
+func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm233 := m
+	if mm233 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v234 := g.src(i, 0)
+	if v234.none() {
+		return false
+	}
+	x := v234
+	_ = x
+	v235 := g.src(i, 1)
+	if v235.none() {
+		return false
+	}
+	if !sameVal(x, v235) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorSelf, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rPredNotNot (pred.rules:24):
+//
+//	PredNotNot: (not pred (not t x)) => x
+func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm236 := m
+	if mm236 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v237 := g.src(i, 0)
+	if !v237.reg() {
+		return false
+	}
+	d238, okd238 := g.defOf(v237.o.Reg())
+	if !okd238 {
+		return false
+	}
+	if f.Op[d238] != ir.OpNot {
+		return false
+	}
+	t239, m239, u239 := f.Type[d238], f.Mods[d238], f.Type2[d238]
+	if !(t239 == t) {
+		return false
+	}
+	if u239 != ir.TNone {
+		return false
+	}
+	mm240 := m239
+	if mm240 != 0 {
+		return false
+	}
+	if f.Space[d238] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d238, 1) {
+		return false
+	}
+	v241 := g.src(d238, 0)
+	if v241.none() {
+		return false
+	}
+	x := v241
+	_ = x
+	_, _, _ = t239, m239, u239
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredNotNot, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rSelpSame (pred.rules:27):
+//
+//	SelpSame: (selp any x x _) => x
+func (g *genOpt) rSelpSame(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(true) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm242 := m
+	if mm242 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v243 := g.src(i, 0)
+	if v243.none() {
+		return false
+	}
+	x := v243
+	_ = x
+	v244 := g.src(i, 1)
+	if v244.none() {
+		return false
+	}
+	if !sameVal(x, v244) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleSelpSame, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rSelpTrue (pred.rules:28):
+//
+//	SelpTrue: (selp any x _ c:k) && {c.c&1 != 0} => x
+func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(true) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm246 := m
+	if mm246 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v247 := g.src(i, 0)
+	if v247.none() {
+		return false
+	}
+	x := v247
+	_ = x
+	v249 := g.src(i, 2)
+	if v249.none() {
+		return false
+	}
+	if !v249.k {
+		return false
+	}
+	c := v249
+	_ = c
+	_, _, _ = t, m, t2
+	if !(c.c&1 != 0) {
+		return false
+	}
+	if !g.fire(ruleSelpTrue, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rSelpFalse (pred.rules:29):
+//
+//	SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y
+func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(true) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm250 := m
+	if mm250 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v252 := g.src(i, 1)
+	if v252.none() {
+		return false
+	}
+	y := v252
+	_ = y
+	v253 := g.src(i, 2)
+	if v253.none() {
+		return false
+	}
+	if !v253.k {
+		return false
+	}
+	c := v253
+	_ = c
+	_, _, _ = t, m, t2
+	if !(c.c&1 == 0) {
+		return false
+	}
+	if !g.fire(ruleSelpFalse, i) {
+		return false
+	}
+	g.toCopy(i, y)
+	return true
+}
+
+// rGuardTrue (pred.rules:33):
 //
 //	GuardTrue: @p:k any && {p.c&1 != 0} => unguard
 func (g *genOpt) rGuardTrue(i ir.InstrID) bool {
@@ -2799,7 +3908,7 @@ func (g *genOpt) rGuardTrue(i ir.InstrID) bool {
 	return true
 }
 
-// rGuardFalse (int.rules:70):
+// rGuardFalse (pred.rules:34):
 //
 //	GuardFalse: @p:k any && {p.c&1 == 0} => delete
 func (g *genOpt) rGuardFalse(i ir.InstrID) bool {

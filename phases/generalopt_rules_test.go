@@ -3,8 +3,11 @@ package phases
 import (
 	"bytes"
 	"os"
+	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/phases/rules/rulegen"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
@@ -37,9 +40,18 @@ const foldSlot = "GeneralOptimize"
 // must rewrite the first body (genOptKernel wraps it) and leave the
 // second alone; both must compute what they computed.
 type ruleCase struct {
-	rule     string
-	pos, neg string
+	rule, pos, neg string
 }
+
+// plainOnly are the rules that can only fire on code as written (SSA form
+// has no such instruction): in the slot, only their negative is checked.
+var plainOnly = map[string]bool{"MovSelf": true}
+
+// pIn defines two predicates nothing knows; pOut stores %p3.
+const (
+	pIn  = "setp.lt.u32 %p1, %r2, 3;\n setp.lt.u32 %p2, %r1, 5;\n "
+	pOut = "\n selp.u32 %r30, %r2, 7, %p3;"
+)
 
 var ruleCases = []ruleCase{
 	{"FoldAdd", "mov.u32 %r3, 5;\n add.u32 %r30, %r3, 7;", "add.u32 %r30, %r2, 7;"},
@@ -74,9 +86,8 @@ var ruleCases = []ruleCase{
 	{"MinSelf", "min.s32 %r30, %r2, %r2;", "min.s32 %r30, %r2, %r1;"},
 	{"MaxSelf", "max.u32 %r30, %r2, %r2;", "max.u32 %r30, %r2, %r1;"},
 	{"NotNot", "not.b32 %r3, %r2;\n not.b32 %r30, %r3;",
-		// an inner operation that is not a not (a redefined source would
-		// not do: in SSA form it is a new value and the rule fires)
-		"not.b32 %r3, %r2;\n xor.b32 %r30, %r3, 1;"},
+		// the inner not is guarded
+		"setp.lt.u32 %p1, %r2, 5;\n mov.u32 %r3, %r1;\n @%p1 not.b32 %r3, %r2;\n not.b32 %r30, %r3;"},
 	{"NegNeg", "neg.s32 %r3, %r2;\n neg.s32 %r30, %r3;", "neg.s32 %r3, %r2;\n not.b32 %r30, %r3;"},
 	{"ShlZero", "shl.b32 %r30, %r2, 0;", "shl.b32 %r30, %r2, 1;"},
 	{"ShrZero", "shr.u32 %r30, %r2, 0;", "shr.u32 %r30, %r2, 1;"},
@@ -91,6 +102,27 @@ var ruleCases = []ruleCase{
 	{"SelpTrue", "mov.pred %p1, 1;\n selp.u32 %r30, %r2, %r1, %p1;", "setp.lt.u32 %p1, %r2, 3;\n selp.u32 %r30, %r2, %r1, %p1;"},
 	{"SelpFalse", "mov.pred %p1, 0;\n selp.u32 %r30, %r2, %r1, %p1;", "setp.lt.u32 %p1, %r2, 3;\n selp.u32 %r30, %r2, %r1, %p1;"},
 	{"MovSelf", "add.u32 %r30, %r2, 1;\n mov.u32 %r30, %r30;", "add.u32 %r30, %r2, 1;\n mov.u32 %r30, %r2;"},
+	{"PredFoldAnd", "mov.pred %p1, 1;\n mov.pred %p2, 0;\n and.pred %p3, %p1, %p2;" + pOut, pIn + "and.pred %p3, %p1, %p2;" + pOut},
+	{"PredFoldOr", "mov.pred %p1, 1;\n mov.pred %p2, 0;\n or.pred %p3, %p1, %p2;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredFoldXor", "mov.pred %p1, 1;\n mov.pred %p2, 1;\n xor.pred %p3, %p1, %p2;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredFoldNot", "mov.pred %p1, 1;\n not.pred %p3, %p1;" + pOut, pIn + "not.pred %p3, %p1;" + pOut},
+	{"PredAndTrue", pIn + "mov.pred %p4, 1;\n and.pred %p3, %p1, %p4;" + pOut, pIn + "and.pred %p3, %p1, %p2;" + pOut},
+	{"PredAndFalse", pIn + "mov.pred %p4, 0;\n and.pred %p3, %p4, %p1;" + pOut, pIn + "and.pred %p3, %p2, %p1;" + pOut},
+	{"PredOrFalse", pIn + "mov.pred %p4, 0;\n or.pred %p3, %p1, %p4;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredOrTrue", pIn + "mov.pred %p4, 1;\n or.pred %p3, %p1, %p4;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredXorFalse", pIn + "mov.pred %p4, 0;\n xor.pred %p3, %p1, %p4;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredXorTrue", pIn + "mov.pred %p4, 1;\n xor.pred %p3, %p1, %p4;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredAndSelf", pIn + "and.pred %p3, %p1, %p1;" + pOut, pIn + "and.pred %p3, %p1, %p2;" + pOut},
+	{"PredOrSelf", pIn + "or.pred %p3, %p1, %p1;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredXorSelf", pIn + "xor.pred %p3, %p1, %p1;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredNotNot", pIn + "not.pred %p4, %p1;\n not.pred %p3, %p4;" + pOut,
+		pIn + "mov.pred %p4, %p2;\n @%p2 not.pred %p4, %p1;\n not.pred %p3, %p4;" + pOut},
+	{"BraNext", "mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n$L__a:\n add.u32 %r30, %r30, 1;",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n add.u32 %r30, %r30, 2;\n$L__a:\n add.u32 %r30, %r30, 1;"},
+	{"BraThread", "mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n bra.uni $L__c;\n$L__a:\n bra.uni $L__b;\n$L__c:\n st.global.u32 [%rd4], %r2;\n$L__b:",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n bra.uni $L__c;\n$L__a:\n st.global.u32 [%rd4], %r1;\n bra.uni $L__b;\n$L__c:\n st.global.u32 [%rd4], %r2;\n$L__b:"},
+	{"BraInvert", "mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n bra.uni $L__b;\n$L__a:\n add.u32 %r30, %r30, 1;\n$L__b:",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n add.u32 %r30, %r30, 2;\n bra.uni $L__b;\n$L__a:\n add.u32 %r30, %r30, 1;\n$L__b:"},
 	{"GuardTrue", "mov.u32 %r30, %r1;\n mov.pred %p1, 1;\n @%p1 add.u32 %r30, %r2, 1;",
 		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 add.u32 %r30, %r2, 1;"},
 	{"GuardFalse", "mov.u32 %r30, %r1;\n mov.pred %p1, 1;\n @!%p1 add.u32 %r30, %r2, 1;",
@@ -108,12 +140,23 @@ func TestRuleCases(t *testing.T) {
 		have[tc.rule] = true
 		t.Run(tc.rule, func(t *testing.T) {
 			for k, body := range []string{tc.pos, tc.neg} {
-				before, after, out, stats := runPass(t, genOptKernel(body), "k", foldSlot)
-				n := ruleCounter(stats, tc.rule+"\x00")
-				if (k == 0) != (n > 0) {
-					t.Errorf("%s fired %d times on the %s example:\n%s\n->\n%s", tc.rule, n, [2]string{"positive", "negative"}[k], body, out)
+				// In the slot (SSA form), and the sub-passes alone on
+				// the code as written.
+				for _, ssa := range []bool{true, false} {
+					var before, after *ir.Func
+					var out string
+					var stats []PhaseStat
+					if ssa {
+						before, after, out, stats = runPass(t, genOptKernel(body), "k", foldSlot)
+					} else {
+						before, after, out, stats = runSubs(t, genOptKernel(body), "k", []subPass{spCopyProp, spFold, spPred})
+					}
+					n := ruleCounter(stats, tc.rule+"\x00")
+					if (k == 0) != (n > 0) && !(k == 0 && ssa && plainOnly[tc.rule]) {
+						t.Errorf("%s (SSA %v) fired %d times on the %s example:\n%s\n->\n%s", tc.rule, ssa, n, [2]string{"positive", "negative"}[k], body, out)
+					}
+					simtest.CheckEquivalent(t, before, after, 4)
 				}
-				simtest.CheckEquivalent(t, before, after, 4)
 			}
 		})
 	}
@@ -121,5 +164,29 @@ func TestRuleCases(t *testing.T) {
 		if !have[n] {
 			t.Errorf("rule %s has no test case", n)
 		}
+	}
+}
+
+// TestBundlesDescribed: each GeneralOptimize slot has its own pass
+// function and bundle, and --help-phases lists the bundle's sub-passes.
+func TestBundlesDescribed(t *testing.T) {
+	fns := map[uintptr]string{}
+	for _, b := range bundles {
+		i, ok := Lookup(b.slot)
+		if !ok {
+			t.Fatalf("bundle for unknown slot %s", b.slot)
+		}
+		ph := &pipeline[i]
+		if !strings.HasSuffix(ph.Help, ": "+b.describe()) {
+			t.Errorf("%s: help %q does not end with its sub-passes %q", b.slot, ph.Help, b.describe())
+		}
+		fn := reflect.ValueOf(ph.Fn).Pointer()
+		if other, dup := fns[fn]; dup {
+			t.Errorf("%s and %s share a pass function", b.slot, other)
+		}
+		fns[fn] = b.slot
+	}
+	if len(bundles) != 6 {
+		t.Errorf("%d bundles, want the six slots", len(bundles))
 	}
 }

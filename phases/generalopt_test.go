@@ -44,10 +44,22 @@ type genOptCase struct {
 	notWant []string // substrings that must not be
 }
 
-// runGenOpt runs GeneralOptimizeEarly alone on function fn of src with
-// the given knob settings ("Name=Value").
+// runGenOpt runs the sub-passes CopyProp and ConstantFold alone, on the
+// function as written (no SSA form), on function fn of src with the given
+// knob settings ("Name=Value").
 func runGenOpt(t *testing.T, src, fn string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
 	t.Helper()
+	return runSubs(t, src, fn, []subPass{spCopyProp, spFold}, knobs...)
+}
+
+// runSubs runs the given GeneralOptimize sub-passes, to a fixed point, in
+// the slot GeneralOptimizeEarly (the one before SSA form) alone, on
+// function fn of src.
+func runSubs(t *testing.T, src, fn string, subs []subPass, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
+	t.Helper()
+	saved := bundleOf("GeneralOptimizeEarly").subs
+	bundleOf("GeneralOptimizeEarly").subs = subs
+	defer func() { bundleOf("GeneralOptimizeEarly").subs = saved }()
 	return runPass(t, src, fn, "GeneralOptimizeEarly", knobs...)
 }
 
@@ -601,7 +613,7 @@ func TestGeneralOptimizeRandom(t *testing.T) {
 		n = 50
 	}
 	target, _ := ParseTarget("sm_80")
-	for _, named := range [][]string{{"GeneralOptimizeEarly"}, nil} {
+	for _, named := range [][]string{{"GeneralOptimize"}, nil} {
 		c, err := NewConfig(MaxOpt, target, nil, nil, named)
 		if err != nil {
 			t.Fatal(err)

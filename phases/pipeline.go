@@ -82,8 +82,8 @@ var pipeline = []Phase{
 		Help: "early dead-code removal of unused results, no global liveness"},
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
-	{Name: "GeneralOptimizeEarly", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
-		Help: "GeneralOptimize bundle (copy propagation, folding, simplification), early instance"},
+	{Name: "GeneralOptimizeEarly", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeEarly, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+		Help: "GeneralOptimize bundle, early instance: CopyProp"},
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
@@ -100,19 +100,18 @@ var pipeline = []Phase{
 	// Into pruned SSA: every phase from here to CSSA relies on it.
 	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
-	// Main bundle on SSA form: a renamed register has one definition, so
-	// single-definition copy propagation reaches every use.
-	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
-		Help: "GeneralOptimize bundle on SSA form"},
+	// Main bundle on SSA form, where copy propagation is exact.
+	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMain, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+		Help: "GeneralOptimize bundle on SSA form: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Again after the first SSA bundle exposed more constants.
-	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "GeneralOptimize bundle, middle instance"},
+	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "GeneralOptimize bundle, middle instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Sweep the values the bundles left dead before value numbering.
 	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, second instance"},
 	// Canonicalize operands so GvnCse finds equal expressions.
-	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "GeneralOptimize bundle, canonicalization before value numbering"},
+	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "GeneralOptimize bundle, canonicalization before value numbering: CopyProp, ConstantFold"},
 	// Global value numbering and CSE on SSA (mode chosen by the SM
 	// profile or EnableGvnCseMode).
 	{Name: "GvnCse", Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
@@ -121,8 +120,8 @@ var pipeline = []Phase{
 	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "reassociate integer expression chains and common the results"},
 	// Fold what value numbering and reassociation exposed.
-	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
-		Help: "GeneralOptimize bundle, late instance"},
+	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+		Help: "GeneralOptimize bundle, late instance: MovWindow, ConstantFold; one pass"},
 	// Remove what CSE and reassociation made dead before predication
 	// measures block sizes.
 	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
@@ -134,8 +133,8 @@ var pipeline = []Phase{
 	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "late commoning of equal instructions (moves included unless DisableMoveCommoning)"},
 	// Clean up after predication and commoning.
-	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "GeneralOptimize bundle, last instance"},
+	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Loop-invariant code motion once the loop bodies are final.
 	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "loop-invariant code motion (LICM)"},

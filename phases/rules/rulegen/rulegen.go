@@ -43,6 +43,12 @@
 //
 // commute also tries the rule with the first two sources swapped.
 //
+// A line "group NAME" puts the rules after it in group NAME (default
+// fold): the generated rules<Name>(i) applies the rules of one group, so
+// a bundle enables groups by calling their functions. Opcodes without a
+// destination (bra, ret, exit, st, trap) match with all their operands as
+// sources.
+//
 // The condition is Go, evaluated after the pattern matched, with the
 // bound values (type val: .c is a constant's bits, .o the operand word),
 // t and m (the instruction's type and Mods), t2, i, f and g in scope.
@@ -67,6 +73,7 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,6 +83,7 @@ import (
 // Rule is one parsed rule.
 type Rule struct {
 	Name    string
+	Group   string // the group directive in force ("fold" by default)
 	File    string
 	Line    int
 	Commute bool
@@ -206,6 +214,7 @@ func Parse(file string, src []byte) ([]*Rule, error) {
 	var rules []*Rule
 	var cur strings.Builder
 	startLine := 0
+	group := "fold"
 	flush := func() error {
 		text := strings.TrimSpace(cur.String())
 		cur.Reset()
@@ -216,6 +225,7 @@ func Parse(file string, src []byte) ([]*Rule, error) {
 		if err != nil {
 			return err
 		}
+		r.Group = group
 		rules = append(rules, r)
 		return nil
 	}
@@ -229,6 +239,13 @@ func Parse(file string, src []byte) ([]*Rule, error) {
 		if line[0] != ' ' && line[0] != '\t' {
 			if err := flush(); err != nil {
 				return nil, err
+			}
+			if g, ok := strings.CutPrefix(strings.TrimSpace(line), "group "); ok {
+				group = strings.TrimSpace(g)
+				if !isIdent(group) {
+					return nil, fmt.Errorf("%s:%d: bad group %q", file, n+1, group)
+				}
+				continue
 			}
 			startLine = n + 1
 		} else if cur.Len() == 0 {
@@ -443,6 +460,10 @@ func init() {
 
 var spaces = map[string]string{"global": "SpaceGlobal", "shared": "SpaceShared", "local": "SpaceLocal", "const": "SpaceConst", "param": "SpaceParam"}
 
+// noDst are the opcodes without a destination: all their operands are
+// sources.
+var noDst = map[string]bool{"bra": true, "ret": true, "exit": true, "st": true, "trap": true}
+
 func goOp(op string) string { return "ir.Op" + strings.ToUpper(op[:1]) + op[1:] }
 
 func goType(t string) string {
@@ -503,41 +524,21 @@ func Generate(rules []*Rule) ([]byte, error) {
 	}
 	g.p("}")
 	g.p("")
-	// Dispatch: guard rules for every instruction, then by opcode.
-	byOp := map[string][]string{}
-	var anyRules []string
+	g.p("// ruleGroup is the group (rules file directive) of each rule.")
+	g.p("var ruleGroup = [numRules]string{")
 	for _, r := range rules {
-		fns := []string{"r" + r.Name}
-		if r.Commute {
-			fns = append(fns, "r"+r.Name+"_c")
-		}
-		if r.Match.Op == "" {
-			anyRules = append(anyRules, fns...)
-		} else {
-			byOp[r.Match.Op] = append(byOp[r.Match.Op], fns...)
-		}
-	}
-	ops := make([]string, 0, len(byOp))
-	for op := range byOp {
-		ops = append(ops, op)
-	}
-	sort.Strings(ops)
-	g.p("// rewriteRules applies the first rule that matches instruction i and")
-	g.p("// reports whether one did.")
-	g.p("func (g *genOpt) rewriteRules(i ir.InstrID) bool {")
-	if len(anyRules) > 0 {
-		g.p("if %s {", callAll(anyRules))
-		g.p("return true")
-		g.p("}")
-	}
-	g.p("switch g.f.Op[i] {")
-	for _, op := range ops {
-		g.p("case %s:", goOp(op))
-		g.p("return %s", callAll(byOp[op]))
+		g.p("%q,", r.Group)
 	}
 	g.p("}")
-	g.p("return false")
-	g.p("}")
+	var groups []string
+	for _, r := range rules {
+		if !slices.Contains(groups, r.Group) {
+			groups = append(groups, r.Group)
+		}
+	}
+	for _, grp := range groups {
+		g.dispatch(grp, rules)
+	}
 	for _, r := range rules {
 		if err := g.rule(r, "r"+r.Name, false); err != nil {
 			return nil, err
@@ -553,6 +554,52 @@ func Generate(rules []*Rule) ([]byte, error) {
 		return g.b.Bytes(), fmt.Errorf("generated code does not parse: %v", err)
 	}
 	return out, nil
+}
+
+// dispatch generates rules<Group>: the guard rules of the group for
+// every instruction, then the group's rules of the instruction's opcode.
+func (g *gen) dispatch(grp string, rules []*Rule) {
+	byOp := map[string][]string{}
+	var anyRules []string
+	for _, r := range rules {
+		if r.Group != grp {
+			continue
+		}
+		fns := []string{"r" + r.Name}
+		if r.Commute {
+			fns = append(fns, "r"+r.Name+"_c")
+		}
+		if r.Match.Op == "" {
+			anyRules = append(anyRules, fns...)
+		} else {
+			byOp[r.Match.Op] = append(byOp[r.Match.Op], fns...)
+		}
+	}
+	ops := make([]string, 0, len(byOp))
+	for op := range byOp {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	name := "rules" + strings.ToUpper(grp[:1]) + grp[1:]
+	g.p("")
+	g.p("// %s applies the first rule of group %s that matches instruction i", name, grp)
+	g.p("// and reports whether one did.")
+	g.p("func (g *genOpt) %s(i ir.InstrID) bool {", name)
+	if len(anyRules) > 0 {
+		g.p("if %s {", callAll(anyRules))
+		g.p("return true")
+		g.p("}")
+	}
+	if len(ops) > 0 {
+		g.p("switch g.f.Op[i] {")
+		for _, op := range ops {
+			g.p("case %s:", goOp(op))
+			g.p("return %s", callAll(byOp[op]))
+		}
+		g.p("}")
+	}
+	g.p("return false")
+	g.p("}")
 }
 
 func callAll(fns []string) string {
@@ -766,7 +813,11 @@ func (g *gen) pat(r *Rule, p *Pat, in, tv, mv, t2v string, bound map[string]stri
 	}
 	g.p("if %s != %s { return false }", mm, want)
 	g.p("if f.Space[%s] != %s { return false }", in, space)
-	g.p("if !g.shape(%s, %d) { return false }", in, len(p.Args))
+	if noDst[p.Op] {
+		g.p("if !g.shapeNoDst(%s, %d) { return false }", in, len(p.Args))
+	} else {
+		g.p("if !g.shape(%s, %d) { return false }", in, len(p.Args))
+	}
 	for k, a := range p.Args {
 		v := fmt.Sprintf("v%d", g.n)
 		g.n++
