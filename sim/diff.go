@@ -2,8 +2,6 @@ package sim
 
 import (
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"math"
 	"math/rand"
 	"slices"
@@ -11,40 +9,6 @@ import (
 
 	"github.com/ptxopt/ptxopt/ir"
 )
-
-// DiffOptions controls the differential check.
-type DiffOptions struct {
-	Seeds    int   // number of random inputs (default 16)
-	Seed     int64 // first seed
-	BufBytes int   // bytes behind each pointer parameter (default 128 KiB)
-	MaxSteps int64 // per run (default 20M)
-}
-
-// Mismatch describes the first observed difference.
-type Mismatch struct {
-	Kernel      string
-	Seed        int64
-	Addr        uint64 // first differing address (0 for status mismatches)
-	Before      byte
-	After       byte
-	BeforeError error
-	AfterError  error
-}
-
-func (m *Mismatch) Error() string {
-	if m.BeforeError != nil || m.AfterError != nil {
-		return fmt.Sprintf("sim: %s seed %d: completion differs: before=%v after=%v", m.Kernel, m.Seed, m.BeforeError, m.AfterError)
-	}
-	return fmt.Sprintf("sim: %s seed %d: memory differs at %#x: before %#02x after %#02x", m.Kernel, m.Seed, m.Addr, m.Before, m.After)
-}
-
-// DiffResult counts the outcomes of a differential check.
-type DiffResult struct {
-	Runs         int // seeds run
-	Matches      int // both completed with identical memory
-	NotExercised int // both trapped: inputs that say nothing
-	Mismatch     *Mismatch
-}
 
 // Input is one random launch for a kernel signature.
 type Input struct {
@@ -263,73 +227,6 @@ func fillRandom(r *rand.Rand, buf []byte) {
 		}
 		binary.LittleEndian.PutUint32(buf[i:], v)
 	}
-}
-
-func isTrap(err error) bool {
-	var t *Trap
-	return errors.As(err, &t)
-}
-
-// Diff runs before and after on the same random inputs and compares the
-// completion status and every byte of memory. An unsupported instruction
-// in either function is returned as the error.
-func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
-	var res DiffResult
-	if o.Seeds == 0 {
-		o.Seeds = 16
-	}
-	if o.BufBytes == 0 {
-		o.BufBytes = 128 << 10
-	}
-	if o.MaxSteps == 0 {
-		o.MaxSteps = 20_000_000
-	}
-	pb, err := Compile(before)
-	if err != nil {
-		return res, err
-	}
-	pa, err := Compile(after)
-	if err != nil {
-		return res, err
-	}
-	if len(before.Params) != len(after.Params) {
-		return res, fmt.Errorf("sim: %s: signatures differ", before.Name)
-	}
-	for k := 0; k < o.Seeds; k++ {
-		seed := o.Seed + int64(k)
-		in := MakeInput(before, seed, o.BufBytes)
-		in.Launch.MaxSteps = o.MaxSteps
-		mb, ma := in.Mem, in.Mem.Clone()
-		sb, eb := pb.Run(&in.Launch, mb)
-		// the transformed code gets a step budget relative to the original,
-		// so a mutant that loops (almost) forever fails fast
-		la := in.Launch
-		if eb == nil {
-			la.MaxSteps = min(o.MaxSteps, 10*sb.WarpInstrs+100_000)
-		}
-		_, ea := pa.Run(&la, ma)
-		res.Runs++
-		for _, e := range []error{eb, ea} {
-			if e != nil && !isTrap(e) {
-				return res, e
-			}
-		}
-		switch {
-		case eb != nil && ea != nil:
-			res.NotExercised++
-			continue
-		case eb != nil || ea != nil:
-			res.Mismatch = &Mismatch{Kernel: before.Name, Seed: seed, BeforeError: eb, AfterError: ea}
-			return res, nil
-		}
-		if mm := compareMem(mb, ma); mm != nil {
-			mm.Kernel, mm.Seed = before.Name, seed
-			res.Mismatch = mm
-			return res, nil
-		}
-		res.Matches++
-	}
-	return res, nil
 }
 
 func compareMem(a, b *Memory) *Mismatch {

@@ -99,6 +99,7 @@ type warp struct {
 	local  []byte // per-lane local memory, localSize bytes each
 	lsize  int
 	frames []frame
+	hit    []bool // coverage of the current program (nil: not recorded)
 }
 
 type machine struct {
@@ -110,6 +111,7 @@ type machine struct {
 	steps  int64
 	lanes  int64
 	max    int64
+	cov    *Coverage
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
@@ -277,7 +279,13 @@ func (w *warp) run() {
 		m.lanes += int64(bits.OnesCount32(mask))
 		if m.steps > m.max {
 			w.trap(in, -1, 0, "step limit exceeded")
+			if t, ok := m.err.(*Trap); ok {
+				t.StepLimit = true
+			}
 			return
+		}
+		if mask != 0 && w.hit != nil {
+			w.hit[pc] = true
 		}
 		switch in.ctl {
 		case ctlNone:

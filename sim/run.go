@@ -50,7 +50,7 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	for _, g := range p.globals {
 		mem.insertFixed(g.Base, g.Data)
 	}
-	m := &machine{p: p, l: l, mem: mem, max: l.MaxSteps}
+	m := &machine{p: p, l: l, mem: mem, max: l.MaxSteps, cov: l.Cover}
 	if m.max == 0 {
 		m.max = defaultMaxSteps
 	}
@@ -92,6 +92,7 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 				clear(local)
 				for i, w := range warps {
 					w.p = p
+					w.hit = m.cov.of(p)
 					w.regs = regs[i*p.nregs*32 : (i+1)*p.nregs*32]
 					w.local = local[i*32*p.localSize : (i+1)*32*p.localSize]
 					w.lsize = p.localSize

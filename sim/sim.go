@@ -42,6 +42,9 @@ type Trap struct {
 	Lane   int    // lane (thread index in the CTA), -1 when not lane-specific
 	Addr   uint64
 	Msg    string
+	// StepLimit is set when the run stopped at the step limit: the
+	// program did not fault, it ran longer than allowed.
+	StepLimit bool
 }
 
 func (e *Trap) Error() string {
@@ -64,6 +67,9 @@ type Launch struct {
 	DynShared int
 	// MaxSteps bounds the warp-instructions executed (0: a default of 50M).
 	MaxSteps int64
+	// Cover, when set, records which instructions executed (on at
+	// least one lane with a true guard) during the run.
+	Cover *Coverage
 }
 
 // Global address layout: allocations live above 4 GiB; generic windows for
