@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -11,7 +12,7 @@ import (
 type DiffOptions struct {
 	Seeds    int   // number of random inputs (default 16)
 	Seed     int64 // first seed
-	BufBytes int   // bytes behind each pointer parameter (default 128 KiB)
+	BufBytes int   // size of the lazy region behind each pointer (default 64 MiB)
 	MaxSteps int64 // per run (default 20M)
 	// ExtraSeeds is how many more seeds to try, after Seeds, while the
 	// versions differ and none of the changed instructions has executed
@@ -186,7 +187,7 @@ func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
 		o.Seeds = 16
 	}
 	if o.BufBytes == 0 {
-		o.BufBytes = 128 << 10
+		o.BufBytes = 64 << 20
 	}
 	if o.MaxSteps == 0 {
 		o.MaxSteps = 20_000_000
@@ -212,6 +213,7 @@ func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
 	}
 	changed := res.Changed+res.Removed > 0
 	covB, covA := &Coverage{}, &Coverage{}
+	maker := NewInputMaker(before)
 	ranChange := func() bool {
 		for _, c := range res.changeAft {
 			ex := covA.Executed(c.p)
@@ -239,21 +241,7 @@ func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
 			break // nothing to verify: one completed run says the kernel runs
 		}
 		seed := o.Seed + int64(k)
-		in := MakeInput(before, seed, o.BufBytes)
-		in.Launch.MaxSteps = o.MaxSteps
-		mb, ma := in.Mem, in.Mem.Clone()
-		rb, ra := &Coverage{}, &Coverage{}
-		lb := in.Launch
-		lb.Cover = rb
-		sb, eb := pb.Run(&lb, mb)
-		// the transformed code gets a step budget relative to the original,
-		// so a mutant that loops (almost) forever fails fast
-		la := in.Launch
-		la.Cover = ra
-		if eb == nil {
-			la.MaxSteps = min(o.MaxSteps, 10*sb.WarpInstrs+100_000)
-		}
-		_, ea := pa.Run(&la, ma)
+		mb, ma, rb, ra, eb, ea := runSeed(pb, pa, maker, seed, o)
 		res.Runs++
 		for _, e := range []error{eb, ea} {
 			if e != nil && !isTrap(e) {
@@ -330,4 +318,55 @@ func (r *DiffResult) collect(covB, covA *Coverage) {
 	}
 	add(r.changeAft, covA, false)
 	add(r.changeBefore, covB, true)
+}
+
+// maxDynShared bounds the growth of extern shared memory.
+const maxDynShared = 1 << 20
+
+// runSeed runs the original and then the optimized version on the input
+// of seed. When the original runs out of extern shared memory, the input
+// gets twice as much (up to maxDynShared) and the seed runs again; when
+// it runs into the step limit, the seed runs again on a single warp.
+func runSeed(pb, pa *Program, maker *InputMaker, seed int64, o DiffOptions) (mb, ma *Memory, rb, ra *Coverage, eb, ea error) {
+	dyn := -1
+	oneWarp := false
+	for {
+		in := maker.Make(seed, o.BufBytes)
+		in.Launch.MaxSteps = o.MaxSteps
+		if dyn >= 0 {
+			in.Launch.DynShared = dyn
+		}
+		if oneWarp {
+			in.Launch.Grid = Dim3{1, 1, 1}
+			if maker.k.reqntid[0] == 0 {
+				in.Launch.Block = Dim3{min(32, in.Launch.Block.X), 1, 1}
+			}
+		}
+		mb, ma = in.Mem, in.Mem.Clone()
+		rb, ra = &Coverage{}, &Coverage{}
+		lb := in.Launch
+		lb.Cover = rb
+		var sb Stats
+		sb, eb = pb.Run(&lb, mb)
+		var t *Trap
+		if errors.As(eb, &t) {
+			if maker.k.dynShared && strings.HasPrefix(t.Msg, "shared access out of bounds") && in.Launch.DynShared < maxDynShared {
+				dyn = max(in.Launch.DynShared*2, dynSharedBytes)
+				continue
+			}
+			if t.StepLimit && !oneWarp && in.Launch.Grid.Size()*in.Launch.Block.Size() > 32 {
+				oneWarp = true
+				continue
+			}
+		}
+		// the transformed code gets a step budget relative to the original,
+		// so a mutant that loops (almost) forever fails fast
+		la := in.Launch
+		la.Cover = ra
+		if eb == nil {
+			la.MaxSteps = min(o.MaxSteps, 10*sb.WarpInstrs+100_000)
+		}
+		_, ea = pa.Run(&la, ma)
+		return
+	}
 }

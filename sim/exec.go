@@ -112,6 +112,7 @@ type machine struct {
 	lanes  int64
 	max    int64
 	cov    *Coverage
+	cbank  []byte // the .const bytes of this run
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
@@ -432,14 +433,17 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 			w.trap(in, l, addr, "write to read-only memory")
 			return nil
 		}
-		off := addr - a.Base
-		return a.Data[off : off+uint64(size)]
+		b, why := w.m.mem.at(a, addr-a.Base, size)
+		if b == nil {
+			w.trap(in, l, addr, why)
+		}
+		return b
 	case ir.SpaceShared, ir.SpaceSharedCluster:
 		buf = w.c.shared
 	case ir.SpaceLocal:
 		buf = w.local[l*w.lsize : (l+1)*w.lsize]
 	case ir.SpaceConst:
-		buf = w.p.constBank
+		buf = w.m.cbank
 		if write {
 			w.trap(in, l, addr, "write to const space")
 			return nil

@@ -54,6 +54,17 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	if m.max == 0 {
 		m.max = defaultMaxSteps
 	}
+	m.cbank = p.constBank
+	if len(l.Const) > 0 {
+		m.cbank = append([]byte(nil), p.constBank...)
+		for _, c := range l.Const {
+			a, ok := p.ml.symAddr(c.Sym)
+			if !ok || int(a)+c.Off < 0 || int(a)+c.Off+len(c.Data) > len(m.cbank) {
+				return Stats{}, fmt.Errorf("sim: .const patch outside the variable's bytes")
+			}
+			copy(m.cbank[int(a)+c.Off:], c.Data)
+		}
+	}
 	m.params = make([]byte, p.paramSize)
 	for k, b := range l.Params {
 		if len(b) > p.paramSz[k] {
