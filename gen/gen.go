@@ -6,7 +6,10 @@
 // votes (only in converged code), global loads and stores on
 // thread-dependent addresses inside generous bounds, and redundancy on
 // purpose (copies, common subexpressions, dead code, loop-invariant code,
-// long live ranges). Every kernel runs to completion in package sim.
+// long live ranges). Branch conditions and trip counts mix the thread
+// index and words of the input, so one input runs both sides of many
+// branches and the differential check sees changed code run. Every
+// kernel runs to completion in package sim.
 //
 // The kernel signature is
 //
@@ -78,6 +81,7 @@ type gen struct {
 	acc    ir.RegID // the checksum retired values are folded into (Pool > 0)
 	// fixed registers
 	gIn, gOut, outBase, shBase, tid, ntid, gtid, rN, lane ir.RegID
+	uw                                                    ir.RegID // a CTA-uniform input word
 	sh                                                    ir.SymID
 }
 
@@ -206,7 +210,12 @@ func (g *gen) prologue(pin, pout, pn ir.SymID) {
 	g.emit("mov.u32", def(shb), ir.Pack(ir.KSym, uint32(g.sh), 0, false))
 	g.shBase = g.reg(ir.TB32)
 	g.emit("mad.lo.s32", def(g.shBase), use(g.tid), g.imm(4), use(shb))
-	g.uni[g.rN], g.uni[g.ntid], g.uni[ctaid] = true, true, true
+	// a word of the input at a fixed index: uniform, but different per
+	// input, so uniform branches and trip counts vary with the input
+	g.uw = g.reg(ir.TB32)
+	g.emit("ld.global.u32", def(g.uw), g.addr(g.gIn, int64(4*g.rnd.Intn(InWords))))
+	g.uni[g.rN], g.uni[g.ntid], g.uni[ctaid], g.uni[g.uw] = true, true, true, true
+	g.prot[g.uw] = true
 	// seed the pools
 	g.p.r32 = append(g.p.r32, g.tid, g.gtid, g.lane, g.rN, ctaid)
 	for range 3 {
@@ -571,10 +580,21 @@ func (g *gen) restore(p pool, conv, unif bool) { g.p, g.conv, g.unif = p, conv, 
 func (g *gen) ifStmt(left int) {
 	div := g.rnd.Intn(3) != 0
 	p := g.reg(ir.TPred)
-	if div {
-		g.emit("setp.lt.u32", def(p), use(g.pick32()), use(g.pick32()))
-	} else {
-		g.emit("setp.gt.u32", def(p), use(g.rN), g.imm(int64(g.rnd.Intn(16))))
+	switch {
+	case div:
+		// the thread index mixed with an input value: some threads of
+		// every warp take each side, whatever the input
+		t, u := g.reg(ir.TB32), g.reg(ir.TB32)
+		g.emit("xor.b32", def(t), use(g.tid), use(g.pick32()))
+		g.emit("and.b32", def(u), use(t), g.imm(3))
+		g.emit("setp.lt.u32", def(p), use(u), g.imm(int64(1+g.rnd.Intn(3))))
+	default:
+		// n mixed with an input word: uniform, and either side depending
+		// on the input
+		t, u := g.reg(ir.TB32), g.reg(ir.TB32)
+		g.emit("add.s32", def(t), use(g.rN), use(g.uw))
+		g.emit("and.b32", def(u), use(t), g.imm(15))
+		g.emit("setp.gt.u32", def(p), use(u), g.imm(int64(g.rnd.Intn(15))))
 	}
 	thenB, elseB, join := g.newBlock(), g.newBlock(), g.newBlock()
 	// layout: cur -> then -> else -> join (fix the layout order)
@@ -608,10 +628,15 @@ func (g *gen) ifStmt(left int) {
 func (g *gen) loop(left int) {
 	div := g.rnd.Intn(2) == 0
 	bound := g.reg(ir.TB32)
+	t := g.reg(ir.TB32)
 	if div {
-		g.emit("and.b32", def(bound), use(g.pick32()), g.imm(3))
+		// an input value plus the thread index: trip counts differ
+		// between threads of a warp
+		g.emit("add.s32", def(t), use(g.pick32()), use(g.tid))
+		g.emit("and.b32", def(bound), use(t), g.imm(3))
 	} else {
-		g.emit("and.b32", def(bound), use(g.rN), g.imm(3))
+		g.emit("add.s32", def(t), use(g.rN), use(g.uw))
+		g.emit("and.b32", def(bound), use(t), g.imm(3))
 		g.uni[bound] = true
 	}
 	i := g.reg(ir.TB32)

@@ -100,19 +100,30 @@ func TestEveryPhasePreservesSemantics(t *testing.T) {
 			}
 			c.Verify = true
 			sc := NewScratch()
+			changed, ran, all := 0, 0, 0
 			for _, k := range kernels {
 				after := k.f.Clone()
 				if _, err := Run(context.Background(), c, sc, after, nil); err != nil {
 					t.Fatalf("%s: %v", k.name, err)
 				}
-				res, err := sim.Diff(k.f, after, sim.DiffOptions{Seeds: seeds})
+				res, err := sim.Diff(k.f, after, sim.DiffOptions{Seeds: seeds, ExtraSeeds: simtest.ExtraSeeds})
 				if err != nil {
 					t.Fatalf("%s: %v", k.name, err)
 				}
 				if res.Mismatch != nil {
 					t.Fatalf("%s changes what %s computes: %v", ph.Name, k.name, res.Mismatch)
 				}
+				if msg := simtest.Verdict(res); msg != "" {
+					t.Errorf("%s changed %s, but the check did not run the change: %s", ph.Name, k.name, msg)
+				}
+				if res.Status == sim.StatusMatched {
+					changed++
+					run, total := res.Executed()
+					ran += run
+					all += total
+				}
 			}
+			t.Logf("%s changed %d of %d kernels; %d of %d changed instructions executed", ph.Name, changed, len(kernels), ran, all)
 		})
 	}
 	t.Logf("%d kernels per phase", len(kernels))

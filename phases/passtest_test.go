@@ -9,6 +9,7 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
+	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
 // dceHeader is the module header the pass tests put before their kernels.
@@ -86,7 +87,9 @@ func counter(stats []PhaseStat, name string) int64 { return phaseCounter(stats, 
 
 // checkGenerated runs phase alone, and the whole pipeline, on n generated
 // kernels (seeds from firstSeed, n smaller under -short, sizes from size)
-// and fails on any run the simulator tells apart from the original. It
+// and fails on any run the simulator tells apart from the original, on
+// any version that changed a kernel without the check running the change
+// (after extra seeds), and when the phase alone never counted name. It
 // returns the counter name summed over the runs of the phase alone and of
 // the whole pipeline.
 func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func(seed int64) int) (alone, whole int64) {
@@ -106,6 +109,7 @@ func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func
 	}
 	only.Verify, all.Verify = true, true
 	sc := NewScratch()
+	ran, total := 0, 0
 	for seed := range int64(n) {
 		f := gen.Func(gen.Kernel(gen.Config{Seed: firstSeed + seed, Size: size(seed)}))
 		for _, c := range []*Config{only, all} {
@@ -119,19 +123,28 @@ func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func
 			} else {
 				whole += counter(stats, name)
 			}
-			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3})
+			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3, ExtraSeeds: simtest.ExtraSeeds})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
+			what := phase + " alone"
+			if c == all {
+				what = "whole pipeline"
+			}
 			if res.Mismatch != nil {
-				what := phase + " alone"
-				if c == all {
-					what = "whole pipeline"
-				}
 				t.Fatalf("seed %d, %s: changes what the kernel computes: %v", seed, what, res.Mismatch)
 			}
+			if msg := simtest.Verdict(res); msg != "" {
+				t.Fatalf("seed %d, %s: the change was not checked: %s", seed, what, msg)
+			}
+			r, tot := res.Executed()
+			ran += r
+			total += tot
 		}
 	}
-	t.Logf("%s: %q %d alone, %d in the whole pipeline, over %d kernels", phase, name, alone, whole, n)
+	t.Logf("%s: %q %d alone, %d in the whole pipeline, over %d kernels; %d of %d changed instructions executed", phase, name, alone, whole, n, ran, total)
+	if alone == 0 {
+		t.Errorf("%s alone never counted %q on %d generated kernels", phase, name, n)
+	}
 	return alone, whole
 }

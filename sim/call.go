@@ -9,6 +9,7 @@ type frame struct {
 	stack  []entry
 	local  []byte
 	lsize  int
+	hit    []bool
 	mask   uint32 // lanes that entered the callee (exits removed)
 	in     *inst  // the call instruction
 	params [32][]byte
@@ -21,7 +22,7 @@ func (w *warp) call(in *inst, mask uint32) {
 		return
 	}
 	q := in.callee
-	fr := frame{p: w.p, regs: w.regs, stack: w.stack, local: w.local, lsize: w.lsize, mask: mask, in: in}
+	fr := frame{p: w.p, regs: w.regs, stack: w.stack, local: w.local, lsize: w.lsize, mask: mask, in: in, hit: w.hit}
 	for x := mask; x != 0; x &= x - 1 {
 		l := trailing(x)
 		buf := make([]byte, q.paramSize)
@@ -52,6 +53,7 @@ func (w *warp) call(in *inst, mask uint32) {
 	}
 	w.frames = append(w.frames, fr)
 	w.p = q
+	w.hit = w.m.cov.of(q)
 	w.regs = make([]uint64, q.nregs*32)
 	for k, r := range q.argReg {
 		if r < 0 {
@@ -106,6 +108,6 @@ func (w *warp) popFrame() {
 			}
 		}
 	}
-	w.p, w.regs, w.stack, w.local, w.lsize = fr.p, fr.regs, fr.stack, fr.local, fr.lsize
+	w.p, w.regs, w.stack, w.local, w.lsize, w.hit = fr.p, fr.regs, fr.stack, fr.local, fr.lsize, fr.hit
 	w.frames = w.frames[:len(w.frames)-1]
 }

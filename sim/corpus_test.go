@@ -41,7 +41,7 @@ func runCorpusKernel(f *ir.Func) (out kernelOutcome) {
 	}
 	out.status = "trapped"
 	for seed := int64(0); seed < 3; seed++ {
-		in := sim.MakeInput(f, seed, 64<<10)
+		in := sim.MakeInput(f, seed, 64<<20)
 		in.Launch.MaxSteps = 200_000
 		in.Launch.Grid.X = min(in.Launch.Grid.X, 2)
 		st, err := p.Run(&in.Launch, in.Mem)

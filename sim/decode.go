@@ -34,6 +34,11 @@ type Program struct {
 	constBank      []byte
 	globals        []*Alloc
 	ml             *modLayout
+	// ids maps each pc to the IR instruction it was decoded from
+	// (ir.NoInstr for the nop of an empty block); idx numbers the
+	// program among those of its module layout (coverage slices).
+	ids []ir.InstrID
+	idx int
 }
 
 // Func returns the function the program was decoded from.
@@ -61,6 +66,8 @@ func (ml *modLayout) compile(f *ir.Func) (*Program, error) {
 	p := &Program{f: f, name: f.Name, ml: ml, sharedSize: ml.shared, dynShared: ml.dynShared,
 		constBank: ml.constBank, globals: ml.globals}
 	ml.progs[f] = p
+	p.idx = len(ml.list)
+	ml.list = append(ml.list, p)
 	n := f.NumRegs()
 	p.sink, p.cc = uint32(n), uint32(n+1)
 	p.nregs = n + 2
@@ -108,6 +115,7 @@ func (ml *modLayout) compile(f *ir.Func) (*Program, error) {
 		}
 	}
 	p.code = make([]inst, len(ids))
+	p.ids = ids
 	d := &decoder{ml: ml, f: f, p: p, blockPC: blockPC}
 	for k, i := range ids {
 		in := &p.code[k]

@@ -99,6 +99,7 @@ type warp struct {
 	local  []byte // per-lane local memory, localSize bytes each
 	lsize  int
 	frames []frame
+	hit    []bool // coverage of the current program (nil: not recorded)
 }
 
 type machine struct {
@@ -110,6 +111,8 @@ type machine struct {
 	steps  int64
 	lanes  int64
 	max    int64
+	cov    *Coverage
+	cbank  []byte // the .const bytes of this run
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
@@ -277,7 +280,13 @@ func (w *warp) run() {
 		m.lanes += int64(bits.OnesCount32(mask))
 		if m.steps > m.max {
 			w.trap(in, -1, 0, "step limit exceeded")
+			if t, ok := m.err.(*Trap); ok {
+				t.StepLimit = true
+			}
 			return
+		}
+		if mask != 0 && w.hit != nil {
+			w.hit[pc] = true
 		}
 		switch in.ctl {
 		case ctlNone:
@@ -424,14 +433,17 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 			w.trap(in, l, addr, "write to read-only memory")
 			return nil
 		}
-		off := addr - a.Base
-		return a.Data[off : off+uint64(size)]
+		b, why := w.m.mem.at(a, addr-a.Base, size)
+		if b == nil {
+			w.trap(in, l, addr, why)
+		}
+		return b
 	case ir.SpaceShared, ir.SpaceSharedCluster:
 		buf = w.c.shared
 	case ir.SpaceLocal:
 		buf = w.local[l*w.lsize : (l+1)*w.lsize]
 	case ir.SpaceConst:
-		buf = w.p.constBank
+		buf = w.m.cbank
 		if write {
 			w.trap(in, l, addr, "write to const space")
 			return nil

@@ -24,8 +24,9 @@ type modLayout struct {
 	constBank  []byte
 	globals    []*Alloc
 	progs      map[*ir.Func]*Program
-	localVars  []int // by FuncID: bytes of .local variables
-	paramLocal []int // by FuncID: bytes of .param call-argument variables
+	list       []*Program // compiled programs in compile order (Program.idx)
+	localVars  []int      // by FuncID: bytes of .local variables
+	paramLocal []int      // by FuncID: bytes of .param call-argument variables
 }
 
 // setAddr records the address of symbol id.

@@ -50,9 +50,20 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	for _, g := range p.globals {
 		mem.insertFixed(g.Base, g.Data)
 	}
-	m := &machine{p: p, l: l, mem: mem, max: l.MaxSteps}
+	m := &machine{p: p, l: l, mem: mem, max: l.MaxSteps, cov: l.Cover}
 	if m.max == 0 {
 		m.max = defaultMaxSteps
+	}
+	m.cbank = p.constBank
+	if len(l.Const) > 0 {
+		m.cbank = append([]byte(nil), p.constBank...)
+		for _, c := range l.Const {
+			a, ok := p.ml.symAddr(c.Sym)
+			if !ok || int(a)+c.Off < 0 || int(a)+c.Off+len(c.Data) > len(m.cbank) {
+				return Stats{}, fmt.Errorf("sim: .const patch outside the variable's bytes")
+			}
+			copy(m.cbank[int(a)+c.Off:], c.Data)
+		}
 	}
 	m.params = make([]byte, p.paramSize)
 	for k, b := range l.Params {
@@ -92,6 +103,7 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 				clear(local)
 				for i, w := range warps {
 					w.p = p
+					w.hit = m.cov.of(p)
 					w.regs = regs[i*p.nregs*32 : (i+1)*p.nregs*32]
 					w.local = local[i*32*p.localSize : (i+1)*32*p.localSize]
 					w.lsize = p.localSize

@@ -17,6 +17,8 @@ package sim
 import (
 	"fmt"
 	"sort"
+
+	"github.com/ptxopt/ptxopt/ir"
 )
 
 // Unsupported is returned for an instruction (or construct) the simulator
@@ -42,6 +44,9 @@ type Trap struct {
 	Lane   int    // lane (thread index in the CTA), -1 when not lane-specific
 	Addr   uint64
 	Msg    string
+	// StepLimit is set when the run stopped at the step limit: the
+	// program did not fault, it ran longer than allowed.
+	StepLimit bool
 }
 
 func (e *Trap) Error() string {
@@ -64,6 +69,30 @@ type Launch struct {
 	DynShared int
 	// MaxSteps bounds the warp-instructions executed (0: a default of 50M).
 	MaxSteps int64
+	// Cover, when set, records which instructions executed (on at
+	// least one lane with a true guard) during the run.
+	Cover *Coverage
+	// Const patches the module's .const bytes for this run (launch
+	// parameters some kernels read from .const variables).
+	Const []ConstPatch
+	// Extern fixes results of calls to functions without a body (the
+	// uninterpreted functions): a pointer the kernel follows, say.
+	Extern []ExternResult
+}
+
+// ConstPatch sets bytes of a .const variable at an offset.
+type ConstPatch struct {
+	Sym  ir.SymID
+	Off  int
+	Data []byte
+}
+
+// ExternResult is the value that result Ret of every call to the
+// function without a body named Name returns.
+type ExternResult struct {
+	Name  string
+	Ret   int
+	Value uint64
 }
 
 // Global address layout: allocations live above 4 GiB; generic windows for
@@ -83,14 +112,40 @@ type Alloc struct {
 	Data []byte
 	// ReadOnly allocations trap on writes (module .const banks use it).
 	ReadOnly bool
+	// A lazy region (Data nil) of size bytes: pages are made on first
+	// touch and filled by fill, a pure function of the offset, so two
+	// runs from clones of one memory see identical bytes.
+	size  uint64
+	pages [][]byte
+	fill  func(dst []byte, off uint64)
 }
+
+// pageSize is the page of a lazy region.
+const pageSize = 4096
+
+// Size returns the allocation's size in bytes.
+func (a *Alloc) Size() uint64 {
+	if a.pages != nil {
+		return a.size
+	}
+	return uint64(len(a.Data))
+}
+
+// Lazy reports whether a is a lazily filled region.
+func (a *Alloc) Lazy() bool { return a.pages != nil }
 
 // Memory is the global address space: a set of disjoint allocations.
 type Memory struct {
 	allocs []*Alloc
 	next   uint64
 	last   int // index of the last allocation hit (lookup cache)
+	// Budget bounds the bytes of lazy-region pages made (0: 256 MiB).
+	Budget int64
+	used   int64
 }
+
+// defaultBudget is the default bound on the pages of lazy regions.
+const defaultBudget = 256 << 20
 
 // NewMemory returns an empty global memory.
 func NewMemory() *Memory { return &Memory{next: globalBase} }
@@ -111,10 +166,24 @@ func (m *Memory) AllocBytes(data []byte) uint64 {
 	return base
 }
 
+// AllocLazy adds a region of size bytes whose pages are made when first
+// touched and filled by fill (dst is one page, off its offset in the
+// region); it returns the region's address.
+func (m *Memory) AllocLazy(size uint64, fill func(dst []byte, off uint64)) uint64 {
+	if m.next == 0 {
+		m.next = globalBase
+	}
+	size = (size + pageSize - 1) &^ (pageSize - 1)
+	base := (m.next + pageSize - 1) &^ (pageSize - 1)
+	m.allocs = append(m.allocs, &Alloc{Base: base, size: size, pages: make([][]byte, size/pageSize), fill: fill})
+	m.next = base + size + allocGap
+	return base
+}
+
 // Allocs returns the allocations in address order.
 func (m *Memory) Allocs() []*Alloc { return m.allocs }
 
-// Bytes returns the data of the allocation that starts at base, or nil.
+// Bytes returns the data of the eager allocation that starts at base, or nil.
 func (m *Memory) Bytes(base uint64) []byte {
 	for _, a := range m.allocs {
 		if a.Base == base {
@@ -124,11 +193,69 @@ func (m *Memory) Bytes(base uint64) []byte {
 	return nil
 }
 
+// Read returns a copy of n bytes at addr (pages of a lazy region that
+// were never touched read as their fill), or nil when [addr, addr+n) is
+// not inside one allocation.
+func (m *Memory) Read(addr uint64, n int) []byte {
+	a := m.find(addr, n)
+	if a == nil {
+		return nil
+	}
+	off := addr - a.Base
+	if !a.Lazy() {
+		return append([]byte(nil), a.Data[off:off+uint64(n)]...)
+	}
+	out := make([]byte, 0, n)
+	page := make([]byte, pageSize)
+	for n > 0 {
+		p := off / pageSize
+		src := a.pages[p]
+		if src == nil {
+			clear(page)
+			a.fill(page, p*pageSize)
+			src = page
+		}
+		k := min(uint64(n), pageSize-off%pageSize)
+		out = append(out, src[off%pageSize:off%pageSize+k]...)
+		off += k
+		n -= int(k)
+	}
+	return out
+}
+
+// at returns the bytes [off, off+size) of allocation a (making the page
+// of a lazy region), or nil with a reason.
+func (m *Memory) at(a *Alloc, off uint64, size int) ([]byte, string) {
+	if !a.Lazy() {
+		return a.Data[off : off+uint64(size)], ""
+	}
+	p := off / pageSize
+	in := off % pageSize
+	if in+uint64(size) > pageSize {
+		return nil, "access across a page of an input region"
+	}
+	pg := a.pages[p]
+	if pg == nil {
+		budget := m.Budget
+		if budget == 0 {
+			budget = defaultBudget
+		}
+		if m.used+pageSize > budget {
+			return nil, "the input regions' memory budget is spent"
+		}
+		m.used += pageSize
+		pg = make([]byte, pageSize)
+		a.fill(pg, p*pageSize)
+		a.pages[p] = pg
+	}
+	return pg[in : in+uint64(size)], ""
+}
+
 // find returns the allocation holding [addr, addr+size), or nil.
 func (m *Memory) find(addr uint64, size int) *Alloc {
 	if m.last < len(m.allocs) {
 		a := m.allocs[m.last]
-		if addr >= a.Base && addr+uint64(size) <= a.Base+uint64(len(a.Data)) {
+		if addr >= a.Base && addr+uint64(size) <= a.Base+a.Size() {
 			return a
 		}
 	}
@@ -137,7 +264,7 @@ func (m *Memory) find(addr uint64, size int) *Alloc {
 		return nil
 	}
 	a := m.allocs[i]
-	if addr+uint64(size) > a.Base+uint64(len(a.Data)) || addr+uint64(size) < addr {
+	if addr+uint64(size) > a.Base+a.Size() || addr+uint64(size) < addr {
 		return nil
 	}
 	m.last = i
@@ -146,9 +273,21 @@ func (m *Memory) find(addr uint64, size int) *Alloc {
 
 // Clone returns a deep copy of the memory (same addresses).
 func (m *Memory) Clone() *Memory {
-	c := &Memory{next: m.next}
+	c := &Memory{next: m.next, Budget: m.Budget, used: m.used}
 	for _, a := range m.allocs {
-		c.allocs = append(c.allocs, &Alloc{Base: a.Base, Data: append([]byte(nil), a.Data...), ReadOnly: a.ReadOnly})
+		b := &Alloc{Base: a.Base, Data: append([]byte(nil), a.Data...), ReadOnly: a.ReadOnly, size: a.size, fill: a.fill}
+		if a.Data == nil {
+			b.Data = nil
+		}
+		if a.pages != nil {
+			b.pages = make([][]byte, len(a.pages))
+			for k, pg := range a.pages {
+				if pg != nil {
+					b.pages[k] = append([]byte(nil), pg...)
+				}
+			}
+		}
+		c.allocs = append(c.allocs, b)
 	}
 	return c
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -20,10 +20,11 @@ import (
 
 // Exit codes of "ptxopt check".
 const (
-	checkOK       = 0 // every kernel that could run matched
+	checkOK       = 0 // every kernel the optimizer changed was verified (matched)
 	checkMismatch = 1 // some kernel behaved differently (or the optimizer failed)
-	checkUsage    = 2 // bad command line, unreadable or unparseable input
-	checkNoRun    = 3 // no kernel could run (the reasons are printed)
+	checkUsage    = 2 // bad command line, unreadable or unparseable input or --input file
+	checkNoVerify = 3 // no mismatch, but some changed kernel could not be verified
+	checkLowCover = 4 // no mismatch, but fewer changed instructions executed than --min-coverage asks
 )
 
 const checkUsageText = `usage:
@@ -40,20 +41,45 @@ bit for bit. A mismatch names the kernel, the seed and the first differing
 address, and (without --against) a reduced reproducer is written: the input
 with instructions removed while the mismatch persists (at most --reduce-time).
 
+Coverage of the change: the instructions of the two versions are aligned
+(renamed labels and the "$k" suffix of a re-declared register do not count,
+branch targets are compared on their own); an instruction of the optimized
+version without a counterpart is changed, one of the original without a
+counterpart is removed. An instruction executed when it ran on at least one
+lane with its guard true, in a seed whose result was compared. Each kernel
+gets a status:
+  matched             compared seeds agree and changed instructions executed
+  mismatch            a seed on which the versions differ
+  unchanged           the optimizer left the kernel as it was
+  not exercised       the kernel changed but no compared seed ran the change
+  original undefined  only the original trapped (no seed compared)
+  could not compare   the original ran into the step limit (no seed compared)
+  unsupported         the simulator refuses an instruction (named)
+
 flags:
   --seeds N            random inputs per kernel (default 16)
+  --extra-seeds N      more inputs while a changed kernel's change has not run (default 16)
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
+  --report FORMAT      text (default) or json: the whole report as JSON on
+                       stdout, with every changed instruction and the totals
+  --min-coverage P     exit 4 when less than P percent of the changed and
+                       removed instructions executed (default 0: no bound)
   --repro PATH         where the reproducer goes (default: next to the input, IN.repro.ptx)
   --reduce-time D      time bound of the reduction (default 20s; 0 disables it)
   --max-steps N        warp-instructions per run (default 2000000)
   -q                   print mismatches and the summary only
 
+The text report lists, per kernel, at most 8 changed instructions that did
+not execute; --report json lists them all.
+
 exit codes:
-  0  every kernel that could run matched
+  0  every kernel the optimizer changed matched (coverage as reported)
   1  a kernel behaved differently (or the optimizer failed on the input)
   2  usage error, unreadable or unparseable input
-  3  no kernel could run (the reasons are printed)
+  3  no mismatch, but a changed kernel could not be verified (not exercised,
+     original undefined, could not compare, unsupported)
+  4  no mismatch, but the coverage is below --min-coverage
 `
 
 type checker struct {
@@ -65,6 +91,9 @@ type checker struct {
 	reduceTime time.Duration
 	maxSteps   int64
 	quiet      bool
+	extraSeeds int
+	report     string
+	minCover   float64
 	pipe       *ptxopt.Pipeline
 	// transform makes the "after" module from an input; c.optimized
 	// (the pipeline) unless a test substitutes its own.
@@ -73,7 +102,7 @@ type checker struct {
 
 // runCheck is "ptxopt check ARGS".
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	c := &checker{seeds: 16, reduceTime: 20 * time.Second}
+	c := &checker{seeds: 16, reduceTime: 20 * time.Second, extraSeeds: 16, report: "text"}
 	c.stdout, c.stderr, c.opt = stdout, stderr, 2
 	c.disable.split, c.named.split = true, true
 	fs := flag.NewFlagSet("ptxopt check", flag.ContinueOnError)
@@ -92,6 +121,9 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.DurationVar(&c.reduceTime, "reduce-time", 20*time.Second, "")
 	fs.Int64Var(&c.maxSteps, "max-steps", 2_000_000, "")
 	fs.BoolVar(&c.quiet, "q", false, "")
+	fs.IntVar(&c.extraSeeds, "extra-seeds", 16, "")
+	fs.StringVar(&c.report, "report", "text", "")
+	fs.Float64Var(&c.minCover, "min-coverage", 0, "")
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "ptxopt check: "+format+"\n", a...)
 		fmt.Fprintln(stderr, "run 'ptxopt check --help' for usage")
@@ -130,6 +162,15 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if c.seeds < 1 {
 		return usage("--seeds wants at least 1, not %d", c.seeds)
 	}
+	if c.report != "text" && c.report != "json" {
+		return usage("--report wants text or json, not %q", c.report)
+	}
+	if c.minCover < 0 || c.minCover > 100 {
+		return usage("--min-coverage wants a percentage in [0, 100], not %v", c.minCover)
+	}
+	if c.extraSeeds < 0 {
+		return usage("--extra-seeds wants at least 0, not %d", c.extraSeeds)
+	}
 	if c.opt < 0 || c.opt > phases.MaxOpt {
 		return usage("bad opt level -O%d", c.opt)
 	}
@@ -147,13 +188,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // outcome of one kernel.
 type kernelResult struct {
 	name     string
-	matched  bool
+	status   sim.Status
+	res      sim.DiffResult
 	mismatch *sim.Mismatch
-	reason   string // why it could not run, or a failure
+	reason   string // why it could not run, or a failure ("FAIL ...")
 }
 
 func (c *checker) logf(format string, a ...any) {
-	if !c.quiet {
+	if !c.quiet && c.report == "text" {
 		fmt.Fprintf(c.stdout, format, a...)
 	}
 }
@@ -198,29 +240,16 @@ func (c *checker) run(ctx context.Context) int {
 		}
 		results = append(results, c.checkKernel(f, after.Func(f.Name)))
 	}
-	ran, matched, mismatched := 0, 0, 0
-	reasons := map[string]int{}
-	for _, r := range results {
-		switch {
-		case r.mismatch != nil:
-			mismatched++
-			ran++
-			fmt.Fprintf(c.stdout, "MISMATCH %s: seed %d: %s\n", r.name, r.mismatch.Seed, describe(r.mismatch))
-		case r.matched:
-			matched++
-			ran++
-			c.logf("ok       %s\n", r.name)
-		case strings.HasPrefix(r.reason, "FAIL "):
-			mismatched++
-			fmt.Fprintf(c.stdout, "MISMATCH %s: %s\n", r.name, strings.TrimPrefix(r.reason, "FAIL "))
-		default:
-			reasons[r.reason]++
-			c.logf("skipped  %s: %s\n", r.name, r.reason)
-		}
+	rep := buildReport(path, results)
+	if c.report == "json" {
+		data, _ := json.MarshalIndent(rep, "", "  ")
+		c.stdout.Write(append(data, '\n'))
+	} else {
+		c.printText(rep, results)
 	}
-	fmt.Fprintf(c.stdout, "%s: %d kernels: %d matched, %d mismatched, %d could not run\n",
-		path, len(results), matched, mismatched, len(results)-matched-mismatched)
-	if mismatched > 0 {
+	t := rep.Totals
+	switch {
+	case t.Mismatch > 0:
 		if c.against == "" {
 			for _, r := range results {
 				if r.mismatch != nil {
@@ -228,27 +257,199 @@ func (c *checker) run(ctx context.Context) int {
 					break
 				}
 			}
-		} else {
+		} else if c.report == "text" {
 			fmt.Fprintln(c.stdout, "no reproducer in --against mode")
 		}
 		return checkMismatch
-	}
-	if matched == 0 {
-		keys := make([]string, 0, len(reasons))
-		for k := range reasons {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		fmt.Fprintf(c.stdout, "no kernel could run:\n")
-		for _, k := range keys {
-			fmt.Fprintf(c.stdout, "  %d × %s\n", reasons[k], k)
-		}
-		if len(results) == 0 {
-			fmt.Fprintf(c.stdout, "  the file has no .entry kernel\n")
-		}
-		return checkNoRun
+	case c.minCover > 0 && t.Coverage < c.minCover:
+		return checkLowCover
+	case t.Kernels-t.Matched-t.Unchanged > 0:
+		return checkNoVerify
 	}
 	return checkOK
+}
+
+// checkReport is the whole report (--report json).
+type checkReport struct {
+	File    string         `json:"file"`
+	Kernels []kernelReport `json:"kernels"`
+	Totals  checkTotals    `json:"totals"`
+}
+
+type kernelReport struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	// seeds: run, compared (both completed), trapped in both, trapped in
+	// the original only, original at the step limit
+	Runs            int    `json:"runs"`
+	Compared        int    `json:"compared"`
+	TrappedBoth     int    `json:"trapped_both"`
+	OrigUndefined   int    `json:"original_undefined"`
+	StepLimited     int    `json:"step_limited"`
+	Mismatch        string `json:"mismatch,omitempty"`
+	MismatchSeed    *int64 `json:"mismatch_seed,omitempty"`
+	Changed         int    `json:"changed"`
+	ChangedExecuted int    `json:"changed_executed"`
+	Removed         int    `json:"removed"`
+	RemovedExecuted int    `json:"removed_executed"`
+	// Unexecuted lists the changed and removed instructions that did not
+	// execute in a compared run.
+	Unexecuted []changedJSON `json:"unexecuted,omitempty"`
+}
+
+type changedJSON struct {
+	Func string `json:"func"`
+	Side string `json:"side"` // "changed" (optimized version) or "removed" (original)
+	Line int    `json:"line,omitempty"`
+	Text string `json:"text"`
+}
+
+type checkTotals struct {
+	Kernels int `json:"kernels"`
+	// Completed: kernels with an input on which both versions ran to
+	// completion.
+	Completed       int            `json:"ran_to_completion"`
+	ByStatus        map[string]int `json:"by_status"`
+	Matched         int            `json:"-"`
+	Unchanged       int            `json:"-"`
+	Mismatch        int            `json:"-"`
+	Changed         int            `json:"changed"`
+	ChangedExecuted int            `json:"changed_executed"`
+	Removed         int            `json:"removed"`
+	RemovedExecuted int            `json:"removed_executed"`
+	// Coverage is the percentage of changed and removed instructions
+	// that executed (100 when there are none).
+	Coverage float64 `json:"coverage_percent"`
+}
+
+func buildReport(path string, results []kernelResult) checkReport {
+	rep := checkReport{File: path, Kernels: []kernelReport{}}
+	t := &rep.Totals
+	t.ByStatus = map[string]int{}
+	for _, r := range results {
+		res := &r.res
+		k := kernelReport{Name: r.name, Status: r.status.String(), Reason: strings.TrimPrefix(r.reason, "FAIL "),
+			Runs: res.Runs, Compared: res.Matches, TrappedBoth: res.NotExercised, OrigUndefined: res.OrigUndefined, StepLimited: res.StepLimited,
+			Changed: res.Changed, ChangedExecuted: res.ChangedRun, Removed: res.Removed, RemovedExecuted: res.RemovedRun}
+		if r.mismatch != nil {
+			k.Mismatch = describe(r.mismatch)
+			seed := r.mismatch.Seed
+			k.MismatchSeed = &seed
+			if r.mismatch.BeforeError == nil && r.mismatch.AfterError == nil {
+				k.Compared++ // both completed on the mismatching seed
+			}
+		}
+		for _, ch := range res.Changes {
+			if ch.Executed {
+				continue
+			}
+			side := "changed"
+			if ch.Removed {
+				side = "removed"
+			}
+			k.Unexecuted = append(k.Unexecuted, changedJSON{Func: ch.Func, Side: side, Line: ch.Line, Text: ch.Text})
+		}
+		rep.Kernels = append(rep.Kernels, k)
+		t.Kernels++
+		t.ByStatus[k.Status]++
+		switch r.status {
+		case sim.StatusMatched:
+			t.Matched++
+		case sim.StatusUnchanged:
+			t.Unchanged++
+		case sim.StatusMismatch:
+			t.Mismatch++
+		}
+		if k.Compared > 0 {
+			t.Completed++
+		}
+		t.Changed += k.Changed
+		t.ChangedExecuted += k.ChangedExecuted
+		t.Removed += k.Removed
+		t.RemovedExecuted += k.RemovedExecuted
+	}
+	t.Coverage = 100
+	if n := t.Changed + t.Removed; n > 0 {
+		t.Coverage = 100 * float64(t.ChangedExecuted+t.RemovedExecuted) / float64(n)
+	}
+	return rep
+}
+
+// maxListed is how many unexecuted changed instructions the text report
+// shows per kernel.
+const maxListed = 8
+
+func (c *checker) printText(rep checkReport, results []kernelResult) {
+	for i, k := range rep.Kernels {
+		r := results[i]
+		cov := ""
+		if n := k.Changed + k.Removed; n > 0 {
+			cov = fmt.Sprintf(" (%d of %d changed instructions executed)", k.ChangedExecuted+k.RemovedExecuted, n)
+		}
+		switch r.status {
+		case sim.StatusMismatch:
+			if r.mismatch != nil {
+				fmt.Fprintf(c.stdout, "MISMATCH %s: seed %d: %s\n", k.Name, r.mismatch.Seed, describe(r.mismatch))
+			} else {
+				fmt.Fprintf(c.stdout, "MISMATCH %s: %s\n", k.Name, k.Reason)
+			}
+		case sim.StatusMatched:
+			c.logf("ok       %s%s\n", k.Name, cov)
+		case sim.StatusUnchanged:
+			c.logf("same     %s: unchanged by the optimizer\n", k.Name)
+		default:
+			why := k.Reason
+			if why == "" {
+				why = fmt.Sprintf("%d seeds: %d compared, %d trapped in both, %d trapped only in the original, %d at the step limit",
+					k.Runs, k.Compared, k.TrappedBoth, k.OrigUndefined, k.StepLimited)
+			}
+			c.logf("%-8s %s: %s: %s%s\n", statusTag(r.status), k.Name, k.Status, why, cov)
+			if r.status == sim.StatusOrigUndefined && r.res.Undefined != nil {
+				c.logf("         original: %v\n", r.res.Undefined)
+			}
+		}
+		if c.quiet || r.status == sim.StatusUnchanged || r.status == sim.StatusUnsupported {
+			continue
+		}
+		for n, u := range k.Unexecuted {
+			if n == maxListed {
+				c.logf("         ... %d more (--report json lists them all)\n", len(k.Unexecuted)-maxListed)
+				break
+			}
+			c.logf("         not executed: %s %s:%d: %s\n", u.Side, u.Func, u.Line, u.Text)
+		}
+	}
+	t := rep.Totals
+	var parts []string
+	for _, st := range []sim.Status{sim.StatusMatched, sim.StatusMismatch, sim.StatusUnchanged, sim.StatusNotExercised,
+		sim.StatusOrigUndefined, sim.StatusCouldNotCompare, sim.StatusUnsupported} {
+		if n := t.ByStatus[st.String()]; n > 0 || st == sim.StatusMatched || st == sim.StatusMismatch {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	fmt.Fprintf(c.stdout, "%s: %d kernels: %s\n", rep.File, t.Kernels, strings.Join(parts, ", "))
+	if n := t.Changed + t.Removed; n > 0 {
+		fmt.Fprintf(c.stdout, "coverage: %d of %d changed instructions executed (%.1f%%): %d of %d changed, %d of %d removed; %d of %d kernels ran to completion\n",
+			t.ChangedExecuted+t.RemovedExecuted, n, t.Coverage, t.ChangedExecuted, t.Changed, t.RemovedExecuted, t.Removed, t.Completed, t.Kernels)
+	} else {
+		fmt.Fprintf(c.stdout, "coverage: no instruction changed; %d of %d kernels ran to completion\n", t.Completed, t.Kernels)
+	}
+	if t.Kernels == 0 {
+		fmt.Fprintf(c.stdout, "  the file has no .entry kernel\n")
+	}
+}
+
+func statusTag(s sim.Status) string {
+	switch s {
+	case sim.StatusUnsupported:
+		return "skipped"
+	case sim.StatusCouldNotCompare:
+		return "nocompare"
+	case sim.StatusOrigUndefined:
+		return "undef"
+	}
+	return "unrun"
 }
 
 func describe(m *sim.Mismatch) string {
@@ -280,7 +481,7 @@ func (c *checker) optimized(ctx context.Context, path string, src []byte) (*ptxo
 }
 
 func (c *checker) diffOptions() sim.DiffOptions {
-	return sim.DiffOptions{Seeds: c.seeds, Seed: c.seed, MaxSteps: c.maxSteps}
+	return sim.DiffOptions{Seeds: c.seeds, Seed: c.seed, MaxSteps: c.maxSteps, ExtraSeeds: c.extraSeeds}
 }
 
 // checkKernel diffs one kernel against its counterpart.
@@ -288,35 +489,29 @@ func (c *checker) checkKernel(f, g *ir.Func) (r kernelResult) {
 	r.name = f.Name
 	defer func() {
 		if p := recover(); p != nil {
-			r = kernelResult{name: f.Name, reason: fmt.Sprintf("FAIL simulator panic: %v", p)}
+			r = kernelResult{name: f.Name, status: sim.StatusMismatch, reason: fmt.Sprintf("FAIL simulator panic: %v", p)}
 		}
 	}()
 	if g == nil {
-		r.reason = "FAIL no kernel of that name on the other side"
+		r.status, r.reason = sim.StatusMismatch, "FAIL no kernel of that name on the other side"
 		return r
 	}
 	res, err := sim.Diff(f, g, c.diffOptions())
+	r.res, r.status = res, res.Status
 	if err != nil {
 		var u *sim.Unsupported
 		if errors.As(err, &u) {
+			r.status = sim.StatusUnsupported
 			r.reason = "unsupported " + u.Op
 			if u.Detail != "" && u.Detail != u.Op {
 				r.reason += " (" + u.Detail + ")"
 			}
 			return r
 		}
-		r.reason = "FAIL " + err.Error()
+		r.status, r.reason = sim.StatusMismatch, "FAIL "+err.Error()
 		return r
 	}
-	if res.Mismatch != nil {
-		r.mismatch = res.Mismatch
-		return r
-	}
-	if res.Matches == 0 {
-		r.reason = fmt.Sprintf("no input ran to completion (%d of %d trapped)", res.NotExercised, res.Runs)
-		return r
-	}
-	r.matched = true
+	r.mismatch = res.Mismatch
 	return r
 }
 
@@ -393,7 +588,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 				return
 			}
 			o := c.diffOptions()
-			o.Seed, o.Seeds = seed, 1
+			o.Seed, o.Seeds, o.ExtraSeeds = seed, 1, 0
 			res, err := sim.Diff(f, g, o)
 			if err != nil || res.Mismatch == nil {
 				return

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,7 +86,7 @@ func TestCheckSelf(t *testing.T) {
 	needParser(t)
 	_, a := checkFiles(t)
 	r := runCLI(t, nil, "check", "--against", a, a)
-	if r.code != 0 || !strings.Contains(r.stdout, "1 matched, 0 mismatched") {
+	if r.code != 0 || !strings.Contains(r.stdout, "0 matched, 0 mismatch, 1 unchanged") {
 		t.Fatalf("check A against A: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// the pipeline (with the optimization flags) must preserve it too
@@ -141,7 +142,7 @@ func TestCheckNothingRuns(t *testing.T) {
 	u := filepath.Join(dir, "tex.ptx")
 	write(t, u, []byte(unsupportedPTX))
 	r := runCLI(t, nil, "check", u)
-	if r.code != 3 || !strings.Contains(r.stdout, "unsupported tex") {
+	if r.code != 3 || !strings.Contains(r.stdout, "unsupported tex") || !strings.Contains(r.stdout, "1 unsupported") {
 		t.Fatalf("check of a file with only unsupported kernels: exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -185,4 +186,68 @@ func TestCheckReduce(t *testing.T) {
 		t.Errorf("the reproducer does not reproduce: exit %d\n%s", code, out.String())
 	}
 	t.Logf("reproducer (%d instructions):\n%s", n, data)
+}
+
+// deadEnd adds a block no thread reaches (thread 5000) holding one
+// instruction of its own.
+func deadEnd(s string) string {
+	return strings.Replace(s, "\tret;\n}", "\tsetp.ne.u32 %p3, %r2, 5000;\n\t@%p3 bra $L_out;\n\tadd.s32 %r8, %r2, 1;\n\tst.global.u32 [%rd5+64], %r8;\n$L_out:\n\tret;\n}", 1)
+}
+
+// TestCheckCoverage: a change on a path no thread takes is reported as
+// "not exercised" (exit 3), with the instruction listed; a change that
+// runs is "matched"; --min-coverage turns a partial coverage into exit 4;
+// --report json carries every changed instruction and the totals.
+func TestCheckCoverage(t *testing.T) {
+	needParser(t)
+	unreached := func(s string) string {
+		return strings.Replace(deadEnd(s), "add.s32 %r8, %r2, 1;", "add.s32 %r8, 1, %r2;", 1)
+	}
+	both := func(s string) string {
+		return strings.Replace(unreached(s), "mul.f32 %f4, %f3, %f1;", "mul.f32 %f4, %f1, %f3;", 1)
+	}
+	// the original gets the same unreached block, unedited
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.ptx"), filepath.Join(dir, "b.ptx")
+	write(t, a, []byte(deadEnd(checkKernelPTX)))
+
+	write(t, b, []byte(unreached(checkKernelPTX)))
+	r := runCLI(t, nil, "check", "--seeds", "4", "--extra-seeds", "4", "--against", b, a)
+	if r.code != 3 || !strings.Contains(r.stdout, "not exercised") || !strings.Contains(r.stdout, "not executed: changed k:") ||
+		!strings.Contains(r.stdout, "add.s32 %r8, 1, %r2;") || strings.Contains(r.stdout, "1 matched") {
+		t.Errorf("a change that never runs: exit %d, want 3 and 'not exercised'\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
+	write(t, b, []byte(both(checkKernelPTX)))
+	r = runCLI(t, nil, "check", "--seeds", "4", "--extra-seeds", "4", "--against", b, a)
+	if r.code != 0 || !strings.Contains(r.stdout, "1 matched") || !strings.Contains(r.stdout, "2 of 4 changed instructions executed (50.0%)") {
+		t.Errorf("half the change runs: exit %d, want 0, matched, 50%%\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "check", "--seeds", "4", "--extra-seeds", "4", "--min-coverage", "60", "--against", b, a)
+	if r.code != 4 {
+		t.Errorf("--min-coverage 60 at 50%%: exit %d, want 4\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "check", "--seeds", "4", "--extra-seeds", "4", "--report", "json", "--against", b, a)
+	var rep struct {
+		Kernels []struct {
+			Name, Status              string
+			Changed, Changed_executed int
+			Removed, Removed_executed int
+			Unexecuted                []struct{ Func, Side, Text string }
+		}
+		Totals struct {
+			Kernels           int
+			Ran_to_completion int
+			Coverage_percent  float64
+			By_status         map[string]int
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("--report json: %v\n%s", err, r.stdout)
+	}
+	if len(rep.Kernels) != 1 || rep.Kernels[0].Status != "matched" || rep.Kernels[0].Changed != 2 || rep.Kernels[0].Changed_executed != 1 ||
+		rep.Kernels[0].Removed != 2 || rep.Kernels[0].Removed_executed != 1 || len(rep.Kernels[0].Unexecuted) != 2 ||
+		rep.Totals.Coverage_percent != 50 || rep.Totals.Ran_to_completion != 1 || rep.Totals.By_status["matched"] != 1 {
+		t.Errorf("json report: %+v\n%s", rep, r.stdout)
+	}
 }

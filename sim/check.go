@@ -1,0 +1,372 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// DiffOptions controls the differential check.
+type DiffOptions struct {
+	Seeds    int   // number of random inputs (default 16)
+	Seed     int64 // first seed
+	BufBytes int   // size of the lazy region behind each pointer (default 64 MiB)
+	MaxSteps int64 // per run (default 20M)
+	// ExtraSeeds is how many more seeds to try, after Seeds, while the
+	// versions differ and none of the changed instructions has executed
+	// in a compared run.
+	ExtraSeeds int
+}
+
+// Status is the verdict of a differential check on one kernel.
+type Status uint8
+
+const (
+	// StatusUnchanged: the two versions have the same instructions.
+	StatusUnchanged Status = iota
+	// StatusMatched: some inputs ran to completion in both versions with
+	// identical memory, and changed instructions executed in them.
+	StatusMatched
+	// StatusNotExercised: no compared run executed any changed
+	// instruction (every input trapped in both, or the changes lie on
+	// paths the inputs never took).
+	StatusNotExercised
+	// StatusMismatch: an input on which the versions behave differently.
+	StatusMismatch
+	// StatusOrigUndefined: the original trapped (an out-of-bounds access
+	// whose result was dead, say) where the optimized version completed,
+	// and no input was compared.
+	StatusOrigUndefined
+	// StatusCouldNotCompare: the original ran into the step limit on
+	// every input that did not trap in both.
+	StatusCouldNotCompare
+	// StatusUnsupported: the simulator refuses an instruction.
+	StatusUnsupported
+)
+
+var statusNames = [...]string{"unchanged", "matched", "not exercised", "mismatch", "original undefined", "could not compare", "unsupported"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("status(%d)", s)
+}
+
+// Verified reports whether the status says the versions agree on inputs
+// that ran the change (or that there was no change).
+func (s Status) Verified() bool { return s == StatusUnchanged || s == StatusMatched }
+
+// Mismatch describes the first observed difference.
+type Mismatch struct {
+	Kernel      string
+	Seed        int64
+	Addr        uint64 // first differing address (0 for status mismatches)
+	Before      byte
+	After       byte
+	BeforeError error
+	AfterError  error
+}
+
+func (m *Mismatch) Error() string {
+	if m.BeforeError != nil || m.AfterError != nil {
+		return fmt.Sprintf("sim: %s seed %d: completion differs: before=%v after=%v", m.Kernel, m.Seed, m.BeforeError, m.AfterError)
+	}
+	return fmt.Sprintf("sim: %s seed %d: memory differs at %#x: before %#02x after %#02x", m.Kernel, m.Seed, m.Addr, m.Before, m.After)
+}
+
+// ChangedInstr is one instruction the versions do not share.
+type ChangedInstr struct {
+	Func string // the function holding it (the kernel or a callee)
+	// Removed: an instruction of the original that the optimized version
+	// no longer has; otherwise a changed or inserted instruction of the
+	// optimized version.
+	Removed  bool
+	Line     int    // source line in its file (0 when unknown)
+	Text     string // the instruction as printed
+	Executed bool   // it executed in a compared run
+}
+
+// DiffResult counts the outcomes of a differential check.
+type DiffResult struct {
+	Status        Status
+	Runs          int // seeds run
+	Matches       int // both completed with identical memory
+	NotExercised  int // both trapped: inputs that say nothing
+	OrigUndefined int // only the original trapped
+	StepLimited   int // the original ran into the step limit
+	Mismatch      *Mismatch
+	// Undefined is the original's trap of the first input on which only
+	// the original trapped.
+	Undefined error
+	// The change, instruction by instruction, and how much of it ran.
+	Changes                 []ChangedInstr
+	Changed, ChangedRun     int // instructions of the optimized version
+	Removed, RemovedRun     int // instructions of the original
+	changeBefore, changeAft []progChange
+}
+
+// Executed returns the changed and removed instructions that executed in
+// a compared run, and how many there are.
+func (r *DiffResult) Executed() (run, total int) {
+	return r.ChangedRun + r.RemovedRun, r.Changed + r.Removed
+}
+
+// progChange is the changed instructions of one program of a version.
+type progChange struct {
+	p   *Program
+	ids []ir.InstrID
+}
+
+func isTrap(err error) bool {
+	var t *Trap
+	return errors.As(err, &t)
+}
+
+func isStepLimit(err error) bool {
+	var t *Trap
+	return errors.As(err, &t) && t.StepLimit
+}
+
+// changes aligns every program of pb with the program of the same name in
+// pa (a program with no counterpart counts as wholly removed or inserted).
+func changes(pb, pa *Program) (before, after []progChange) {
+	byName := map[string]*Program{}
+	for _, q := range pa.Programs() {
+		byName[q.name] = q
+	}
+	seen := map[*Program]bool{}
+	for _, p := range pb.Programs() {
+		q := byName[p.name]
+		if p == pb {
+			q = pa
+		}
+		if q == nil {
+			before = append(before, progChange{p, liveInstrs(p.f)})
+			continue
+		}
+		seen[q] = true
+		fc := diffFuncs(p.f, q.f)
+		if len(fc.removed) > 0 {
+			before = append(before, progChange{p, fc.removed})
+		}
+		if len(fc.changed) > 0 {
+			after = append(after, progChange{q, fc.changed})
+		}
+	}
+	for _, q := range pa.Programs() {
+		if !seen[q] && q != pa {
+			after = append(after, progChange{q, liveInstrs(q.f)})
+		}
+	}
+	return before, after
+}
+
+func liveInstrs(f *ir.Func) []ir.InstrID {
+	var out []ir.InstrID
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if !f.Dead[i] {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// Diff runs before and after on the same inputs and compares the
+// completion status and every byte of memory; it records which changed
+// instructions executed in the runs it compared. An unsupported
+// instruction in either function is returned as the error (with
+// Status StatusUnsupported).
+func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
+	var res DiffResult
+	if o.Seeds == 0 {
+		o.Seeds = 16
+	}
+	if o.BufBytes == 0 {
+		o.BufBytes = 64 << 20
+	}
+	if o.MaxSteps == 0 {
+		o.MaxSteps = 20_000_000
+	}
+	res.Status = StatusUnsupported
+	pb, err := Compile(before)
+	if err != nil {
+		return res, err
+	}
+	pa, err := Compile(after)
+	if err != nil {
+		return res, err
+	}
+	if len(before.Params) != len(after.Params) {
+		return res, fmt.Errorf("sim: %s: signatures differ", before.Name)
+	}
+	res.changeBefore, res.changeAft = changes(pb, pa)
+	for _, c := range res.changeBefore {
+		res.Removed += len(c.ids)
+	}
+	for _, c := range res.changeAft {
+		res.Changed += len(c.ids)
+	}
+	changed := res.Changed+res.Removed > 0
+	covB, covA := &Coverage{}, &Coverage{}
+	maker := NewInputMaker(before)
+	ranChange := func() bool {
+		for _, c := range res.changeAft {
+			ex := covA.Executed(c.p)
+			for _, id := range c.ids {
+				if ex[id] {
+					return true
+				}
+			}
+		}
+		for _, c := range res.changeBefore {
+			ex := covB.Executed(c.p)
+			for _, id := range c.ids {
+				if ex[id] {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for k := 0; k < o.Seeds+o.ExtraSeeds; k++ {
+		if k >= o.Seeds && (!changed || res.Matches > 0 && ranChange()) {
+			break
+		}
+		if !changed && res.Matches > 0 {
+			break // nothing to verify: one completed run says the kernel runs
+		}
+		seed := o.Seed + int64(k)
+		mb, ma, rb, ra, eb, ea := runSeed(pb, pa, maker, seed, o)
+		res.Runs++
+		for _, e := range []error{eb, ea} {
+			if e != nil && !isTrap(e) {
+				res.Status = StatusMismatch
+				return res, e
+			}
+		}
+		switch {
+		case isStepLimit(eb):
+			res.StepLimited++
+			continue
+		case eb != nil && ea != nil:
+			res.NotExercised++
+			continue
+		case eb != nil:
+			res.OrigUndefined++
+			if res.Undefined == nil {
+				res.Undefined = eb
+			}
+			continue
+		case ea != nil:
+			res.Mismatch = &Mismatch{Kernel: before.Name, Seed: seed, BeforeError: eb, AfterError: ea}
+		default:
+			if mm := compareMem(mb, ma); mm != nil {
+				mm.Kernel, mm.Seed = before.Name, seed
+				res.Mismatch = mm
+			}
+		}
+		covB.Merge(rb)
+		covA.Merge(ra)
+		if res.Mismatch != nil {
+			break
+		}
+		res.Matches++
+	}
+	res.collect(covB, covA)
+	switch {
+	case res.Mismatch != nil:
+		res.Status = StatusMismatch
+	case !changed:
+		res.Status = StatusUnchanged
+	case res.Matches > 0 && res.ChangedRun+res.RemovedRun > 0:
+		res.Status = StatusMatched
+	case res.Matches > 0:
+		res.Status = StatusNotExercised
+	case res.OrigUndefined > 0:
+		res.Status = StatusOrigUndefined
+	case res.StepLimited > 0:
+		res.Status = StatusCouldNotCompare
+	default:
+		res.Status = StatusNotExercised
+	}
+	return res, nil
+}
+
+// collect lists the changed instructions with whether each executed.
+func (r *DiffResult) collect(covB, covA *Coverage) {
+	add := func(cs []progChange, cov *Coverage, removed bool) {
+		for _, c := range cs {
+			ex := cov.Executed(c.p)
+			f := c.p.f
+			for _, id := range c.ids {
+				ci := ChangedInstr{Func: f.Name, Removed: removed, Line: int(f.SrcLine(id)), Text: f.FormatInstr(id), Executed: ex[id]}
+				r.Changes = append(r.Changes, ci)
+				if ci.Executed {
+					if removed {
+						r.RemovedRun++
+					} else {
+						r.ChangedRun++
+					}
+				}
+			}
+		}
+	}
+	add(r.changeAft, covA, false)
+	add(r.changeBefore, covB, true)
+}
+
+// maxDynShared bounds the growth of extern shared memory.
+const maxDynShared = 1 << 20
+
+// runSeed runs the original and then the optimized version on the input
+// of seed. When the original runs out of extern shared memory, the input
+// gets twice as much (up to maxDynShared) and the seed runs again; when
+// it runs into the step limit, the seed runs again on a single warp.
+func runSeed(pb, pa *Program, maker *InputMaker, seed int64, o DiffOptions) (mb, ma *Memory, rb, ra *Coverage, eb, ea error) {
+	dyn := -1
+	oneWarp := false
+	for {
+		in := maker.Make(seed, o.BufBytes)
+		in.Launch.MaxSteps = o.MaxSteps
+		if dyn >= 0 {
+			in.Launch.DynShared = dyn
+		}
+		if oneWarp {
+			in.Launch.Grid = Dim3{1, 1, 1}
+			if maker.k.reqntid[0] == 0 {
+				in.Launch.Block = Dim3{min(32, in.Launch.Block.X), 1, 1}
+			}
+		}
+		mb, ma = in.Mem, in.Mem.Clone()
+		rb, ra = &Coverage{}, &Coverage{}
+		lb := in.Launch
+		lb.Cover = rb
+		var sb Stats
+		sb, eb = pb.Run(&lb, mb)
+		var t *Trap
+		if errors.As(eb, &t) {
+			if maker.k.dynShared && strings.HasPrefix(t.Msg, "shared access out of bounds") && in.Launch.DynShared < maxDynShared {
+				dyn = max(in.Launch.DynShared*2, dynSharedBytes)
+				continue
+			}
+			if t.StepLimit && !oneWarp && in.Launch.Grid.Size()*in.Launch.Block.Size() > 32 {
+				oneWarp = true
+				continue
+			}
+		}
+		// the transformed code gets a step budget relative to the original,
+		// so a mutant that loops (almost) forever fails fast
+		la := in.Launch
+		la.Cover = ra
+		if eb == nil {
+			la.MaxSteps = min(o.MaxSteps, 10*sb.WarpInstrs+100_000)
+		}
+		_, ea = pa.Run(&la, ma)
+		return
+	}
+}

@@ -1,0 +1,421 @@
+package sim
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand"
+	"strings"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Input is one launch for a kernel with the memory it starts from.
+type Input struct {
+	Launch Launch
+	Mem    *Memory
+}
+
+// InputMaker makes inputs for one kernel from what the kernel does with
+// its parameters (see facts.go): pointers get buffers, values compared
+// with immediates get values near them, counts get values near the
+// number of threads, floats get floats. Buffers are lazy regions: a page
+// is filled when the run first touches it, from a pure function of the
+// seed, the buffer and the offset, so the original and the optimized
+// version see identical bytes, and a buffer is as large as the run needs
+// (up to the region size, within the memory budget).
+type InputMaker struct {
+	f    *ir.Func
+	k    *kfacts
+	imms []uint64 // integer immediates of the kernel
+}
+
+// NewInputMaker analyzes f (a kernel).
+func NewInputMaker(f *ir.Func) *InputMaker {
+	im := &InputMaker{f: f, k: analyzeKernel(f)}
+	_, im.imms = kernelImmediates(f)
+	return im
+}
+
+// MakeInput makes the input of seed for kernel f with regions of
+// bufBytes behind pointers (a convenience for NewInputMaker(f).Make).
+func MakeInput(f *ir.Func, seed int64, bufBytes int) Input {
+	return NewInputMaker(f).Make(seed, bufBytes)
+}
+
+// Fill styles of the bytes no fact decides.
+const (
+	fillMixed = iota // small integers, random bits and ordinary floats
+	fillSmall        // integers in [0, 64)
+	fillFloat        // normal floats
+	fillTiny         // integers in [0, 8)
+	fillStyles
+)
+
+// gen is the state of making one input.
+type inputGen struct {
+	m       *InputMaker
+	seed    int64
+	r       *rand.Rand
+	mem     *Memory
+	style   int
+	size    uint64
+	threads int
+	region  map[int32]uint64 // pointer location -> address it holds
+	depth   int
+}
+
+// Make builds the input of seed: launch shape, parameter bytes, .const
+// launch-parameter bytes, buffers, and the pointers results of functions
+// without a body return.
+func (im *InputMaker) Make(seed int64, bufBytes int) Input {
+	r := rand.New(rand.NewSource(seed))
+	g := &inputGen{m: im, seed: seed, r: r, mem: NewMemory(), style: int(uint64(seed) % fillStyles), size: uint64(max(bufBytes, pageSize)), region: map[int32]uint64{}}
+	k := im.k
+	l := Launch{Grid: Dim3{1 + r.Intn(3), 1, 1}, Block: Dim3{32 * (1 + r.Intn(4)), 1, 1}}
+	if r.Intn(4) == 0 {
+		l.Block.X = 1 + r.Intn(128)
+	}
+	switch {
+	case k.reqntid[0] > 0:
+		l.Block = Dim3{k.reqntid[0], k.reqntid[1], k.reqntid[2]}
+	case k.maxntid > 0 && l.Block.Size() > k.maxntid:
+		l.Block.X = k.maxntid
+	}
+	if l.Block.Size() > 1024 {
+		l.Block = Dim3{1024, 1, 1}
+	}
+	g.threads = l.Grid.X * l.Block.X
+	if k.dynShared {
+		l.DynShared = dynSharedBytes
+	}
+	// aliasing: on some seeds two pointer parameters share a buffer
+	// (never one read through the non-coherent cache)
+	var alias [2]int32
+	alias[0], alias[1] = -1, -1
+	if seed%6 == 5 {
+		var ptrs []int32
+		for i := range k.locs {
+			lc := &k.locs[i]
+			if lc.key.kind == lkParam && lc.ptr && !lc.nc && lc.key.off >= 0 {
+				ptrs = append(ptrs, int32(i))
+			}
+		}
+		if len(ptrs) >= 2 {
+			a := r.Intn(len(ptrs))
+			b := (a + 1 + r.Intn(len(ptrs)-1)) % len(ptrs)
+			alias[0], alias[1] = ptrs[a], ptrs[b]
+		}
+	}
+	for _, pg := range k.params {
+		b := make([]byte, max(pg.size, 1))
+		s := &im.f.Mod.Syms[pg.sym]
+		covered := make([]bool, len(b))
+		for i := range k.locs {
+			lc := &k.locs[i]
+			if lc.key.kind != lkParam || lc.key.sym != pg.sym || lc.key.off < 0 {
+				continue
+			}
+			sz := max(lc.size, 1)
+			off := int(lc.key.off)
+			if off+sz > len(b) || covered[off] {
+				continue
+			}
+			li := int32(i)
+			if li == alias[1] {
+				li = alias[0]
+			}
+			putLE(b[off:off+sz], g.value(li, sz))
+			for j := off; j < off+sz; j++ {
+				covered[j] = true
+			}
+		}
+		// bytes no fact speaks of
+		if len(b) <= 8 && !covered[0] {
+			switch {
+			case len(b) == 8 && !s.Type.IsFloat():
+				putLE(b, g.newRegion(-1))
+			case s.Type == ir.TF32:
+				putLE(b, uint64(math.Float32bits(float32(r.Intn(64))-8)))
+			case s.Type == ir.TF64:
+				putLE(b, math.Float64bits(float64(r.Intn(64))-8))
+			default:
+				putLE(b, scalarValue(r, nil, im.imms))
+			}
+		} else if len(b) > 8 {
+			for j := 0; j+4 <= len(b); j += 4 {
+				if !covered[j] {
+					binary.LittleEndian.PutUint32(b[j:], uint32(r.Intn(16)))
+				}
+			}
+		}
+		l.Params = append(l.Params, b)
+	}
+	// .const launch-parameter blocks and results of functions without a body
+	for i := range k.locs {
+		lc := &k.locs[i]
+		switch lc.key.kind {
+		case lkConst:
+			if lc.key.off < 0 {
+				continue
+			}
+			sz := max(lc.size, 1)
+			buf := make([]byte, sz)
+			putLE(buf, g.value(int32(i), sz))
+			l.Const = append(l.Const, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
+		case lkRet:
+			if lc.ptr {
+				l.Extern = append(l.Extern, ExternResult{Name: im.f.Str(im.f.Mod.Syms[lc.key.sym].Name), Ret: int(lc.key.off), Value: g.value(int32(i), 8)})
+			}
+		}
+	}
+	return Input{Launch: l, Mem: g.mem}
+}
+
+// value draws the value of location li, size bytes wide.
+func (g *inputGen) value(li int32, size int) uint64 {
+	lc := &g.m.k.locs[li]
+	r := g.r
+	switch {
+	case lc.ptr && size == 8:
+		if a, ok := g.region[li]; ok {
+			return a
+		}
+		a := g.newRegion(li)
+		g.region[li] = a
+		return a
+	case size == 8 && len(lc.cmp) == 1 && lc.cmp[0] == 0 && !lc.count:
+		return 0 // a 64-bit value only tested for zero: an optional pointer left null
+	case len(lc.cmp) > 0 && (g.seed%2 == 1 || !lc.count):
+		c := lc.cmp[int(g.seed/2+int64(r.Intn(2)))%len(lc.cmp)]
+		v := c + uint64(r.Intn(3)) - 1
+		if lc.float && size == 4 {
+			return uint64(math.Float32bits(float32(int64(v))))
+		}
+		return v
+	case lc.count:
+		return g.count()
+	case lc.float && size == 4:
+		return uint64(math.Float32bits(float32(r.NormFloat64() * 8)))
+	case lc.float && size == 8:
+		return math.Float64bits(r.NormFloat64() * 8)
+	case lc.index:
+		return uint64(r.Intn(64))
+	}
+	return scalarValue(r, nil, g.m.imms)
+}
+
+// count draws a value near the number of threads (a size a kernel
+// compares thread indices with): exactly it, a bit less or more, half,
+// small; a multiple of 16 on a quarter of the seeds.
+func (g *inputGen) count() uint64 {
+	t := g.threads
+	var v int
+	switch g.r.Intn(6) {
+	case 0:
+		v = t
+	case 1:
+		v = max(t-1-g.r.Intn(8), 1)
+	case 2:
+		v = t/2 + g.r.Intn(4)
+	case 3:
+		v = t + 1 + g.r.Intn(40)
+	case 4:
+		v = 1 + g.r.Intn(40)
+	default:
+		v = 2*t + g.r.Intn(16)
+	}
+	if g.seed%4 == 3 {
+		v = (v + 15) &^ 15
+	}
+	return uint64(v)
+}
+
+// field is a value a buffer holds at a fixed offset (or in every element).
+type field struct {
+	off  int64 // -1: every element
+	size int
+	kind uint8
+	val  uint64 // fieldFixed: the bytes
+}
+
+const (
+	fieldFixed uint8 = iota
+	fieldSmall
+	fieldFloat
+)
+
+// newRegion makes the buffer a pointer location li points to (li -1: a
+// pointer parameter the analysis knows nothing of) and returns its
+// address.
+func (g *inputGen) newRegion(li int32) uint64 {
+	k := g.m.k
+	id := uint64(len(g.mem.allocs))
+	seed := uint64(g.seed)
+	style := g.style
+	zero := li >= 0 && k.locs[li].atomic
+	var fields []field
+	if li >= 0 && g.depth < 4 {
+		g.depth++
+		for i := range k.locs {
+			lc := &k.locs[i]
+			if lc.key.kind != lkField || lc.key.parent != li {
+				continue
+			}
+			sz := max(lc.size, 1)
+			switch {
+			case lc.key.off >= 0 && int64(lc.key.off) < int64(g.size):
+				fields = append(fields, field{off: lc.key.off, size: sz, kind: fieldFixed, val: g.value(int32(i), sz)})
+			case lc.ptr && sz == 8:
+				fields = append(fields, field{off: -1, size: 8, kind: fieldFixed, val: g.value(int32(i), 8)})
+			case lc.index || len(lc.cmp) > 0 || lc.count:
+				fields = append(fields, field{off: -1, size: sz, kind: fieldSmall})
+			case lc.float:
+				fields = append(fields, field{off: -1, size: sz, kind: fieldFloat})
+			}
+		}
+		g.depth--
+	}
+	fill := func(dst []byte, off uint64) {
+		if zero {
+			return
+		}
+		fillWords(dst, off, seed, id, style)
+		for _, fd := range fields {
+			if fd.off >= 0 {
+				continue
+			}
+			for p := 0; p+fd.size <= len(dst); p += fd.size {
+				switch fd.kind {
+				case fieldFixed:
+					putLE(dst[p:p+fd.size], fd.val)
+				case fieldSmall:
+					putLE(dst[p:p+fd.size], mix(seed, id, off+uint64(p))%32)
+				case fieldFloat:
+					if fd.size == 8 {
+						putLE(dst[p:p+8], math.Float64bits(float64(int64(mix(seed, id, off+uint64(p))%2000)-1000)/64))
+					} else if fd.size == 4 {
+						putLE(dst[p:p+4], uint64(math.Float32bits(float32(int64(mix(seed, id, off+uint64(p))%2000)-1000)/64)))
+					}
+				}
+			}
+		}
+		for _, fd := range fields {
+			if fd.off < 0 || uint64(fd.off) < off || uint64(fd.off)+uint64(fd.size) > off+uint64(len(dst)) {
+				continue
+			}
+			p := uint64(fd.off) - off
+			putLE(dst[p:p+uint64(fd.size)], fd.val)
+		}
+	}
+	return g.mem.AllocLazy(g.size, fill)
+}
+
+// mix is a 64-bit hash of a position in a region (splitmix64 finalizer).
+func mix(seed, id, pos uint64) uint64 {
+	x := seed*0x9e3779b97f4a7c15 ^ id*0xbf58476d1ce4e5b9 ^ pos*0x94d049bb133111eb
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// fillWords fills dst (at offset off of region id) with 32-bit words of
+// the style.
+func fillWords(dst []byte, off, seed, id uint64, style int) {
+	for i := 0; i+4 <= len(dst); i += 4 {
+		h := mix(seed, id, off+uint64(i))
+		var v uint32
+		switch style {
+		case fillSmall:
+			v = uint32(h % 64)
+		case fillTiny:
+			v = uint32(h % 8)
+		case fillFloat:
+			v = math.Float32bits(float32(int64(h>>8)%4096-2048) / 128)
+		default:
+			switch h >> 62 {
+			case 0:
+				v = uint32(h % 256)
+			case 1:
+				v = uint32(h >> 8)
+			case 2:
+				v = math.Float32bits(float32(int64(h>>8)%4096-2048) / 128)
+			default:
+				v = uint32(h % 4096)
+			}
+		}
+		binary.LittleEndian.PutUint32(dst[i:], v)
+	}
+}
+
+// scalarValue draws an integer scalar parameter: mostly small values
+// (thresholds in code are usually small), values next to the immediates
+// the kernel compares against (so that an off-by-one in a comparison
+// shows), other immediates of the kernel, and edge values.
+func scalarValue(r *rand.Rand, bounds, imms []uint64) uint64 {
+	x := r.Intn(100)
+	switch {
+	case x < 35:
+		return uint64(r.Intn(18))
+	case x < 45:
+		return uint64(r.Intn(1 << 12))
+	case x < 50:
+		edge := [...]uint64{0, 1, 2, 0x7fffffff, 0xffffffff, 0x80000000, 0xffff, 0x10000}
+		return edge[r.Intn(len(edge))]
+	case x < 85 && len(bounds) > 0:
+		return bounds[r.Intn(len(bounds))] + uint64(r.Intn(3)) - 1
+	case len(imms) > 0:
+		return imms[r.Intn(len(imms))] + uint64(r.Intn(3)) - 1
+	}
+	return uint64(r.Intn(18))
+}
+
+// kernelImmediates collects the distinct integer immediates of f (below
+// 1<<20): those of comparisons (setp, set, slct) and all of them.
+func kernelImmediates(f *ir.Func) (bounds, imms []uint64) {
+	seenB, seenI := map[uint64]bool{}, map[uint64]bool{}
+	for i := range f.Op {
+		id := ir.InstrID(i)
+		if f.Dead[id] || f.Block[id] == ir.NoBlock {
+			continue
+		}
+		mn := f.Str(f.Mnemonic[id])
+		cmp := strings.HasPrefix(mn, "setp.") || strings.HasPrefix(mn, "set.") || strings.HasPrefix(mn, "slct.")
+		for _, o := range f.Ops(id) {
+			if o.Kind() != ir.KImm {
+				continue
+			}
+			im := f.Imms[o.Index()]
+			if im.Kind.IsFloat() || im.Bits >= 1<<20 {
+				continue
+			}
+			if cmp && !seenB[im.Bits] {
+				seenB[im.Bits] = true
+				bounds = append(bounds, im.Bits)
+			}
+			if !seenI[im.Bits] {
+				seenI[im.Bits] = true
+				imms = append(imms, im.Bits)
+			}
+		}
+	}
+	return bounds, imms
+}
+
+// dynSharedBytes is the extern shared memory given first to kernels that
+// declare some (it grows while the original runs out of it).
+const dynSharedBytes = 16 << 10
+
+// usesDynShared reports whether f's module declares extern (unsized)
+// shared memory.
+func usesDynShared(f *ir.Func) bool {
+	for i := range f.Mod.Syms {
+		s := &f.Mod.Syms[i]
+		if s.Kind == ir.SymVar && (s.Space == ir.SpaceShared || s.Space == ir.SpaceSharedCluster) && strings.Contains(f.Str(s.Dims), "[]") {
+			return true
+		}
+	}
+	return false
+}
