@@ -338,6 +338,18 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 	if cfg.HTML != nil {
 		cfg = p.claimHTML(cfg, m)
 	}
+	// Inlining is module-wide: it runs before the functions go to the
+	// workers, and the report's "in" figures are measured before it.
+	var pre []phases.Resources
+	if phases.InlineEnabled(cfg) {
+		pre = make([]phases.Resources, len(m.IR.Funcs))
+		for k, f := range m.IR.Funcs {
+			if f.HasBody {
+				pre[k] = phases.MeasureWith(phases.NewAnalyses(f), p.measure)
+			}
+		}
+		phases.InlineModule(cfg, m.IR)
+	}
 	var funcs []*ir.Func
 	for _, f := range m.IR.Funcs {
 		if f.HasBody {
@@ -360,7 +372,11 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			if k >= len(funcs) || failed.Load() {
 				return
 			}
-			reports[k], errs[k] = p.runFunc(ctx, cfg, sc, funcs[k])
+			var in *phases.Resources
+			if pre != nil {
+				in = &pre[funcs[k].ID]
+			}
+			reports[k], errs[k] = p.runFunc(ctx, cfg, sc, funcs[k], in)
 			if errs[k] != nil {
 				failed.Store(true)
 			}
@@ -428,7 +444,8 @@ func (p *Pipeline) putScratch(sc *phases.Scratch) {
 }
 
 // runFunc optimizes one function and reports on it.
-func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.Scratch, f *ir.Func) (FuncReport, error) {
+// pre, when not nil, is the function's measure taken before inlining.
+func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.Scratch, f *ir.Func, pre *phases.Resources) (FuncReport, error) {
 	if err := ctx.Err(); err != nil {
 		return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
 	}
@@ -437,6 +454,9 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 	// left valid.
 	a := phases.NewAnalysesIn(f, sc)
 	in := phases.MeasureWith(a, p.measure)
+	if pre != nil {
+		in = *pre
+	}
 	stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
 	fr := FuncReport{
 		Name: f.Name, Entry: f.Kind == ir.KindEntry,

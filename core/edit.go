@@ -115,6 +115,50 @@ func relabelPhis(f *ir.Func, s, p, n ir.BlockID) {
 	}
 }
 
+// splitPhis moves the incoming values from the outside predecessors of
+// the PHIs of h into the new block n (which will be their only
+// predecessor): one value when they agree, else a PHI in n.
+func splitPhis(f *ir.Func, h, n ir.BlockID, outside []ir.BlockID, newReg func(r, like ir.RegID)) {
+	isOut := func(p ir.BlockID) bool {
+		for _, q := range outside {
+			if q == p {
+				return true
+			}
+		}
+		return false
+	}
+	for i := f.BlockFirst[h]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+		ops := f.Ops(i)
+		dst := ops[0].Reg()
+		var keep, out []ir.Operand
+		keep = append(keep, ops[0])
+		same := true
+		for k := 1; k+1 < len(ops); k += 2 {
+			if isOut(ir.BlockID(ops[k+1].Index())) {
+				if len(out) > 0 && ops[k] != out[0] {
+					same = false
+				}
+				out = append(out, ops[k], ops[k+1])
+			} else {
+				keep = append(keep, ops[k], ops[k+1])
+			}
+		}
+		v := out[0]
+		if !same {
+			t := f.AddReg(f.RegName[dst], f.RegType[dst])
+			f.RegVec[t] = f.RegVec[dst]
+			if newReg != nil {
+				newReg(t, dst)
+			}
+			phi := f.NewInstr(ir.Form{Op: ir.OpPhi, Type: f.RegType[dst]}, append([]ir.Operand{ir.RegDef(t)}, out...))
+			f.Append(n, phi)
+			v = ir.RegOp(t)
+		}
+		keep = append(keep, v, ir.Pack(ir.KLabel, uint32(n), 0, false))
+		f.SetOps(i, keep)
+	}
+}
+
 // finish rebuilds the layout with the new blocks and recomputes the CFG.
 func (e *editor) finish() {
 	f := e.f
@@ -187,7 +231,16 @@ func SplitCriticalEdges(f *ir.Func) int {
 // header gets the preheader placed between them in the layout, otherwise
 // the preheader (at the end of the layout) ends in "bra header". Loop
 // analyses must be recomputed afterwards.
-func InsertPreheaders(f *ir.Func) int {
+//
+// In SSA form, the header's PHIs get one incoming value from the
+// preheader: the outside predecessors' value when they agree, else a new
+// PHI in the preheader merging them (its result a new register; newReg,
+// when not nil, is told which header PHI result it stands for).
+func InsertPreheaders(f *ir.Func) int { return InsertPreheadersWith(f, nil) }
+
+// InsertPreheadersWith is InsertPreheaders with a callback for the
+// registers it makes.
+func InsertPreheadersWith(f *ir.Func, newReg func(r, like ir.RegID)) int {
 	ensureCFG(f)
 	dom := Dominators(f)
 	ls := FindLoops(f, dom)
@@ -207,7 +260,7 @@ func InsertPreheaders(f *ir.Func) int {
 			}
 		}
 		hasPhi := f.BlockFirst[h] != ir.NoInstr && f.Op[f.BlockFirst[h]] == ir.OpPhi
-		if len(outside) == 0 || h == f.Entry() || (hasPhi && len(outside) > 1) {
+		if len(outside) == 0 || h == f.Entry() || (hasPhi && len(outside) > 127) {
 			// Nothing enters from outside, or the header is the entry,
 			// which the function start enters implicitly: a preheader
 			// would have to become the entry. Left alone.
@@ -216,8 +269,10 @@ func InsertPreheaders(f *ir.Func) int {
 		n := f.AddBlock(ir.NoSym)
 		f.Layout = f.Layout[:len(f.Layout)-1]
 		fall := ir.NoBlock
-		if hasPhi {
+		if hasPhi && len(outside) == 1 {
 			relabelPhis(f, h, outside[0], n)
+		} else if hasPhi {
+			splitPhis(f, h, n, outside, newReg)
 		}
 		for _, p := range outside {
 			if next[p] == h && fallsThrough(f, p) {

@@ -1006,6 +1006,17 @@ func (l *Liveness) LiveInRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
 	return dst
 }
 
+// eachLiveIn calls fn for every register live into b (either method).
+func (l *Liveness) eachLiveIn(b ir.BlockID, fn func(ir.RegID)) {
+	if l.Method == Dense {
+		l.eachIn(b, fn)
+		return
+	}
+	for _, g := range l.inSets.of(b) {
+		fn(l.GlobalRegs[g])
+	}
+}
+
 // LiveOutRegs appends the registers live on exit from b, each once.
 func (l *Liveness) LiveOutRegs(b ir.BlockID, dst []ir.RegID) []ir.RegID {
 	if phis := l.PhiOut(b); len(phis) > 0 {

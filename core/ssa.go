@@ -49,7 +49,13 @@ type SSAInfo struct {
 	// Orig maps each register to the register it is a version of (itself
 	// for original registers).
 	Orig []ir.RegID
-	Phis int // PHIs placed
+	// Renamed is true for the original registers that were renamed into
+	// versions (their every definition in reachable code has one); the
+	// others keep several definitions and stay outside SSA.
+	Renamed  []bool
+	Phis     int  // PHIs placed
+	Versions int  // versions made (definitions renamed)
+	NewEntry bool // an empty entry block was placed in front
 }
 
 // IsPhi reports whether i is a PHI.
@@ -61,22 +67,34 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 	if !f.HasBody || f.NumBlocks() == 0 {
 		return &SSAInfo{}, nil
 	}
-	if e := f.Entry(); len(f.PredsOf(e)) > 0 {
+	nr0 := f.NumRegs()
+	newEntry := false
+	var dom *DomTree
+	var live *Liveness
+	var du *DefUse
+	for {
+		dom = Dominators(f)
+		for _, b := range dom.Order {
+			if len(f.PredsOf(b)) > 127 {
+				return nil, fmt.Errorf("core: block %d has %d predecessors; a PHI holds at most 127", b, len(f.PredsOf(b)))
+			}
+		}
+		live = ComputeLiveness(f, LiveOptions{})
+		du = ComputeDefUse(f)
+		e := f.Entry()
+		if newEntry || len(f.PredsOf(e)) == 0 || !phiAtEntry(f, live, du, e) {
+			break
+		}
+		// A register defined in a loop through the entry is live into the
+		// entry: its PHI cannot stand there (the function start enters it
+		// implicitly), so an empty block goes in front.
+		newEntry = true
 		n := f.AddBlock(ir.NoSym)
 		copy(f.Layout[1:], f.Layout[:len(f.Layout)-1])
 		f.Layout[0] = n
 		f.InvalidateCFG()
 		f.ComputeCFG()
 	}
-	nr0 := f.NumRegs()
-	dom := Dominators(f)
-	for _, b := range dom.Order {
-		if len(f.PredsOf(b)) > 127 {
-			return nil, fmt.Errorf("core: block %d has %d predecessors; a PHI holds at most 127", b, len(f.PredsOf(b)))
-		}
-	}
-	live := ComputeLiveness(f, LiveOptions{})
-	du := ComputeDefUse(f)
 	df := DominanceFrontiers(f, dom)
 
 	// Which registers are renamed.
@@ -97,13 +115,22 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 		}
 	}
 
+	// A register with one unguarded definition that is not live into the
+	// entry is in SSA form already (every path to a use passes the
+	// definition, which so dominates the use): it keeps its name.
+	version := make([]bool, nr0)
+	entry := f.Entry()
+	for r := range nr0 {
+		version[r] = rename[r] && (len(du.Defs(ir.RegID(r))) > 1 || live.IsLiveIn(entry, ir.RegID(r)))
+	}
+
 	// PHI placement.
-	info := &SSAInfo{}
+	info := &SSAInfo{Renamed: rename, NewEntry: newEntry}
 	stamp := make([]uint32, f.NumBlocks())
 	var defBlocks, work, idf []ir.BlockID
 	var ops []ir.Operand
 	for r := range nr0 {
-		if !rename[r] || len(du.Defs(ir.RegID(r))) == 0 || live.Global[r] < 0 {
+		if !version[r] || len(du.Defs(ir.RegID(r))) == 0 || live.Global[r] < 0 {
 			continue // block-local registers never need a PHI
 		}
 		defBlocks = defBlocks[:0]
@@ -145,7 +172,10 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 	count := make([]int, nr0)
 	newVersion := func(r ir.RegID) ir.RegID {
 		count[r]++
-		v := f.AddReg(f.Mod.Strings.Intern(fmt.Sprintf("%s_%d", f.Str(f.RegName[r]), count[r])), f.RegType[r])
+		info.Versions++
+		// A version keeps its register's name (the printer suffixes
+		// names that collide): no string is made per definition.
+		v := f.AddReg(f.RegName[r], f.RegType[r])
 		f.RegVec[v] = f.RegVec[r]
 		info.Orig = append(info.Orig, r)
 		log = append(log, undo{r, cur[r]})
@@ -176,13 +206,13 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 			}
 			refs = AppendRegRefs(f, i, refs[:0])
 			for _, x := range refs {
-				if !x.Def && int(x.Reg) < nr0 && rename[x.Reg] {
+				if !x.Def && int(x.Reg) < nr0 && version[x.Reg] {
 					o := OperandAt(f, i, x.Loc)
 					SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(cur[x.Reg])))
 				}
 			}
 			for _, x := range refs {
-				if x.Def && int(x.Reg) < nr0 && rename[x.Reg] {
+				if x.Def && int(x.Reg) < nr0 && version[x.Reg] {
 					o := OperandAt(f, i, x.Loc)
 					SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(newVersion(x.Reg))))
 				}
@@ -206,6 +236,19 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 		}
 	}
 	return info, nil
+}
+
+// phiAtEntry reports whether some register with a definition is live
+// into the entry block e (which then, having predecessors, would need a
+// PHI).
+func phiAtEntry(f *ir.Func, live *Liveness, du *DefUse, e ir.BlockID) bool {
+	found := false
+	live.eachLiveIn(e, func(r ir.RegID) {
+		if !found && len(du.Defs(r)) > 0 && f.RegParam(r) == ir.NoSym {
+			found = true
+		}
+	})
+	return found
 }
 
 type pcopy struct{ dst, src ir.RegID }

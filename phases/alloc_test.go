@@ -36,8 +36,11 @@ func TestPipelineAllocatesPerBlock(t *testing.T) {
 		allocs := float64(b.Mallocs - a.Mallocs)
 		perBlock, perInstr := allocs/float64(f.NumBlocks()), allocs/float64(f.NumInstrs())
 		t.Logf("%d instructions, %d blocks: %.0f allocations, %.2f per block, %.3f per instruction", f.NumInstrs(), f.NumBlocks(), allocs, perBlock, perInstr)
-		if perBlock > 4 {
-			t.Errorf("%d instructions: %.2f allocations per block over the pipeline (want at most 4)", f.NumInstrs(), perBlock)
+		// (IntoSSA and OutOfSSA still take their per-function arrays from
+		// the heap: a few allocations per function, which a small
+		// function feels per block.)
+		if perBlock > 5 {
+			t.Errorf("%d instructions: %.2f allocations per block over the pipeline (want at most 5)", f.NumInstrs(), perBlock)
 		}
 	}
 }

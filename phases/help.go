@@ -12,7 +12,7 @@ import (
 func WriteHelpPhases(w io.Writer) {
 	fmt.Fprintln(w, "Phases, in pipeline order (disable with --disable-phase NAME, select with --named-phases NAME,...):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  #\tname\topt\tfamily\tstatus\tdescription")
+	fmt.Fprintln(tw, "  #\tname\topt\tfamily\tneeds\tstatus\tdescription")
 	for _, p := range pipeline {
 		status := "no-op (not yet implemented)"
 		if p.Impl {
@@ -26,7 +26,7 @@ func WriteHelpPhases(w io.Writer) {
 		if fam == "" {
 			fam = "-"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t-O%d\t%s\t%s\t%s%s\n", p.Num, p.Name, p.MinOpt, fam, status, p.Help, req)
+		fmt.Fprintf(tw, "  %d\t%s\t-O%d\t%s\t%s\t%s\t%s%s\n", p.Num, p.Name, p.MinOpt, fam, p.Form, status, p.Help, req)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nFamilies (a family name stands for all its members):")

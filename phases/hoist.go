@@ -20,11 +20,13 @@ import (
 // Purpose: compute once, in the loop's preheader, what a loop computes
 // identically on every iteration.
 //
-// Preconditions: none beyond a valid CFG. The IR is not assumed to be in
+// Preconditions: none beyond a valid CFG. The IR may or may not be in
 // SSA form: a register may be written many times, and a guarded write
-// keeps the old value in the lanes whose guard is false. A function that
-// holds PHI instructions is left alone (the rule below reasons about
-// ordinary reads and writes only). Loops flagged Irreducible, and loops
+// keeps the old value in the lanes whose guard is false. In SSA form a
+// PHI is one more definition in its block (it never moves: PPseudo), its
+// operands are read at the end of their predecessors (PHI-aware
+// liveness), and a loop whose header has PHIs and several predecessors
+// outside the loop gets no preheader, so nothing leaves it. Loops flagged Irreducible, and loops
 // whose header is the function entry (no preheader can be made) are
 // skipped, as are loops holding an opaque instruction (it may write
 // registers it does not mark).
@@ -144,14 +146,7 @@ func hoistInvariants(p *Pass) bool {
 	if len(f.Layout) < 2 {
 		return false // a one-block loop has the entry as its header
 	}
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.Op[i] == ir.OpPhi || f.InstrProps(i).Has(ir.PPseudo) {
-				return false
-			}
-		}
-	}
-	h := &licm{f: f, a: p.A, sc: p.Scratch}
+	h := &licm{f: f, a: p.A, sc: p.Scratch, ssa: p.ssa}
 	h.analyze()
 	if !h.anyCandidate() {
 		return false
@@ -172,7 +167,11 @@ func hoistInvariants(p *Pass) bool {
 	if !h.anyMove(live) {
 		return false
 	}
-	inserted := core.InsertPreheaders(f)
+	var newReg func(r, like ir.RegID)
+	if st := h.ssa; st != nil {
+		newReg = func(r, like ir.RegID) { st.setOrig(r, st.origOf(like)) }
+	}
+	inserted := core.InsertPreheadersWith(f, newReg)
 	if inserted > 0 {
 		h.analyze() // the cache dropped what it held: the CFG was rebuilt
 		live = nil
@@ -231,6 +230,7 @@ func hoistInvariants(p *Pass) bool {
 // worked on.
 type licm struct {
 	f           *ir.Func
+	ssa         *ssaState // set in SSA form: registers the preheaders make get their original register
 	a           *Analyses
 	sc          *Scratch
 	roundBlocks []ir.BlockID
@@ -510,10 +510,27 @@ func (h *licm) hoistLoop(k int, live *core.Liveness) int64 {
 const licmBlock = ir.PSideEffect | ir.PVolatile | ir.PConvergent | ir.PCall | ir.PCarry | ir.PAsync |
 	ir.POpaque | ir.PPseudo | ir.PBranch | ir.PTerminator | ir.PBarrier | ir.PWritesMem
 
+// movWorthHoisting: a mov of a register or an immediate costs nothing to
+// redo on each iteration, and hoisting it only stretches a live range
+// over the loop (in SSA form, a loop's constant start values would all
+// move out and take a register each): only a mov reading a special
+// register (%ntid, %nctaid, …), which is a real read, moves.
+func (h *licm) movWorthHoisting(i ir.InstrID) bool {
+	for _, o := range h.f.Ops(i)[1:] {
+		if o.Kind() == ir.KReg || o.Kind() == ir.KImm {
+			return false
+		}
+	}
+	return true
+}
+
 // localOK checks rules 1 and 2 for instruction i.
 func (h *licm) localOK(i ir.InstrID) bool {
 	f := h.f
 	if f.Guard[i] != ir.NoOperand || f.Op[i] == ir.OpDiv || f.Op[i] == ir.OpRem {
+		return false
+	}
+	if f.Op[i] == ir.OpMov && !h.movWorthHoisting(i) {
 		return false
 	}
 	p := f.InstrProps(i)

@@ -104,16 +104,22 @@ func TestHoistInvariants(t *testing.T) {
 			body:  "shfl.sync.idx.b32 %r10, %r2, 0, 31, -1;\n vote.sync.ballot.b32 %r11, %p3, -1;\n add.u32 %r6, %r6, %r10;\n add.u32 %r6, %r6, %r11;",
 			pre:   "setp.ne.u32 %p3, %r2, 0;",
 			instr: []string{"shfl.sync", "vote.sync"}, depth: 1},
+		// In SSA form the redefinition is a new value read by the header's
+		// PHI from the back edge: it is invariant and moves (OutOfSSA keeps
+		// it apart from the value the first iteration reads).
 		{name: "loop-carried: live into the header",
 			body:  "add.u32 %r6, %r6, %r9;\n add.u32 %r9, %r2, 1;",
-			instr: []string{"add.u32 %r9"}, depth: 1},
+			instr: []string{"add.u32 %r9"}, depth: 0, hoisted: 1},
+		// In SSA form the two writes are two values: the invariant one moves.
 		{name: "written twice in the loop",
 			body:  "add.u32 %r10, %r2, 1;\n add.u32 %r6, %r6, %r10;\n mov.u32 %r10, %r5;\n add.u32 %r6, %r6, %r10;",
-			instr: []string{"add.u32 %r10"}, depth: 1},
+			instr: []string{"add.u32 %r10"}, depth: 0, hoisted: 1},
 		{name: "live after the loop, not dominating the exit",
 			body:  "setp.eq.u32 %p2, %r5, 2;\n @%p2 bra $L__skip;\n add.u32 %r9, %r2, 7;\n add.u32 %r6, %r6, %r9;\n$L__skip:",
 			after: "st.global.u32 [%rd4+4], %r9;",
-			instr: []string{"add.u32 %r9"}, depth: 1},
+			// In SSA form the value read after the loop is a PHI of the
+			// old and the new value: computing the new one early is safe.
+			instr: []string{"add.u32 %r9"}, depth: 0, hoisted: 1},
 		{name: "div and rem",
 			body:  "div.u32 %r10, %r2, 3;\n rem.u32 %r11, %r2, 5;\n add.u32 %r6, %r6, %r10;\n add.u32 %r6, %r6, %r11;",
 			instr: []string{"div.u32", "rem.u32"}, depth: 1},

@@ -104,8 +104,8 @@ var (
 		"use reaching definitions (instead of SSA) to prove a copy safe to propagate")
 	MergeEquivalentConditionalFlowBudget = budgetKnob("MergeEquivalentConditionalFlowBudget", "100", "GeneralOptimize",
 		"maximum number of equivalent conditional branches merged per function")
-	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "1.0", 0, 100, "GeneralOptimize",
-		"cost of one inserted move, relative to a local load, when promoting .local memory to registers")
+	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "0.25", 0, 100, "ConvertMemoryToRegister",
+		"cost of a move put in place of a .local load or store (each access removed is worth 1.0; conversions cost 1.0): a slot is promoted when what it saves is positive")
 	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
 		"fold floating-point operations only where the result is exact (default from the SM profile)")
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
@@ -114,6 +114,12 @@ var (
 		"maximum number of live ranges split per function")
 	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
 		"largest branch region (in instructions) turned into predicated code")
+	GeneralOptimizeRuleLimit = budgetKnob("GeneralOptimizeRuleLimit", "unlimited", "GeneralOptimize",
+		"debug counter: each GeneralOptimize run applies at most N rewrite rules per function (bisect a miscompile to one rule application; the report names the first rule refused)")
+	ConvertMemoryToRegIndexedSizeLimit = intKnob("ConvertMemoryToRegIndexedSizeLimit", "64", 0, 1<<20, "ConvertMemoryToRegister",
+		"most bytes of a .local frame reached through constant-indexed pointers (small arrays) that are promoted to registers, per variable")
+	InlineMaxInstrs = intKnob("InlineMaxInstrs", "100", 0, 1<<30, "OriInline",
+		"largest device function (in instructions) inlined at every call; a function called once is inlined whatever its size")
 )
 
 var knobIndex = map[string]int{} // lower-case name → index

@@ -25,8 +25,8 @@ import (
 
 // What may be deleted: an instruction the opcode table calls pure, after
 // the per-instruction refinement (.cc, .volatile, special registers such
-// as %clock), that is not convergent, a branch, a call, a pseudo (PHI) or
-// a carry-chain member, and that reads no memory: a dead load stays, so a
+// as %clock), that is not convergent, a branch, a call, a pseudo other
+// than a PHI, or a carry-chain member, and that reads no memory: a dead load stays, so a
 // load that would fault still faults (the differential check compares
 // completion status too). Its register results must all be dead; a result
 // written to the sink "_" is dead by definition.
@@ -34,6 +34,9 @@ const keepProps = ir.PSideEffect | ir.PVolatile | ir.PConvergent | ir.PCall | ir
 	ir.PTerminator | ir.PBranch | ir.POpaque | ir.PPseudo | ir.PCarry | ir.PBarrier | ir.PAsync
 
 func removable(f *ir.Func, i ir.InstrID) bool {
+	if f.Op[i] == ir.OpPhi {
+		return true // a PHI whose result is dead goes like any pure value
+	}
 	p := f.InstrProps(i)
 	return p&ir.PPure != 0 && p&keepProps == 0
 }

@@ -156,7 +156,16 @@ type Pass struct {
 	// fixedPoint: the pass says running it again right away would change
 	// nothing (FixedPoint).
 	fixedPoint bool
+	// ssa is set from IntoSSA to OutOfSSA while the function is in SSA
+	// form (ssa.go).
+	ssa *ssaState
 }
+
+// SSA reports whether the function is in SSA form: between IntoSSA and
+// OutOfSSA, every register but those IntoSSA left alone (guarded
+// definitions, .reg parameters) has one definition, which dominates its
+// uses, and PHIs stand at block heads.
+func (p *Pass) SSA() bool { return p.ssa != nil }
 
 // FixedPoint tells the driver that the pass left the function at its own
 // fixed point: run again on what it produced, it would change nothing.
@@ -242,6 +251,15 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			return stats, err
 		}
 		ph := &pipeline[i]
+		switch {
+		case ph.Form == NeedsSSA && p.ssa == nil:
+			// IntoSSA could not build SSA for this function (a block
+			// with more predecessors than a PHI holds): nothing to do.
+			stats = append(stats, PhaseStat{Name: ph.Name, Counters: []Counter{{"not in SSA form", 1}}})
+			continue
+		case ph.Form == NeedsNonSSA && p.ssa != nil:
+			return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase needs ordinary registers but the function is in SSA form")}
+		}
 		key := c.keys[i]
 		settled := key >= 0 && settledAt[key] == version
 		if settled && c.DumpW == nil && html == nil && !c.Verify {
@@ -262,6 +280,11 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		changed, err := runOne(p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
+		if changed && err == nil && p.ssa != nil {
+			if rerr := repairPhis(f); rerr != nil {
+				err = &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("PHIs after a CFG change: %w", rerr)}
+			}
+		}
 		if changed {
 			version++
 			a.Keep(ph.Preserves)
@@ -285,6 +308,9 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase changed the function but reported no change")}
 			}
 			if err := c.verify(f); err != nil {
+				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("verifier: %w", err)}
+			}
+			if err := verifyForm(f, p.ssa); err != nil {
 				return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("verifier: %w", err)}
 			}
 			if err := a.check(); err != nil {

@@ -39,8 +39,26 @@ type Phase struct {
 	// Preserves is what the analysis cache keeps after the phase changed
 	// the function (analysis.go); the rest is dropped.
 	Preserves Analysis
+	// Form is the register form the phase needs: either (AnyForm), SSA
+	// (NeedsSSA: skipped where IntoSSA could not build it) or ordinary
+	// registers without PHIs (NeedsNonSSA: the manager fails the run
+	// if SSA still holds).
+	Form Form
 
 	fnKey int // the index of the first slot with the same Fn (set at init)
+}
+
+// Form is the register form a phase needs.
+type Form uint8
+
+const (
+	AnyForm     Form = iota // SSA or not; the phase handles PHIs
+	NeedsSSA                // runs only while the function is in SSA form
+	NeedsNonSSA             // needs ordinary registers: no PHI
+)
+
+func (f Form) String() string {
+	return [...]string{"either", "SSA", "non-SSA"}[f]
 }
 
 // maxPassFuncs bounds the distinct pass functions (fnKey values).
@@ -53,25 +71,37 @@ const maxPassFuncs = 64
 // the GeneralOptimize bundle six times. The comment beside each slot says
 // why the slot is where it is.
 var pipeline = []Phase{
+	// Inline small device functions and drop the unused ones (module-wide:
+	// InlineModule does the work before the per-function phases; the slot
+	// names it and gives its level).
+	{Name: "OriInline", Fn: oriInline, Preserves: PreserveAll, MinOpt: 2, Impl: true,
+		Help: "inline small or once-called device functions, remove non-visible functions nothing calls (module-wide, before the other phases)"},
 	// Cheap dead-code sweep over straight-line code before anything else,
 	// so the first bundle sees less.
-	{Name: "EarlyOriSimpleLiveDead", Fn: simpleLiveDead, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+	{Name: "EarlyOriSimpleLiveDead", Form: NeedsNonSSA, Fn: simpleLiveDead, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "early dead-code removal of unused results, no global liveness"},
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
-	{Name: "GeneralOptimizeEarly", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+	{Name: "GeneralOptimizeEarly", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle (copy propagation, folding, simplification), early instance"},
 	// Global liveness-based DCE after the first bundle made values dead.
-	{Name: "OriPerformLiveDeadFirst", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
+	{Name: "OriPerformLiveDeadFirst", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
+	// Promote .local frame slots to registers (ptxas's
+	// ConvertMemoryToRegisterOrUniform, a sub-pass of GeneralOptimizeMid
+	// there): after the first bundle folded constant indices, and before
+	// IntoSSA, because the registers it makes are written once per store.
+	{Name: "ConvertMemoryToRegister", Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
-	{Name: "OriSplitLiveRanges", Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
+	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "split independent live ranges of one virtual register"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
-	{Name: "IntoSSA", Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
+	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
-	// Main bundle on SSA form, where copy propagation is exact.
+	// Main bundle on SSA form: a renamed register has one definition, so
+	// single-definition copy propagation reaches every use.
 	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form"},
 	// Again after the first SSA bundle exposed more constants.
@@ -123,21 +153,21 @@ var pipeline = []Phase{
 		Help: "sink computations towards their only use (sibling movement of DoKillMovement)"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
-	{Name: "CSSA", Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1,
-		Help: "convert to conventional SSA (isolate PHI operands)"},
+	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+		Help: "convert to conventional SSA: a copy per PHI operand at the end of its predecessor and one for the result (seed 004)"},
 	// Out of SSA before the late, non-SSA phases and printing.
-	{Name: "OutOfSSA", Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
-		Help: "leave SSA: PHI instructions become moves"},
+	{Name: "OutOfSSA", Form: NeedsSSA, Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+		Help: "leave SSA: PHI webs become one register, values return to their registers where they do not interfere (SIMT-aware), copies coalesced"},
 	// ptxas's per-architecture hook before back copy propagation; a
 	// gate that does nothing unless a target overrides it.
-	{Name: "AdvancedPhaseBackPropVReg", Fn: advancedBackPropVReg, Preserves: PreserveNothing, MinOpt: 2,
+	{Name: "AdvancedPhaseBackPropVReg", Form: NeedsNonSSA, Fn: advancedBackPropVReg, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "per-target hook before back copy propagation (no target overrides it)"},
 	// Remove the moves out-of-SSA inserted by renaming definitions
 	// backwards into their copies.
-	{Name: "OriBackCopyPropagate", Fn: backCopyPropagate, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "OriBackCopyPropagate", Form: NeedsNonSSA, Fn: backCopyPropagate, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "back copy propagation: rename a definition into the copy that consumes it"},
 	// Last DCE before printing.
-	{Name: "OriPerformLiveDeadFourth", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
+	{Name: "OriPerformLiveDeadFourth", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, last instance"},
 }
 
@@ -145,7 +175,7 @@ var pipeline = []Phase{
 // ptxas's NamedPhases does: naming a family names all its members.
 var Families = map[string]string{
 	"OriPerformLiveDead": "the four OriPerformLiveDead* instances",
-	"GeneralOptimize":    "the six GeneralOptimize* bundles",
+	"GeneralOptimize":    "the six GeneralOptimize* bundles and their sub-pass ConvertMemoryToRegister",
 	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the four movements",
 }
 
@@ -154,8 +184,10 @@ var Families = map[string]string{
 type orderRule struct{ Before, After, Why string }
 
 var orderRules = []orderRule{
+	{"OriInline", "EarlyOriSimpleLiveDead", "inlining comes before the mid-end (InlineModule runs first)"},
 	{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "the early sweep shrinks the first bundle's input"},
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
+	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
 	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
 	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},

@@ -1,25 +1,706 @@
 package phases
 
-// SSA in and out: IntoSSA builds pruned SSA with PHI instructions (core
-// computes dominance frontiers and liveness); CSSA isolates PHI operands
-// into fresh copies so that OutOfSSA can replace each PHI web by a single
-// register. These three slots are required: the phases between IntoSSA
-// and CSSA assume SSA, the late phases assume it is gone.
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// SSA in and out.
+//
+// IntoSSA builds pruned SSA with PHI instructions (core.BuildSSA: PHIs
+// only where the register is live, versions renamed along the dominator
+// tree). Registers with a guarded definition, .reg parameters and
+// everything in unreachable blocks stay as written: a guarded write
+// merges with the old value lane by lane, which a single-definition name
+// cannot say without a select, so those registers keep their several
+// definitions and every pass treats them as it treats non-SSA code.
+//
+// CSSA (seed 004) makes the SSA conventional: for every PHI and incoming
+// edge a copy ("pcp") is placed before the predecessor's terminator and
+// the PHI reads it; the PHI's result goes to a fresh value copied to the
+// old name right after the block's PHIs. Each PHI web (the PHI's result
+// and its operand copies) then has live ranges that cannot overlap, under
+// scalar and under SIMT execution alike: the copies are written at the end
+// of the paths lanes take, before the warp reconverges.
+//
+// OutOfSSA turns each web into one register and removes the PHIs, then
+// gives every value back a register: its original one (the register it
+// is a version of; a web takes its PHI's), unless it interferes there
+// with another value of the same original register, in which case its
+// class keeps a register of its own. Interference is Chaitin's rule
+// (a value interferes with whatever is live after one of its
+// definitions, a copy's source excepted) on PHI-aware liveness, and, with
+// cssa-coalesce at 2, the SIMT rule at divergent joins (a PHI the
+// uniformity analysis calls varying): the web also interferes with every
+// other value of its register that lanes carry into the join (live into
+// it, or read by another of its PHIs), because lanes arriving from one
+// side hold those values while lanes from the other side wrote the web's
+// copies. At level 1 webs at divergent joins are never coalesced; at 0 no
+// CSSA copy is. Copies whose two sides end in one register disappear.
+
+// ssaState is the pipeline's record of a function in SSA form, kept
+// between IntoSSA and OutOfSSA.
+type ssaState struct {
+	// orig maps each register made up to IntoSSA's end to the register it
+	// is a version of; later registers are their own.
+	orig []ir.RegID
+	// renamed is true for the original registers IntoSSA renamed (all
+	// their definitions in reachable code are single-definition values).
+	renamed []bool
+	nr0     int  // registers before IntoSSA
+	cssa    bool // CSSA ran: PHI operands and results are isolated copies
+	copies  int  // copies CSSA inserted
+	// CSSA's copy registers are [copyFrom, copyTo).
+	copyFrom, copyTo int
+}
+
+func (s *ssaState) origOf(r ir.RegID) ir.RegID {
+	if int(r) < len(s.orig) {
+		return s.orig[r]
+	}
+	return r
+}
+
+// setOrig records that r (made after IntoSSA) stands for original o.
+func (s *ssaState) setOrig(r, o ir.RegID) {
+	for int(r) >= len(s.orig) {
+		s.orig = append(s.orig, ir.RegID(len(s.orig)))
+	}
+	s.orig[r] = o
+}
+
+// isValue reports whether r must have at most one definition while SSA
+// holds: every register but the original ones IntoSSA left alone.
+func (s *ssaState) isValue(r ir.RegID) bool {
+	return int(r) >= s.nr0 || s.renamed[r]
+}
+
+// The CSSA knobs, under the seed's names.
+var (
+	DoCSSA = boolKnob("do-cssa", "true", "CSSA",
+		"insert the PHI copies of conventional SSA (off: OutOfSSA places edge copies itself, splitting critical edges)")
+	CSSACoalesce = intKnob("cssa-coalesce", "2", 0, 2, "CSSA",
+		"coalescing of CSSA copies out of SSA: 0 none (every copy stays), 1 only at joins of uniform branches, 2 everywhere with the SIMT interference rule at divergent joins")
+	CSSAVerbosity = intKnob("cssa-verbosity", "0", 0, 2, "CSSA",
+		"1: CSSA and OutOfSSA report their copy counts as counters; 2: also per function on standard error")
+	DumpBeforeCSSA = boolKnob("dump-before-cssa", "false", "CSSA",
+		"dump the function before CSSA (to the --dump-ir writer, else standard error)")
+	UseDeSSA = intKnob("usedessa", "2", 1, 2, "OutOfSSA",
+		"how PHIs leave SSA: 2 renames each CSSA web to one register and coalesces copies; 1 leaves every web and copy in a register of its own (no coalescing)")
+)
 
 // intoSSA: IntoSSA.
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func intoSSA(p *Pass) bool { return false }
+func intoSSA(p *Pass) bool {
+	f := p.F
+	nr0 := f.NumRegs()
+	info, err := core.BuildSSA(f)
+	if err != nil {
+		p.Count("not built: "+err.Error(), 1)
+		return false
+	}
+	p.ssa = &ssaState{orig: info.Orig, renamed: info.Renamed, nr0: nr0}
+	if info.Phis > 0 {
+		p.Count("PHIs placed", int64(info.Phis))
+	}
+	if info.Versions > 0 {
+		p.Count("definitions renamed", int64(info.Versions))
+	}
+	return info.Versions > 0 || info.Phis > 0 || info.NewEntry
+}
 
-// cssa: CSSA, conversion to conventional SSA.
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func cssa(p *Pass) bool { return false }
+// removeDeadPhis deletes PHIs whose result reaches no instruction but
+// other dead PHIs (loop-carried values nothing reads), a mark from the
+// non-PHI uses over def-use chains.
+func removeDeadPhis(p *Pass) int {
+	f := p.F
+	var phis []ir.InstrID
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			phis = append(phis, i)
+		}
+	}
+	if len(phis) == 0 {
+		return 0
+	}
+	du := p.A.DefUse()
+	live := make([]bool, f.NumRegs())
+	var work []ir.RegID
+	markUsed := func(r ir.RegID) {
+		if !live[r] {
+			live[r] = true
+			work = append(work, r)
+		}
+	}
+	for _, r := range f.ReturnRegs(nil) {
+		markUsed(r)
+	}
+	for _, i := range phis {
+		r := f.Ops(i)[0].Reg()
+		for _, u := range du.Uses(r) {
+			if !f.Dead[u.Instr] && f.Op[u.Instr] != ir.OpPhi {
+				markUsed(r)
+				break
+			}
+		}
+	}
+	// A live PHI keeps the PHIs it reads alive.
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, d := range du.Defs(r) {
+			if i := d.Instr; !f.Dead[i] && f.Op[i] == ir.OpPhi {
+				core.PhiIncoming(f, i, func(_ int, v ir.Operand, _ ir.BlockID) {
+					if v.IsReg() {
+						markUsed(v.Reg())
+					}
+				})
+			}
+		}
+	}
+	n := 0
+	for _, i := range phis {
+		if !live[f.Ops(i)[0].Reg()] {
+			f.Remove(i)
+			n++
+		}
+	}
+	if n > 0 {
+		p.A.Invalidate(ADefUse)
+	}
+	return n
+}
 
-// outOfSSA: OutOfSSA, PHIs become moves.
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func outOfSSA(p *Pass) bool { return false }
+// cssa: CSSA, conversion to conventional SSA (seed 004).
+func cssa(p *Pass) bool {
+	f, st := p.F, p.ssa
+	if p.Knobs.Bool(DumpBeforeCSSA) {
+		w := p.Config.DumpW
+		if w == nil {
+			w = os.Stderr
+		}
+		writeDump(w, "before", "CSSA", f)
+	}
+	if !p.Knobs.Bool(DoCSSA) {
+		return false
+	}
+	changed := false
+	if n := removeDeadPhis(p); n > 0 {
+		p.Count("dead PHIs removed", int64(n))
+		changed = true
+	}
+	st.copyFrom = f.NumRegs()
+	var name []byte
+	newCopy := func(t ir.Type, vec uint8, o ir.RegID) ir.RegID {
+		// Named %pcp<N> (numbered names group in the declarations).
+		name = strconv.AppendInt(append(name[:0], "%pcp"...), int64(st.copies), 10)
+		r := f.AddReg(f.Mod.Strings.InternBytes(name), t)
+		f.RegVec[r] = vec
+		st.setOrig(r, o)
+		st.copies++
+		return r
+	}
+	inserted := 0
+	for _, b := range f.Layout {
+		lastPhi := ir.NoInstr
+		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			lastPhi = i
+		}
+		if lastPhi == ir.NoInstr {
+			continue
+		}
+		var consumer []ir.InstrID
+		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			ops := f.Ops(i)
+			dst := ops[0].Reg()
+			t, vec := f.RegType[dst], f.RegVec[dst]
+			o := st.origOf(dst)
+			// Producer side: a copy at the end of each predecessor.
+			for k := 1; k+1 < len(ops); k += 2 {
+				pred := ir.BlockID(ops[k+1].Index())
+				c := newCopy(t, vec, o)
+				mv := f.NewInstr(ir.Form{Op: ir.OpMov, Type: cssaMovType(t)}, []ir.Operand{ir.RegDef(c), ops[k]})
+				insertAtEnd(f, pred, mv)
+				ops = f.Ops(i) // NewInstr may have moved the operand array
+				ops[k] = ir.RegOp(c)
+				inserted++
+			}
+			// Consumer side: the PHI defines a fresh value, copied to the
+			// old name after the block's PHIs.
+			c := newCopy(t, vec, o)
+			ops[0] = ir.RegDef(c)
+			f.SetOps(i, ops) // in place; refreshes the cached properties
+			consumer = append(consumer, f.NewInstr(ir.Form{Op: ir.OpMov, Type: cssaMovType(t)}, []ir.Operand{ir.RegDef(dst), ir.RegOp(c)}))
+			inserted++
+		}
+		at := lastPhi
+		for _, mv := range consumer {
+			f.InsertAfter(at, mv)
+			at = mv
+		}
+	}
+	st.cssa = true
+	st.copyTo = f.NumRegs()
+	if inserted > 0 {
+		p.Count("copies inserted", int64(inserted))
+		if p.Knobs.Int(CSSAVerbosity) >= 2 {
+			fmt.Fprintf(os.Stderr, "ptxopt: CSSA %s: %d copies inserted\n", f.Name, inserted)
+		}
+		changed = true
+	}
+	return changed
+}
+
+// cssaMovType is the type of a copy of a register of type t: mov has no
+// forms for every type (there is no mov.s8), so narrow and signed types
+// copy as their bit type of the register's width.
+func cssaMovType(t ir.Type) ir.Type {
+	m, _ := gvnMovType(t)
+	return m
+}
+
+// insertAtEnd puts i at the end of block b, before its terminator when it
+// has one.
+func insertAtEnd(f *ir.Func, b ir.BlockID, i ir.InstrID) {
+	if last := f.BlockLast[b]; last != ir.NoInstr && f.InstrProps(last).Has(ir.PTerminator) {
+		f.InsertBefore(last, i)
+		return
+	}
+	f.Append(b, i)
+}
+
+// outOfSSA: OutOfSSA, PHIs become moves (usedessa).
+func outOfSSA(p *Pass) bool {
+	f, st := p.F, p.ssa
+	p.ssa = nil
+	changed := false
+	if !st.cssa {
+		// Without CSSA's copies, core places a parallel copy per edge
+		// (splitting critical edges, ordering swaps and cycles).
+		if n := core.DestroySSA(f); n > 0 {
+			p.Count("edge copies", int64(n))
+		}
+		changed = true
+	}
+	coalesce := p.Knobs.Int(CSSACoalesce)
+	if p.Knobs.Int(UseDeSSA) == 1 {
+		coalesce = 0
+	}
+	n := assignRegisters(p, st, coalesce)
+	if n.removed > 0 {
+		p.Count("copies coalesced", int64(n.removed))
+	}
+	if st.copies > 0 {
+		p.Count("CSSA copies left", int64(n.cssaLeft))
+		if p.Knobs.Int(CSSAVerbosity) >= 2 {
+			fmt.Fprintf(os.Stderr, "ptxopt: OutOfSSA %s: %d of %d CSSA copies left\n", f.Name, n.cssaLeft, st.copies)
+		}
+	}
+	if n.split > 0 {
+		p.Count("values kept apart from their register", int64(n.split))
+	}
+	return changed || n.changed
+}
+
+type assignResult struct {
+	changed        bool
+	removed, split int
+	cssaLeft       int
+}
+
+// assignRegisters ends SSA: PHI webs are merged into classes, classes
+// that interfere with another class of the same original register are
+// kept apart, every register is rewritten to its class's register, the
+// PHIs and the copies made self-copies are removed, and the register
+// table drops the versions nothing names any more.
+func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
+	f := p.F
+	var res assignResult
+	nr := f.NumRegs()
+	// Union-find over registers.
+	parent := make([]ir.RegID, nr)
+	for r := range parent {
+		parent[r] = ir.RegID(r)
+	}
+	var find func(r ir.RegID) ir.RegID
+	find = func(r ir.RegID) ir.RegID {
+		for parent[r] != r {
+			parent[r] = parent[parent[r]]
+			r = parent[r]
+		}
+		return r
+	}
+	pref := make([]ir.RegID, nr) // a class root's preferred register
+	for r := range nr {
+		pref[r] = st.origOf(ir.RegID(r))
+	}
+	// PHI webs are one class each, preferring the PHI's original register.
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			d := find(f.Ops(i)[0].Reg())
+			core.PhiIncoming(f, i, func(_ int, v ir.Operand, _ ir.BlockID) {
+				if v.IsReg() {
+					if x := find(v.Reg()); x != d {
+						parent[x] = d
+					}
+				}
+			})
+		}
+	}
+	cls := make([]ir.RegID, nr)
+	for r := range nr {
+		cls[r] = find(ir.RegID(r))
+	}
+	// fixed registers keep their names: .reg parameters.
+	fixed := make([]bool, nr)
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if r, ok := f.ParamReg(id); ok {
+				fixed[cls[r]] = true
+			}
+		}
+	}
+	apart := make([]bool, nr) // class roots kept in a register of their own
+	if coalesce == 0 {
+		// Every CSSA web and copy keeps its own register.
+		for r := st.copyFrom; r < st.copyTo; r++ {
+			apart[cls[r]] = !fixed[cls[r]]
+		}
+	}
+	// Chaitin's rule, per register group: walk each block backwards with
+	// counts of the live values per preferred register and per class.
+	live := p.A.Liveness()
+	perPref := make([]int32, nr)
+	perCls := make([]int32, nr)
+	isLive := make([]bool, nr)
+	var touched, outs []ir.RegID
+	var refs []core.RegRef
+	setLive := func(r ir.RegID, on bool) {
+		if isLive[r] == on {
+			return
+		}
+		isLive[r] = on
+		d := int32(1)
+		if !on {
+			d = -1
+		}
+		perPref[pref[cls[r]]] += d
+		perCls[cls[r]] += d
+		if on {
+			touched = append(touched, r)
+		}
+	}
+	// Values: a register whose one definition is a plain copy holds its
+	// source's value (chains followed), so two copies of one value
+	// never interfere (value-based interference): CSSA's copies of one
+	// value into two webs, a copy and its source.
+	val := copyValues(f, nr)
+	// Conflicting class pairs; which side moves is decided after the
+	// walk (a greedy vertex cover: the class in most conflicts moves).
+	type pair struct{ a, b ir.RegID }
+	var pairs []pair
+	conflict := func(w ir.RegID, src ir.RegID) {
+		c := cls[w]
+		pr := pref[c]
+		n := perPref[pr] - perCls[c]
+		if src != ir.NoReg && isLive[src] && pref[cls[src]] == pr && cls[src] != c {
+			n-- // a copy's source holds the same value
+		}
+		if n <= 0 {
+			return
+		}
+		for _, u := range touched {
+			if isLive[u] && pref[cls[u]] == pr && cls[u] != c && val[u] != val[w] {
+				pairs = append(pairs, pair{min(c, cls[u]), max(c, cls[u])})
+			}
+		}
+	}
+	for _, b := range f.Layout {
+		for _, r := range touched {
+			setLive(r, false)
+		}
+		touched = touched[:0]
+		outs = live.LiveOutRegs(b, outs[:0])
+		for _, r := range outs {
+			setLive(r, true)
+		}
+		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+			refs = core.AppendRegRefs(f, i, refs[:0])
+			src := ir.NoReg
+			if f.Op[i] == ir.OpMov && f.Guard[i] == ir.NoOperand {
+				if ops := f.Ops(i); len(ops) == 2 && ops[1].IsReg() {
+					src = ops[1].Reg()
+				}
+			}
+			for _, x := range refs {
+				if x.Def {
+					conflict(x.Reg, src)
+				}
+			}
+			if f.Guard[i] == ir.NoOperand {
+				for _, x := range refs {
+					if x.Def {
+						setLive(x.Reg, false)
+					}
+				}
+			}
+			if f.Op[i] != ir.OpPhi {
+				for _, x := range refs {
+					if !x.Def {
+						setLive(x.Reg, true)
+					}
+				}
+			}
+		}
+	}
+	for _, r := range touched {
+		setLive(r, false)
+	}
+	if len(pairs) > 0 {
+		slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+		pairs = slices.Compact(pairs)
+		deg := make([]int32, nr)
+		for _, e := range pairs {
+			deg[e.a]++
+			deg[e.b]++
+		}
+		var order []ir.RegID
+		for c := range nr {
+			if deg[c] > 0 && !fixed[c] {
+				order = append(order, ir.RegID(c))
+			}
+		}
+		slices.SortStableFunc(order, func(x, y ir.RegID) int { return cmp.Compare(deg[y], deg[x]) })
+		// Each class's edges, for the cover.
+		start := make([]int32, nr+1)
+		for _, e := range pairs {
+			start[e.a+1]++
+			start[e.b+1]++
+		}
+		for c := range nr {
+			start[c+1] += start[c]
+		}
+		adj := make([]ir.RegID, 2*len(pairs))
+		fill := slices.Clone(start[:nr])
+		for _, e := range pairs {
+			adj[fill[e.a]] = e.b
+			fill[e.a]++
+			adj[fill[e.b]] = e.a
+			fill[e.b]++
+		}
+		for _, c := range order {
+			for _, u := range adj[start[c]:start[c+1]] {
+				if !apart[u] && !apart[c] {
+					apart[c] = true
+				}
+			}
+		}
+	}
+	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
+	if coalesce >= 1 {
+		u := p.A.Uniformity()
+		var tmp []ir.RegID
+		for _, b := range f.Layout {
+			i := f.BlockFirst[b]
+			if i == ir.NoInstr || f.Op[i] != ir.OpPhi {
+				continue
+			}
+			divergent := false
+			for ; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+				if u.Varying[f.Ops(i)[0].Reg()] {
+					divergent = true
+				}
+			}
+			if !divergent {
+				continue
+			}
+			for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+				c := cls[f.Ops(i)[0].Reg()]
+				if coalesce == 1 {
+					apart[c] = !fixed[c]
+					continue
+				}
+				// Lanes reach the join from every predecessor at once:
+				// a value of the web's register that some of them carry
+				// into the join (live into it, or read by another PHI)
+				// would share the register with the copies the other
+				// lanes wrote.
+				tmp = live.LiveInRegs(b, tmp[:0])
+				for j := f.BlockFirst[b]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {
+					core.PhiIncoming(f, j, func(_ int, v ir.Operand, _ ir.BlockID) {
+						if v.IsReg() {
+							tmp = append(tmp, v.Reg())
+						}
+					})
+				}
+				for _, r := range tmp {
+					if cls[r] != c && pref[cls[r]] == pref[c] && !fixed[c] {
+						apart[c] = true
+					}
+				}
+			}
+		}
+	}
+	// The register of each class; versions nothing maps to are dropped
+	// and the registers above nr0 renumbered densely.
+	final := make([]ir.RegID, nr)
+	for r := range nr {
+		c := cls[r]
+		if apart[c] || fixed[c] {
+			final[r] = c
+			if fixed[c] {
+				final[r] = pref[c]
+			}
+		} else {
+			final[r] = pref[c]
+		}
+		if final[r] != ir.RegID(r) {
+			res.changed = true
+		}
+	}
+	for c := range nr {
+		if ir.RegID(c) == cls[c] && apart[c] && pref[c] != ir.RegID(c) {
+			res.split++
+		}
+	}
+	// Rewrite every operand (deleted instructions too, so nothing names
+	// a register past the table) through final and the compaction.
+	newID := compactRegs(f, final, st.nr0)
+	mapOp := func(o ir.Operand) ir.Operand {
+		if o.IsReg() {
+			return o.WithIndex(uint32(newID[final[o.Reg()]]))
+		}
+		return o
+	}
+	for i := range f.NumInstrs() {
+		i := ir.InstrID(i)
+		if g := f.Guard[i]; g.IsReg() {
+			f.Guard[i] = mapOp(g)
+		}
+		ops := f.Ops(i)
+		isCSSA := false
+		if !f.Dead[i] && f.Op[i] == ir.OpMov && len(ops) == 2 {
+			isCSSA = st.isCopyReg(ops[0].Reg()) || ops[1].IsReg() && st.isCopyReg(ops[1].Reg())
+		}
+		for k, o := range ops {
+			switch o.Kind() {
+			case ir.KReg:
+				ops[k] = mapOp(o)
+			case ir.KList:
+				mapList(f, o.Index(), mapOp)
+			case ir.KAddr:
+				mapList(f, f.Addrs[o.Index()].Elems, mapOp)
+			}
+		}
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		switch {
+		case f.Op[i] == ir.OpPhi:
+			f.Remove(i)
+			res.changed = true
+		case f.Op[i] == ir.OpMov && len(ops) == 2 && ops[1].IsReg() && ops[0].Reg() == ops[1].Reg() && f.Mods[i] == 0:
+			f.Remove(i)
+			res.removed++
+			res.changed = true
+		case isCSSA:
+			res.cssaLeft++
+		}
+	}
+	p.A.Invalidate(PreserveAll)
+	return res
+}
+
+// copyValues returns, per register, the register whose value it holds:
+// itself, or for a register with exactly one definition, an unguarded
+// mov from a register of the same type, that register's value.
+func copyValues(f *ir.Func, nr int) []ir.RegID {
+	val := make([]ir.RegID, nr)
+	defs := make([]int32, nr)
+	from := make([]ir.RegID, nr)
+	for r := range val {
+		val[r] = ir.RegID(r)
+		from[r] = ir.NoReg
+	}
+	var refs []core.RegRef
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			refs = core.AppendRegRefs(f, i, refs[:0])
+			for _, x := range refs {
+				if x.Def {
+					defs[x.Reg]++
+				}
+			}
+			if f.Op[i] != ir.OpMov || f.Guard[i] != ir.NoOperand || f.Mods[i] != 0 {
+				continue
+			}
+			if ops := f.Ops(i); len(ops) == 2 && ops[0].IsReg() && ops[1].IsReg() && f.RegType[ops[0].Reg()] == f.RegType[ops[1].Reg()] {
+				from[ops[0].Reg()] = ops[1].Reg()
+			}
+		}
+	}
+	// Resolve chains; a register with several definitions holds no one
+	// value. (Depth is bounded by nr: SSA copies form no cycle, and a
+	// register on a cycle has a PHI or several definitions on it.)
+	var resolve func(r ir.RegID, depth int) ir.RegID
+	resolve = func(r ir.RegID, depth int) ir.RegID {
+		if defs[r] != 1 || from[r] == ir.NoReg || depth > 64 {
+			return r
+		}
+		v := resolve(from[r], depth+1)
+		return v
+	}
+	for r := range nr {
+		val[r] = resolve(ir.RegID(r), 0)
+	}
+	return val
+}
+
+func (s *ssaState) isCopyReg(r ir.RegID) bool {
+	return int(r) >= s.copyFrom && int(r) < s.copyTo
+}
+
+func mapList(f *ir.Func, l uint32, fn func(ir.Operand) ir.Operand) {
+	for k, o := range f.ListElems(l) {
+		switch o.Kind() {
+		case ir.KReg:
+			f.ListElems(l)[k] = fn(o)
+		case ir.KList:
+			mapList(f, o.Index(), fn)
+		case ir.KAddr:
+			mapList(f, f.Addrs[o.Index()].Elems, fn)
+		}
+	}
+}
+
+// compactRegs keeps registers below keep as they are and renumbers the
+// registers at or above it that final maps something to, densely after
+// keep; the rest of the table goes. It returns the renumbering (the
+// caller rewrites the operands).
+func compactRegs(f *ir.Func, final []ir.RegID, keep int) []ir.RegID {
+	nr := f.NumRegs()
+	used := make([]bool, nr)
+	for _, t := range final {
+		used[t] = true
+	}
+	newID := make([]ir.RegID, nr)
+	next := ir.RegID(keep)
+	for r := range nr {
+		if r < keep {
+			newID[r] = ir.RegID(r)
+			continue
+		}
+		if used[r] {
+			newID[r] = next
+			f.RegName[next], f.RegType[next], f.RegVec[next] = f.RegName[r], f.RegType[r], f.RegVec[r]
+			next++
+		}
+	}
+	f.RegName, f.RegType, f.RegVec = f.RegName[:next], f.RegType[:next], f.RegVec[:next]
+	return newID
+}
