@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/phases"
 )
 
@@ -84,7 +85,25 @@ type Options struct {
 	Measure Measure
 
 	Path string // the name used in errors and reports ("<input>" when empty)
+
+	// Limits bound the size of an input and of its functions (nil:
+	// DefaultLimits; &NoLimits lifts them all). An input over a limit is
+	// an error at the position that crosses it.
+	Limits *Limits
 }
+
+// Limits bound what one input may ask (see ptx.Limits): bytes of input,
+// instructions and registers per function, depth of nested blocks. A zero
+// field lifts that limit.
+type Limits = ptx.Limits
+
+// DefaultLimits are the limits of Parse and of a Pipeline whose Options
+// leave Limits nil; NoLimits lifts every limit. See ptx.DefaultLimits for
+// how the defaults were measured.
+var (
+	DefaultLimits = ptx.DefaultLimits
+	NoLimits      = ptx.NoLimits
+)
 
 // Measure selects the per-function figures of a report.
 type Measure = phases.MeasureLevel
@@ -109,14 +128,28 @@ type Module struct {
 	Path string
 }
 
-// Parse parses PTX source; errors read path:line:col: message.
+// Parse parses PTX source under DefaultLimits; errors read
+// path:line:col: message.
 func Parse(path string, src []byte) (*Module, error) {
-	m, err := parsePTX(path, src)
+	return ParseWith(path, src, DefaultLimits)
+}
+
+// ParseWith parses PTX source under the limits lim.
+func ParseWith(path string, src []byte, lim Limits) (*Module, error) {
+	m, err := parsePTX(path, src, lim)
 	if err != nil {
 		return nil, err
 	}
 	return &Module{IR: m, Path: path}, nil
 }
+
+// Parse parses PTX source under the pipeline's limits.
+func (p *Pipeline) Parse(path string, src []byte) (*Module, error) {
+	return ParseWith(path, src, p.limits)
+}
+
+// Limits returns the limits the pipeline parses under.
+func (p *Pipeline) Limits() Limits { return p.limits }
 
 // Format prints the module as PTX.
 func (m *Module) Format() []byte { return formatPTX(m.IR) }
@@ -151,6 +184,7 @@ type Pipeline struct {
 	scratches []*phases.Scratch
 	cfgs      sync.Map // target name → *phases.Config
 	measure   Measure
+	limits    Limits
 	// slots bounds the goroutines working for the pipeline at once
 	// (Options.Workers); nil: no bound, and functions run one by one.
 	slots chan struct{}
@@ -161,7 +195,14 @@ type Pipeline struct {
 
 // NewPipeline checks opts and returns a Pipeline. Errors are *OptionError.
 func NewPipeline(opts Options) (*Pipeline, error) {
-	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure}
+	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure, limits: DefaultLimits}
+	if opts.Limits != nil {
+		l := *opts.Limits
+		if l.MaxInput < 0 || l.MaxInstrs < 0 || l.MaxRegs < 0 || l.MaxNesting < 0 {
+			return nil, &OptionError{fmt.Errorf("negative limit in %+v", l)}
+		}
+		p.limits = l
+	}
 	if opts.Measure > MeasureNone {
 		return nil, &OptionError{fmt.Errorf("bad measure level %d", opts.Measure)}
 	}
@@ -461,7 +502,7 @@ func (p *Pipeline) FinishHTML() error {
 // Optimize parses src, runs the pipeline and prints the result.
 func (p *Pipeline) Optimize(ctx context.Context, path string, src []byte) ([]byte, *FileReport, error) {
 	start := time.Now()
-	m, err := Parse(path, src)
+	m, err := p.Parse(path, src)
 	if err != nil {
 		return nil, &FileReport{Path: path, Error: err.Error(), Functions: []FuncReport{}, NS: time.Since(start).Nanoseconds()}, err
 	}
@@ -512,8 +553,12 @@ func sharedPipeline(opts Options) (*Pipeline, error) {
 	if opts.DumpW != nil || opts.HTMLW != nil || opts.KnobFile != "" {
 		return NewPipeline(opts)
 	}
-	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d\x00%d", opts.Opt, opts.SM, opts.Knobs,
-		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure, opts.Workers)
+	lim := DefaultLimits
+	if opts.Limits != nil {
+		lim = *opts.Limits
+	}
+	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d\x00%d\x00%v", opts.Opt, opts.SM, opts.Knobs,
+		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure, opts.Workers, lim)
 	if p, ok := shared.Load(key); ok {
 		return p.(*Pipeline), nil
 	}

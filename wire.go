@@ -9,8 +9,8 @@ import (
 // verifier right after parsing, so invalid PTX is reported at its source
 // position before any phase sees it.
 
-func parsePTX(path string, src []byte) (*ir.Module, error) {
-	m, err := ptx.Parse(path, src)
+func parsePTX(path string, src []byte, lim Limits) (*ir.Module, error) {
+	m, err := ptx.ParseWith(path, src, lim)
 	if err != nil {
 		return nil, err
 	}

@@ -175,7 +175,7 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 // one optimizes one batch input and writes its output.
 func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job) *ptxopt.FileReport {
 	start := time.Now()
-	src, err := os.ReadFile(j.in)
+	src, err := readFile(j.in, int64(c.maxInput))
 	if err != nil {
 		return &ptxopt.FileReport{Path: j.in, Error: err.Error(), Functions: []ptxopt.FuncReport{}}
 	}

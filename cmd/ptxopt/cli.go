@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -64,10 +65,25 @@ flags:
   -v                   ptxas-style resource report per function (stderr)
   --report json        write the JSON report to stdout (or to --report-file)
   --report-file F      write the JSON report to F
+  --max-input N        largest input, in bytes (K, M, G: binary multiples; default 256M)
+  --max-instrs N       most instructions in one function (default 1500000)
+  --max-regs N         most registers declared in one function (default 1500000)
+  --max-nesting N      deepest nesting of { } blocks in a function (default 256)
+                       (0 lifts a limit; see "limits" below)
   --help-phases        list the phases
   --help-knobs         list the knobs (defaults for --sm, else sm_80)
   --version            print the version, the Go release and the bit-vector kernel level
   -h, --help           this text
+
+limits:
+  An input over a limit fails with file:line:col at the point that crosses it,
+  naming the flag that raises it; the other inputs of a batch go on. Input is
+  read only up to the limit (and one byte more). Memory grows with function
+  size: on the generator's worst case (go run ./cmd/ptxgen -size N, no -pool:
+  the values kept live grow with N), ptxopt -O3 peaks at 1.9 GB for 1.06
+  million instructions in one function, 2.9 GB for 1.32 million, 3.6 GB for
+  1.5 million and 24 GB for 2.1 million; the defaults keep a run within about
+  4 GB. Ordinary kernels need a small fraction of that.
 
 exit codes:
   0    every input went through
@@ -137,6 +153,10 @@ type cli struct {
 	verbose     bool
 	report      string
 	reportFile  string
+	maxInput    byteSize
+	maxInstrs   int
+	maxRegs     int
+	maxNesting  int
 	helpPhases  bool
 	helpKnobs   bool
 	version     bool
@@ -174,6 +194,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.BoolVar(&c.verbose, "v", false, "")
 	fs.StringVar(&c.report, "report", "", "")
 	fs.StringVar(&c.reportFile, "report-file", "", "")
+	c.maxInput = byteSize(ptxopt.DefaultLimits.MaxInput)
+	fs.Var(&c.maxInput, "max-input", "")
+	fs.IntVar(&c.maxInstrs, "max-instrs", ptxopt.DefaultLimits.MaxInstrs, "")
+	fs.IntVar(&c.maxRegs, "max-regs", ptxopt.DefaultLimits.MaxRegs, "")
+	fs.IntVar(&c.maxNesting, "max-nesting", ptxopt.DefaultLimits.MaxNesting, "")
 	fs.BoolVar(&c.helpPhases, "help-phases", false, "")
 	fs.BoolVar(&c.helpKnobs, "help-knobs", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
@@ -247,6 +272,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if c.jobs < 1 {
 		return usageErr(stderr, "-j wants at least 1 worker, not %d", c.jobs)
 	}
+	for _, l := range []struct {
+		name string
+		v    int
+	}{{"max-instrs", c.maxInstrs}, {"max-regs", c.maxRegs}, {"max-nesting", c.maxNesting}} {
+		if l.v < 0 {
+			return usageErr(stderr, "--%s wants 0 (no limit) or more, not %d", l.name, l.v)
+		}
+	}
 	if c.report != "" && c.report != "json" {
 		return usageErr(stderr, "--report %q: only json is supported", c.report)
 	}
@@ -269,6 +302,7 @@ func (c *cli) options(batch bool) ptxopt.Options {
 		Opt: lvl, SM: c.sm, Knobs: c.knobs.vals, KnobFile: c.knobFile,
 		DisablePhases: c.disable.vals, NamedPhases: c.named.vals, Verify: c.verify,
 		Workers: c.jobs,
+		Limits:  &ptxopt.Limits{MaxInput: int64(c.maxInput), MaxInstrs: c.maxInstrs, MaxRegs: c.maxRegs, MaxNesting: c.maxNesting},
 	}
 	// Measure what gets printed: -v and the JSON report show every figure,
 	// and so does batch mode's summary line; plain PTX out needs none.
@@ -349,9 +383,9 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
-		src, err = io.ReadAll(c.stdin)
+		src, err = readInput(c.stdin, 0, int64(c.maxInput))
 	} else {
-		src, err = os.ReadFile(path)
+		src, err = readFile(path, int64(c.maxInput))
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
@@ -392,7 +426,7 @@ func (c *cli) optimize(ctx context.Context, p *ptxopt.Pipeline, name string, src
 	if !c.dump.bare {
 		return p.Optimize(ctx, name, src)
 	}
-	m, err := ptxopt.Parse(name, src)
+	m, err := p.Parse(name, src)
 	if err != nil {
 		return nil, &ptxopt.FileReport{Path: name, Error: err.Error(), Functions: []ptxopt.FuncReport{}}, err
 	}
@@ -457,4 +491,61 @@ func versionLine() string {
 		}
 	}
 	return fmt.Sprintf("ptxopt %s (%s %s/%s, bitvec %s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, bitvec.Level())
+}
+
+// byteSize is a flag value in bytes: a number with an optional K, M or G
+// (binary multiples; KiB, MiB, GiB and a trailing B are accepted too).
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+func (b *byteSize) Set(s string) error {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	shift := 0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			shift = 10
+		case 'M':
+			shift = 20
+		case 'G':
+			shift = 30
+		}
+		if shift != 0 {
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || v < 0 || v > math.MaxInt64>>shift {
+		return fmt.Errorf("bad size %q: want bytes, optionally with K, M or G", s)
+	}
+	*b = byteSize(v << shift)
+	return nil
+}
+
+// readFile reads the file at path, at most max+1 bytes of it (max 0: all
+// of it), so that an input over the limit is reported by the parser at
+// the position that crosses it without being read in full.
+func readFile(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := int64(0)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return readInput(f, size, max)
+}
+
+// readInput reads r to its end, or to max+1 bytes when max > 0; size is
+// the expected length (0: unknown), used to allocate once.
+func readInput(r io.Reader, size, max int64) ([]byte, error) {
+	if max > 0 {
+		r = io.LimitReader(r, max+1)
+		size = min(size, max+1)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
 }

@@ -13,11 +13,50 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// Parse reads a PTX module. It never panics on any input: malformed text
-// gives an *Error naming file:line:col. Positions are those of src as
-// stored: trailing NULs, a byte-order mark and CR-only line ends are
-// accepted without moving them (see prepare).
-func Parse(filename string, src []byte) (m *ir.Module, err error) {
+// Limits bound what one input may ask of the parser and of the optimizer
+// after it, so that a huge or hostile input fails early with an error at
+// the position that crosses a limit instead of exhausting memory. A zero
+// field lifts that limit.
+type Limits struct {
+	MaxInput   int64 // bytes of input (--max-input)
+	MaxInstrs  int   // instructions per function (--max-instrs)
+	MaxRegs    int   // registers per function (--max-regs)
+	MaxNesting int   // depth of nested { } blocks in a function body (--max-nesting)
+}
+
+// DefaultLimits are the limits Parse applies. They were chosen by
+// measurement (go run ./cmd/ptxgen -size N > g.ptx; /usr/bin/time -v
+// ptxopt -O3 g.ptx -o /dev/null, on the generator's worst case, where the
+// values kept live grow with the size): 1.06 million instructions peak at
+// 1.9 GB, 1.32 million at 2.9 GB, 1.50 million at 3.6 GB, 2.1 million at
+// 24 GB. Up to 1.5 million instructions and registers per function a
+// default run thus stays within about 4 GB; ordinary kernels need far
+// less. 256 MiB of input holds 1.5 million instructions several times
+// over; nesting deeper than 256 blocks is found in no compiler's output.
+var DefaultLimits = Limits{MaxInput: 256 << 20, MaxInstrs: 1_500_000, MaxRegs: 1_500_000, MaxNesting: 256}
+
+// NoLimits lifts every limit.
+var NoLimits = Limits{}
+
+// Parse reads a PTX module under DefaultLimits. It never panics on any
+// input: malformed text gives an *Error naming file:line:col. Positions
+// are those of src as stored: trailing NULs, a byte-order mark and
+// CR-only line ends are accepted without moving them (see prepare).
+func Parse(filename string, src []byte) (*ir.Module, error) {
+	return ParseWith(filename, src, DefaultLimits)
+}
+
+// ParseWith is Parse under the limits lim. An input over lim.MaxInput is
+// an error at the position of its first byte too many (a reader that
+// stops after MaxInput+1 bytes gives the same error).
+func ParseWith(filename string, src []byte, lim Limits) (m *ir.Module, err error) {
+	if lim.MaxInput > 0 && int64(len(src)) > lim.MaxInput {
+		at := src[:lim.MaxInput]
+		line := 1 + bytes.Count(at, []byte{'\n'})
+		col := len(at) - bytes.LastIndexByte(at, '\n')
+		return nil, &Error{File: filename, Line: line, Col: col,
+			Msg: fmt.Sprintf("input larger than %d bytes (limit --max-input; 0 lifts it)", lim.MaxInput)}
+	}
 	src = prepare(src)
 	p, _ := parserPool.Get().(*parser)
 	if p == nil {
@@ -35,6 +74,7 @@ func Parse(filename string, src []byte) (m *ir.Module, err error) {
 		p.release()
 	}()
 	p.init(filename, src)
+	p.lim = lim
 	p.parseModule()
 	if p.err != nil {
 		return nil, p.err
@@ -132,6 +172,7 @@ type parser struct {
 	nest      int // operand list nesting depth
 	params    []ir.SymID
 	buf       []byte
+	lim       Limits
 	opPos     []srcPos  // start of each top-level operand of the instruction
 	calls     []callRef // direct call targets to check at the end of the module
 }
@@ -1209,6 +1250,10 @@ func (p *parser) parseBody() {
 				p.closeScope()
 				continue
 			case '{':
+				if p.lim.MaxNesting > 0 && int(p.depth) >= p.lim.MaxNesting {
+					p.fail(fmt.Sprintf("blocks nested more than %d deep (limit --max-nesting; 0 lifts it)", p.lim.MaxNesting))
+					return
+				}
 				l.next()
 				p.openScope()
 				continue
@@ -1331,6 +1376,9 @@ func (p *parser) parseRegDecl(d *declMods) {
 				p.fail("bad register count " + string(l.text()))
 				return
 			}
+			if !p.regRoom(cnt, l.tline, l.colOf(l.start)) {
+				return
+			}
 			l.next()
 			if !p.expectPunct('>') {
 				return
@@ -1349,6 +1397,9 @@ func (p *parser) parseRegDecl(d *declMods) {
 			name := p.intern(nameB)
 			if len(w.RegType) >= ir.MaxOperandIndex {
 				p.fail("too many registers")
+				return
+			}
+			if !p.regRoom(1, line, col) {
 				return
 			}
 			r := p.newReg(name, d)
@@ -1590,7 +1641,21 @@ func (p *parser) parseInstr() {
 			}
 		}
 	}
+	if p.lim.MaxInstrs > 0 && len(p.w.Op) >= p.lim.MaxInstrs {
+		p.failAt(mline, mcol, fmt.Sprintf("function %s has more than %d instructions (limit --max-instrs; 0 lifts it)", p.f.Name, p.lim.MaxInstrs))
+		return
+	}
 	p.emit(mi.form.Op, mn, guard, mi, line)
+}
+
+// regRoom fails at line:col when n more registers would take the
+// function over the register limit.
+func (p *parser) regRoom(n uint64, line, col int) bool {
+	if p.lim.MaxRegs > 0 && uint64(len(p.w.RegType))+n > uint64(p.lim.MaxRegs) {
+		p.failAt(line, col, fmt.Sprintf("function %s has more than %d registers (limit --max-regs; 0 lifts it)", p.f.Name, p.lim.MaxRegs))
+		return false
+	}
+	return true
 }
 
 // Vector operands. The memory and texture instructions below take a
