@@ -152,12 +152,16 @@ func outOfSSA(p *Pass) bool {
 	if n.split > 0 {
 		p.Count("values kept apart from their register", int64(n.split))
 	}
+	if n.reused > 0 {
+		p.Count("values kept apart in a free register", int64(n.reused))
+	}
 	return changed || n.changed
 }
 
 type assignResult struct {
 	changed        bool
 	removed, split int
+	reused         int // classes kept apart in another register that was free
 	cssaLeft       int
 }
 
@@ -349,6 +353,15 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			}
 		}
 	}
+	// Classes apart by Chaitin's rule alone may take another free
+	// register below (reuseFree); those the SIMT rule or level 0 keep
+	// apart keep a register of their own.
+	reusable := slices.Clone(apart)
+	if coalesce == 0 {
+		for r := st.copyFrom; r < st.copyTo; r++ {
+			reusable[cls[r]] = false
+		}
+	}
 	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
 	if coalesce >= 1 && hasPhi(f) {
 		u := p.A.Uniformity()
@@ -394,6 +407,12 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			}
 		}
 	}
+	for c := range nr {
+		if reusable[c] && (!apart[c] || fixed[c] || ir.RegID(c) != cls[c]) {
+			reusable[c] = false
+		}
+	}
+	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val)
 	// The register of each class; versions nothing maps to are dropped
 	// and the registers above nr0 renumbered densely.
 	final := make([]ir.RegID, nr)
@@ -403,6 +422,8 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			final[r] = c
 			if fixed[c] {
 				final[r] = pref[c]
+			} else if reg[c] != ir.NoReg {
+				final[r] = reg[c]
 			}
 		} else {
 			final[r] = pref[c]
@@ -413,7 +434,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	}
 	for c := range nr {
 		if ir.RegID(c) == cls[c] && apart[c] && pref[c] != ir.RegID(c) {
-			res.split++
+			if reg[c] != ir.NoReg {
+				res.reused++
+			} else {
+				res.split++
+			}
 		}
 	}
 	// Rewrite every operand (deleted instructions too, so nothing names
@@ -653,4 +678,169 @@ func hasPhi(f *ir.Func) bool {
 		}
 	}
 	return false
+}
+
+// reuseFree gives each class in reusable (kept apart from its preferred
+// register by Chaitin's rule) another register of the function's own
+// instead of a new one: a register of the same type, present before
+// IntoSSA, that no class interfering with it ends in. Interference is the
+// same rule as assignRegisters' (a value live where another is defined,
+// copies of one value excepted), gathered in one backward walk for the
+// reusable classes only. It returns, per class root, the register chosen
+// (NoReg: none free; the class gets a register of its own).
+func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID) []ir.RegID {
+	nr := len(cls)
+	reg := make([]ir.RegID, nr)
+	for c := range reg {
+		reg[c] = ir.NoReg
+	}
+	any := false
+	for c := range nr {
+		if reusable[c] {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return reg
+	}
+	// Interfering (reusable class, other class) pairs.
+	type pair struct{ a, b ir.RegID }
+	var pairs []pair
+	isLive := make([]bool, nr)
+	var touched, outs []ir.RegID
+	var refs []core.RegRef
+	nReusable := 0 // live values of reusable classes
+	setLive := func(r ir.RegID, on bool) {
+		if isLive[r] == on {
+			return
+		}
+		isLive[r] = on
+		if reusable[cls[r]] {
+			if on {
+				nReusable++
+			} else {
+				nReusable--
+			}
+		}
+		if on {
+			touched = append(touched, r)
+		}
+	}
+	def := func(w, src ir.RegID) {
+		c := cls[w]
+		if reusable[c] {
+			for _, u := range touched {
+				if isLive[u] && cls[u] != c && u != src && val[u] != val[w] {
+					pairs = append(pairs, pair{c, cls[u]})
+					if reusable[cls[u]] {
+						pairs = append(pairs, pair{cls[u], c}) // both choose
+					}
+				}
+			}
+			return
+		}
+		if nReusable == 0 {
+			return
+		}
+		for _, u := range touched {
+			if isLive[u] && reusable[cls[u]] && cls[u] != c && u != src && val[u] != val[w] {
+				pairs = append(pairs, pair{cls[u], c})
+			}
+		}
+	}
+	for _, b := range f.Layout {
+		for _, r := range touched {
+			setLive(r, false)
+		}
+		touched = touched[:0]
+		outs = live.LiveOutRegs(b, outs[:0])
+		for _, r := range outs {
+			setLive(r, true)
+		}
+		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+			refs = core.AppendRegRefs(f, i, refs[:0])
+			src := ir.NoReg
+			if f.Op[i] == ir.OpMov && f.Guard[i] == ir.NoOperand {
+				if ops := f.Ops(i); len(ops) == 2 && ops[1].IsReg() {
+					src = ops[1].Reg()
+				}
+			}
+			for _, x := range refs {
+				if x.Def {
+					def(x.Reg, src)
+				}
+			}
+			if f.Guard[i] == ir.NoOperand {
+				for _, x := range refs {
+					if x.Def {
+						setLive(x.Reg, false)
+					}
+				}
+			}
+			if f.Op[i] != ir.OpPhi {
+				for _, x := range refs {
+					if !x.Def {
+						setLive(x.Reg, true)
+					}
+				}
+			}
+		}
+	}
+	// Registers live into the entry (read before any write, .reg
+	// parameters) interfere with every class that is live there too;
+	// the walk saw them at each definition already.
+	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	pairs = slices.Compact(pairs)
+	// The register of a class as decided so far.
+	finalOf := func(c ir.RegID) ir.RegID {
+		switch {
+		case fixed[c]:
+			return pref[c]
+		case reg[c] != ir.NoReg:
+			return reg[c]
+		case apart[c]:
+			return c
+		}
+		return pref[c]
+	}
+	// Candidate registers per type: the function's own, not .reg
+	// parameters.
+	param := make([]bool, st.nr0)
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if r, ok := f.ParamReg(id); ok && int(r) < len(param) {
+				param[r] = true
+			}
+		}
+	}
+	taken := make([]bool, st.nr0)
+	var marked []ir.RegID
+	k := 0
+	for c := range nr {
+		if !reusable[c] {
+			continue
+		}
+		for k < len(pairs) && pairs[k].a < ir.RegID(c) {
+			k++
+		}
+		marked = marked[:0]
+		for ; k < len(pairs) && pairs[k].a == ir.RegID(c); k++ {
+			if r := finalOf(pairs[k].b); int(r) < len(taken) {
+				taken[r] = true
+				marked = append(marked, r)
+			}
+		}
+		t := f.RegType[c]
+		for r := range st.nr0 {
+			if !taken[r] && !param[r] && f.RegType[r] == t && ir.RegID(r) != pref[c] {
+				reg[c] = ir.RegID(r)
+				break
+			}
+		}
+		for _, r := range marked {
+			taken[r] = false
+		}
+	}
+	return reg
 }

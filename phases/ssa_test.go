@@ -210,3 +210,42 @@ func firstPhi(f *ir.Func) ir.InstrID {
 	}
 	return ir.NoInstr
 }
+
+// A value kept apart from its register takes a register of the function
+// that is free over its live range instead of a new one: copy
+// propagation makes the first %r3 live across the second, and the
+// declared but unused %r0 (or %r4, whose first value the propagated copy
+// was) is free there.
+func TestOutOfSSAReusesFreeRegister(t *testing.T) {
+	const src = `
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<5>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r2, %tid.x;
+	add.u32 %r3, %r2, 1;
+	mov.u32 %r4, %r3;
+	mul.lo.u32 %r3, %r2, 3;
+	add.u32 %r4, %r4, %r3;
+	mul.wide.u32 %rd2, %r2, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r4;
+	ret;
+}
+`
+	before, after, body, stats := runPass(t, src, "", "GeneralOptimize")
+	if n := phaseCounter(stats, "OutOfSSA", "values kept apart in a free register"); n != 1 {
+		t.Fatalf("%d values moved to a free register, want 1:\n%s", n, body)
+	}
+	if n := phaseCounter(stats, "OutOfSSA", "values kept apart from their register"); n != 0 {
+		t.Errorf("%d values got a new register:\n%s", n, body)
+	}
+	if got, want := after.NumRegs(), before.NumRegs(); got > want {
+		t.Errorf("%d registers after, %d before:\n%s", got, want, body)
+	}
+	if strings.Count(body, "mov") != 1 { // mov.u32 %r2, %tid.x
+		t.Errorf("a copy left:\n%s", body)
+	}
+	simtest.CheckEquivalent(t, before, after, 4)
+}
