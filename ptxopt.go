@@ -6,7 +6,9 @@
 // a Pipeline once (options checked once) and run it on parsed Modules; a
 // Pipeline is safe for concurrent use on different modules, and each run
 // borrows a scratch context from a pool. Cancellation of the context is
-// checked between phases.
+// checked between phases and inside the long ones (phases.Pass.Canceled);
+// the run's error then names the module and the context's cause
+// (context.Cause: "f.ptx: interrupted by SIGTERM" in the command).
 package ptxopt
 
 import (
@@ -411,6 +413,9 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		}
 		rep.Functions = append(rep.Functions, reports[k])
 		if err := errs[k]; err != nil {
+			if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+				return fmt.Errorf("%s: %w", m.Path, context.Cause(ctx))
+			}
 			var pe *phases.PhaseError
 			if errors.As(err, &pe) {
 				return fmt.Errorf("%s: %w", m.Path, err)

@@ -87,6 +87,15 @@ func TestCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || rep.Files[0].Error == "" {
 		t.Fatalf("got %v", err)
 	}
+	// With a cause, the error names the module and the cause, not
+	// "context canceled".
+	stop := errors.New("interrupted by SIGTERM")
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(stop)
+	_, rep, err = Optimize(ctx, src, Options{Path: "saxpy.ptx"})
+	if !errors.Is(err, stop) || err.Error() != "saxpy.ptx: interrupted by SIGTERM" || rep.Files[0].Error != err.Error() {
+		t.Fatalf("got %v; want saxpy.ptx: interrupted by SIGTERM", err)
+	}
 }
 
 func TestErrors(t *testing.T) {

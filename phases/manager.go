@@ -173,7 +173,35 @@ type Pass struct {
 	// ssa is set from IntoSSA to OutOfSSA while the function is in SSA
 	// form (ssa.go).
 	ssa *ssaState
+	// done is the run's context's Done channel (nil: never cancelled).
+	done <-chan struct{}
 }
+
+// Canceled reports whether the run's context has been canceled. The
+// driver checks between phases and right after each phase; a pass with a
+// long loop polls this (every few thousand instructions: PollCanceled)
+// and returns early. The function may then be left half rewritten: the
+// driver stops with the context's error at once, and the caller discards
+// the module. It costs one non-blocking channel receive.
+func (p *Pass) Canceled() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// PollCanceled is Canceled every cancelPollEvery calls (i counts the
+// instructions or items a loop has walked), false in between, so a hot
+// loop pays one mask test per item.
+func (p *Pass) PollCanceled(i int) bool {
+	return i&(cancelPollEvery-1) == 0 && p.Canceled()
+}
+
+// cancelPollEvery is how often PollCanceled looks at the context: a
+// power of two, a few thousand instructions (tens of microseconds).
+const cancelPollEvery = 4096
 
 // SSA reports whether the function is in SSA form: between IntoSSA and
 // OutOfSSA, every register but those IntoSSA left alone (guarded
@@ -217,7 +245,8 @@ func (e *PhaseError) Error() string {
 func (e *PhaseError) Unwrap() error { return e.Err }
 
 // Run runs the pipeline of c on f, borrowing memory from sc (which may be
-// nil). It stops with ctx's error between phases when ctx is cancelled.
+// nil). When ctx is canceled it stops with ctx's error between phases, or
+// within a phase that polls Pass.Canceled; f is then not to be used.
 // Statistics for each phase that ran are appended to stats.
 func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseStat) ([]PhaseStat, error) {
 	return RunWith(ctx, c, sc, NewAnalyses(f), stats)
@@ -249,7 +278,7 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	if stats == nil {
 		stats = make([]PhaseStat, 0, len(pipeline))
 	}
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc}
+	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done()}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
 	version := 0
@@ -294,6 +323,14 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		changed, err := runOne(p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
+		if cerr := ctx.Err(); cerr != nil {
+			// A pass that polled Canceled may have stopped part way:
+			// nothing after it (PHI repair, checks) may look at f, and
+			// no cached analysis of it is trusted.
+			a.Invalidate(PreserveAll)
+			sc.reset()
+			return stats, cerr
+		}
 		if changed && err == nil && p.ssa != nil {
 			repaired, rerr := repairPhis(f)
 			if rerr != nil {

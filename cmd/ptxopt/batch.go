@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -98,8 +99,10 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	}
 	start := time.Now()
 	reports := make([]ptxopt.FileReport, len(jobs))
-	var mu sync.Mutex // guards stderr and the progress count
+	started := make([]bool, len(jobs))
+	var mu sync.Mutex // guards stderr, reports, started and the progress count
 	done := 0
+	abandoned := false // set under mu once an interrupt stops the waiting
 	progress := func() {
 		if !c.stderrIsTTY {
 			return
@@ -108,6 +111,11 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 		n := width * done / max(len(jobs), 1)
 		fmt.Fprintf(c.stderr, "\r[%s%s] %d/%d files", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, len(jobs))
 	}
+	// gate keeps outputs whole across an interrupt: a worker writes under
+	// its read lock and only while ctx is live; the interrupt path takes
+	// the write lock, so it waits for the writes under way, and no later
+	// one starts.
+	var gate sync.RWMutex
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(c.jobs, max(len(jobs), 1)) {
@@ -115,9 +123,16 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				fr := c.one(ctx, p, jobs[i])
-				reports[i] = *fr
 				mu.Lock()
+				started[i] = true
+				mu.Unlock()
+				fr := c.one(ctx, p, jobs[i], &gate)
+				mu.Lock()
+				if abandoned {
+					mu.Unlock()
+					return
+				}
+				reports[i] = *fr
 				done++
 				if fr.Error != "" {
 					if c.stderrIsTTY {
@@ -130,22 +145,52 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 			}
 		}()
 	}
-	for i := range jobs {
-		if ctx.Err() != nil {
-			break
+	finished, allDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer close(next)
+		for i := range jobs {
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
 		}
-		next <- i
+	}()
+	go func() {
+		<-finished
+		wg.Wait()
+		close(allDone)
+	}()
+	select {
+	case <-allDone:
+	case <-ctx.Done():
+		// Interrupted: the files under way stop at their next poll of
+		// ctx, but the command does not wait for them. It waits only
+		// for the outputs being written, so none is left partial.
+		gate.Lock()
 	}
-	close(next)
-	wg.Wait()
+	mu.Lock()
+	abandoned = true // from here on, reports is the main goroutine's
+	begun := slices.Clone(started)
+	mu.Unlock()
 	if c.stderrIsTTY {
 		fmt.Fprint(c.stderr, "\r\033[K")
 	}
 	rep := &ptxopt.Report{Files: reports, TotalNS: time.Since(start).Nanoseconds()}
 	for i := range rep.Files {
-		if rep.Files[i].Path == "" { // never started (interrupted)
-			rep.Files[i] = ptxopt.FileReport{Path: jobs[i].in, Error: "not started: interrupted", Functions: []ptxopt.FuncReport{}}
+		if rep.Files[i].Path != "" {
+			continue
 		}
+		msg := jobs[i].in + ": not started: " + context.Cause(ctx).Error()
+		if begun[i] {
+			msg = interruptMsg(ctx, jobs[i].in)
+			fmt.Fprintln(c.stderr, msg)
+		}
+		rep.Files[i] = ptxopt.FileReport{Path: jobs[i].in, Error: msg, Functions: []ptxopt.FuncReport{}}
 	}
 	if c.verbose {
 		for i := range rep.Files {
@@ -165,15 +210,16 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	}
 	switch {
 	case ctx.Err() != nil:
-		return exitInterrupt
+		return interruptCode(ctx)
 	case t.Failed > 0:
 		return exitFailed
 	}
 	return exitOK
 }
 
-// one optimizes one batch input and writes its output.
-func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job) *ptxopt.FileReport {
+// one optimizes one batch input and writes its output, under gate's read
+// lock and only while ctx is live (see batch).
+func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWMutex) *ptxopt.FileReport {
 	start := time.Now()
 	src, err := readFile(j.in, int64(c.maxInput))
 	if err != nil {
@@ -181,9 +227,13 @@ func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job) *ptxopt.FileRe
 	}
 	out, fr, err := c.optimize(ctx, p, j.in, src)
 	if err == nil {
-		if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
+		gate.RLock()
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		} else if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
 			err = writeOutput(j.out, out)
 		}
+		gate.RUnlock()
 		if err != nil {
 			fr.Error = fmt.Sprintf("%s: %v", j.in, err)
 		}

@@ -25,7 +25,7 @@ const (
 	exitFailed    = 1   // at least one input failed (parse error, phase failure, unwritable output)
 	exitUsage     = 2   // bad command line: unknown flag, knob, phase or target, missing -o in batch mode
 	exitIO        = 3   // an error outside any one input: the output directory, report file or standard output cannot be written
-	exitInterrupt = 130 // interrupted (SIGINT); outputs already written are complete, no partial file is left
+	exitInterrupt = 130 // interrupted (SIGINT; SIGTERM exits 143): outputs already written are complete, no partial file is left
 )
 
 const usageText = `usage:
@@ -91,7 +91,10 @@ exit codes:
   2    usage error (bad flag, unknown knob or phase, bad target, missing -o in batch mode)
   3    I/O error outside any one input (output directory, report file,
        a write to standard output that failed)
-  130  interrupted
+  130  interrupted by SIGINT (143: by SIGTERM; 128 + the signal's number). The
+       summary and the report are still written; outputs already written are
+       complete and no partial file is left; inputs under way report
+       "FILE: interrupted by SIGINT". A second signal ends ptxopt at once.
 `
 
 // listFlag is a repeatable string flag; split, when set, also splits
@@ -392,14 +395,14 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 		return exitFailed
 	}
 	rep := &ptxopt.Report{}
-	out, fr, err := c.optimize(ctx, p, name, src)
+	out, fr, err := c.optimizeAbandonable(ctx, p, name, src)
 	rep.Files = append(rep.Files, *fr)
 	rep.TotalNS = fr.NS
 	if err != nil {
 		fmt.Fprintln(c.stderr, err)
 		c.writeReport(rep)
-		if ctx.Err() != nil {
-			return exitInterrupt
+		if code := interruptCode(ctx); code != 0 {
+			return code
 		}
 		return exitFailed
 	}
@@ -419,6 +422,40 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 		return code
 	}
 	return exitOK
+}
+
+// optimizeAbandonable is optimize, given up at once when ctx is
+// canceled: the work goes on in its goroutine until it next polls the
+// context, but the command does not wait for it (it writes its report and
+// exits). A run that finished is kept only if ctx is not canceled: after
+// a signal no output is written.
+func (c *cli) optimizeAbandonable(ctx context.Context, p *ptxopt.Pipeline, name string, src []byte) ([]byte, *ptxopt.FileReport, error) {
+	type result struct {
+		out []byte
+		fr  *ptxopt.FileReport
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var r result
+		r.out, r.fr, r.err = c.optimize(ctx, p, name, src)
+		ch <- r
+	}()
+	var r result
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		r.out, r.err = nil, errors.New(interruptMsg(ctx, name))
+	}
+	if r.fr == nil {
+		r.fr = &ptxopt.FileReport{Path: name, Functions: []ptxopt.FuncReport{}}
+	}
+	if r.err != nil {
+		r.fr.Error = r.err.Error()
+	}
+	return r.out, r.fr, r.err
 }
 
 // optimize runs one input: PTX out, or the IR dump with bare --dump-ir.
