@@ -19,16 +19,31 @@ type job struct {
 }
 
 // collect lists the jobs: a file goes to OUTDIR/its base name, a
-// directory's *.ptx files to OUTDIR/their path relative to it. Two inputs
-// landing on one output are a usage error.
-func collect(inputs []string, outdir string) ([]job, error) {
+// directory's *.ptx files to OUTDIR/their path relative to it. It fails
+// (a usage error: nothing has been read or written yet) when an output
+// would land on an input: two inputs on one output, OUTDIR that is an
+// input directory (or a link to one), an input file that is its own
+// output. A directory holding no *.ptx file is listed in empty.
+func collect(inputs []string, outdir string) (jobs []job, empty []string, err error) {
 	absOut, _ := filepath.Abs(outdir)
-	var jobs []job
+	outSt, _ := os.Stat(outdir) // nil when OUTDIR does not exist yet
+	isOut := func(path string, st fs.FileInfo) bool {
+		if outSt != nil {
+			return os.SameFile(st, outSt)
+		}
+		abs, _ := filepath.Abs(path)
+		return abs == absOut
+	}
 	seen := map[string]string{}
 	add := func(in, rel string) error {
 		out := filepath.Join(outdir, rel)
 		if prev, dup := seen[out]; dup {
 			return fmt.Errorf("%s and %s would both be written to %s", prev, in, out)
+		}
+		if ist, err := os.Stat(in); err == nil {
+			if ost, err := os.Stat(out); err == nil && os.SameFile(ist, ost) {
+				return fmt.Errorf("%s would be written over itself: -o %s is the directory it is in", in, outdir)
+			}
 		}
 		seen[out] = in
 		jobs = append(jobs, job{in, out})
@@ -36,28 +51,26 @@ func collect(inputs []string, outdir string) ([]job, error) {
 	}
 	for _, in := range inputs {
 		if in == "-" {
-			return nil, fmt.Errorf("batch mode reads files, not stdin")
+			return nil, nil, fmt.Errorf("batch mode reads files, not stdin")
 		}
 		st, err := os.Stat(in)
-		if err != nil {
+		if err != nil || !st.IsDir() {
 			// A missing input is that input's failure, reported with the rest.
 			if err := add(in, filepath.Base(in)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
-		if !st.IsDir() {
-			if err := add(in, filepath.Base(in)); err != nil {
-				return nil, err
-			}
-			continue
+		if isOut(in, st) {
+			return nil, nil, fmt.Errorf("-o %s is the input directory %s: the outputs would replace the inputs; give another output directory", outdir, in)
 		}
+		n := len(jobs)
 		err = filepath.WalkDir(in, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() {
-				if abs, _ := filepath.Abs(path); abs == absOut {
+				if st, err := os.Stat(path); err == nil && isOut(path, st) {
 					return filepath.SkipDir // never read our own outputs
 				}
 				return nil
@@ -72,10 +85,13 @@ func collect(inputs []string, outdir string) ([]job, error) {
 			return add(path, rel)
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if len(jobs) == n {
+			empty = append(empty, in)
 		}
 	}
-	return jobs, nil
+	return jobs, empty, nil
 }
 
 // batch optimizes many files with c.jobs workers.
@@ -89,13 +105,16 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	if len(c.inputs) == 0 {
 		return usageErr(c.stderr, "batch mode needs input files or directories")
 	}
-	jobs, err := collect(c.inputs, c.out)
+	jobs, empty, err := collect(c.inputs, c.out)
 	if err != nil {
 		return usageErr(c.stderr, "%v", err)
 	}
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 		return exitIO
+	}
+	for _, d := range empty {
+		fmt.Fprintf(c.stderr, "%s: no .ptx file in this directory\n", d)
 	}
 	start := time.Now()
 	reports := make([]ptxopt.FileReport, len(jobs))
@@ -192,6 +211,9 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 		}
 		rep.Files[i] = ptxopt.FileReport{Path: jobs[i].in, Error: msg, Functions: []ptxopt.FuncReport{}}
 	}
+	for _, d := range empty {
+		rep.Files = append(rep.Files, ptxopt.FileReport{Path: d, Error: d + ": no .ptx file in this directory", Functions: []ptxopt.FuncReport{}})
+	}
 	if c.verbose {
 		for i := range rep.Files {
 			if rep.Files[i].Error == "" {
@@ -202,7 +224,7 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	}
 	t := rep.Totals()
 	fmt.Fprintf(c.stderr, "ptxopt: %d files: %d ok, %d failed; %d functions; instructions %d -> %d; registers R %d -> %d, UR %d -> %d, P %d -> %d, UP %d -> %d; max live R %d -> %d; %.2fs with %d worker(s)\n",
-		len(jobs), t.OK, t.Failed, t.Functions, t.InstrsIn, t.InstrsOut, t.RegsIn.R, t.RegsOut.R, t.RegsIn.UR, t.RegsOut.UR,
+		len(rep.Files), t.OK, t.Failed, t.Functions, t.InstrsIn, t.InstrsOut, t.RegsIn.R, t.RegsOut.R, t.RegsIn.UR, t.RegsOut.UR,
 		t.RegsIn.P, t.RegsOut.P, t.RegsIn.UP, t.RegsOut.UP,
 		t.MaxLiveRIn, t.MaxLiveROut, time.Since(start).Seconds(), min(c.jobs, max(len(jobs), 1)))
 	if code := c.writeReport(rep); code != exitOK {

@@ -367,3 +367,52 @@ func TestHTML(t *testing.T) {
 		t.Errorf("--html of a missing function: %d %s", r.code, r.stderr)
 	}
 }
+
+// -o naming an input directory, through a link or not, or the directory
+// of an input file, is refused before anything is read or written; a
+// directory without PTX fails.
+func TestBatchOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	in := filepath.Join(src, "saxpy.ptx")
+	write(t, in, example(t, "saxpy.ptx"))
+	if err := os.Symlink(src, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(in)
+	for _, args := range [][]string{
+		{"-o", src, src},
+		{"-o", filepath.Join(dir, "link"), src},
+		{"-o", src, filepath.Join(dir, "link")},
+		{"-o", src + "/", src},
+		{"-j", "1", "-o", src, in},
+		{"-o", filepath.Join(dir, "link"), in},
+	} {
+		r := runCLI(t, nil, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "would") || !strings.Contains(r.stderr, "replace") && !strings.Contains(r.stderr, "over itself") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error saying the outputs would replace the inputs", args, r.code, r.stderr)
+		}
+		if got := strings.Join(listFiles(t, dir), " "); got != "link src/saxpy.ptx" {
+			t.Errorf("%v: files now %q; nothing may be written", args, got)
+		}
+		if after, _ := os.ReadFile(in); !bytes.Equal(after, before) {
+			t.Errorf("%v: the input changed", args)
+		}
+	}
+
+	empty := filepath.Join(dir, "empty")
+	write(t, filepath.Join(empty, "notes.txt"), []byte("no PTX here"))
+	out := filepath.Join(dir, "out")
+	r := runCLI(t, nil, "-o", out, empty)
+	if r.code != 1 || !strings.Contains(r.stderr, empty+": no .ptx file in this directory") || !strings.Contains(r.stderr, "0 ok, 1 failed") {
+		t.Errorf("empty directory: exit %d, stderr %q; want 1 and the directory named", r.code, r.stderr)
+	}
+	// With a good input beside it, the good one is still written.
+	r = runCLI(t, nil, "-o", out, empty, in)
+	if r.code != 1 || !strings.Contains(r.stderr, "1 ok, 1 failed") {
+		t.Errorf("empty directory beside a file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Join(listFiles(t, out), " "); got != "saxpy.ptx" {
+		t.Errorf("outputs %q, want saxpy.ptx", got)
+	}
+}
