@@ -145,7 +145,7 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 				mu.Lock()
 				started[i] = true
 				mu.Unlock()
-				fr := c.one(ctx, p, jobs[i], &gate)
+				fr := c.oneRecovered(ctx, p, jobs[i], &gate)
 				mu.Lock()
 				if abandoned {
 					mu.Unlock()
@@ -239,6 +239,18 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	return exitOK
 }
 
+// oneRecovered is one with a panic anywhere in it (reading, the run, the
+// printer, writing) turned into that input's error, so the batch goes on.
+func (c *cli) oneRecovered(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWMutex) (fr *ptxopt.FileReport) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			fr = &ptxopt.FileReport{Path: j.in, Error: fmt.Sprintf("%s: internal error: %v", j.in, rec), Functions: []ptxopt.FuncReport{}}
+		}
+	}()
+	fault("worker", j.in)
+	return c.one(ctx, p, j, gate)
+}
+
 // one optimizes one batch input and writes its output, under gate's read
 // lock and only while ctx is live (see batch).
 func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWMutex) *ptxopt.FileReport {
@@ -253,7 +265,7 @@ func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWM
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
 		} else if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
-			err = writeOutput(j.out, out)
+			err = writeRecovered(j.out, out)
 		}
 		gate.RUnlock()
 		if err != nil {

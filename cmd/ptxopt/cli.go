@@ -417,7 +417,7 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 			fmt.Fprintf(c.stderr, "ptxopt: writing standard output: %v\n", err)
 			return exitIO
 		}
-	} else if err := writeOutput(c.out, out); err != nil {
+	} else if err := writeRecovered(c.out, out); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 		return exitFailed
 	}
@@ -431,7 +431,7 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 // canceled: the work goes on in its goroutine until it next polls the
 // context, but the command does not wait for it (it writes its report and
 // exits). A run that finished is kept only if ctx is not canceled: after
-// a signal no output is written.
+// a signal no output is written. A panic of the run is the input's error.
 func (c *cli) optimizeAbandonable(ctx context.Context, p *ptxopt.Pipeline, name string, src []byte) ([]byte, *ptxopt.FileReport, error) {
 	type result struct {
 		out []byte
@@ -441,8 +441,13 @@ func (c *cli) optimizeAbandonable(ctx context.Context, p *ptxopt.Pipeline, name 
 	ch := make(chan result, 1)
 	go func() {
 		var r result
+		defer func() {
+			if rec := recover(); rec != nil {
+				r = result{err: fmt.Errorf("%s: internal error: %v", name, rec)}
+			}
+			ch <- r
+		}()
 		r.out, r.fr, r.err = c.optimize(ctx, p, name, src)
-		ch <- r
 	}()
 	var r result
 	select {

@@ -13,7 +13,9 @@ import (
 	"testing"
 )
 
-var binary string // built once by TestMain
+// binary is the command, built once by TestMain; faultBinary is the
+// same built with the ptxopt_faults tag (faults_on.go).
+var binary, faultBinary string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "ptxopt-cli-test")
@@ -22,10 +24,13 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "ptxopt")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	faultBinary = filepath.Join(dir, "ptxopt-faults")
+	for _, b := range [][]string{{"-o", binary}, {"-tags", "ptxopt_faults", "-o", faultBinary}} {
+		if out, err := exec.Command("go", append(append([]string{"build"}, b...), ".")...).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -52,8 +57,15 @@ var trackSources = sync.OnceFunc(func() {
 
 func runCLI(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
+	return runBin(t, binary, nil, stdin, args...)
+}
+
+// runBin runs bin with env added to the environment.
+func runBin(t *testing.T, bin string, env []string, stdin []byte, args ...string) result {
+	t.Helper()
 	trackSources()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
