@@ -126,6 +126,13 @@ func TestHelp(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "ReassociateCSEWindow") || !strings.Contains(r.stdout, "0x9000") {
 		t.Errorf("--help-knobs: %d\n%s", r.code, r.stdout)
 	}
+	// Knobs no pass reads are marked (phases.KnobDef.Inert).
+	for _, line := range strings.Split(r.stdout, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && (f[0] == "PredicationMaxInstrs") != strings.Contains(line, "[inert") && (f[0] == "PredicationMaxInstrs" || f[0] == "InlineMaxInstrs") {
+			t.Errorf("--help-knobs: %q; want PredicationMaxInstrs marked inert and InlineMaxInstrs not", line)
+		}
+	}
 }
 
 func TestUsageErrors(t *testing.T) {
