@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ptxopt/ptxopt"
+	"github.com/schollz/progressbar/v3"
 )
 
 type job struct {
@@ -119,16 +120,24 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	start := time.Now()
 	reports := make([]ptxopt.FileReport, len(jobs))
 	started := make([]bool, len(jobs))
-	var mu sync.Mutex // guards stderr, reports, started and the progress count
-	done := 0
+	var mu sync.Mutex  // guards stderr, the progress line, reports and started
 	abandoned := false // set under mu once an interrupt stops the waiting
-	progress := func() {
-		if !c.stderrIsTTY {
-			return
-		}
-		const width = 30
-		n := width * done / max(len(jobs), 1)
-		fmt.Fprintf(c.stderr, "\r[%s%s] %d/%d files", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, len(jobs))
+	// The progress line (a terminal only): count, rate, time left,
+	// redrawn at most ten times a second; cleared before an error line,
+	// the summary and on an interrupt, so those lines stand alone.
+	var bar *progressbar.ProgressBar
+	if c.stderrIsTTY {
+		bar = progressbar.NewOptions(len(jobs),
+			progressbar.OptionSetWriter(c.stderr),
+			progressbar.OptionSetDescription("ptxopt"),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("files"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionSetRenderBlankState(true),
+		)
 	}
 	// gate keeps outputs whole across an interrupt: a worker writes under
 	// its read lock and only while ctx is live; the interrupt path takes
@@ -152,14 +161,15 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 					return
 				}
 				reports[i] = *fr
-				done++
 				if fr.Error != "" {
-					if c.stderrIsTTY {
-						fmt.Fprint(c.stderr, "\r\033[K")
+					if bar != nil {
+						bar.Clear()
 					}
 					fmt.Fprintln(c.stderr, fr.Error)
 				}
-				progress()
+				if bar != nil {
+					bar.Add(1)
+				}
 				mu.Unlock()
 			}
 		}()
@@ -196,8 +206,8 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	abandoned = true // from here on, reports is the main goroutine's
 	begun := slices.Clone(started)
 	mu.Unlock()
-	if c.stderrIsTTY {
-		fmt.Fprint(c.stderr, "\r\033[K")
+	if bar != nil {
+		bar.Clear()
 	}
 	rep := &ptxopt.Report{Files: reports, TotalNS: time.Since(start).Nanoseconds()}
 	for i := range rep.Files {

@@ -17,6 +17,7 @@ import (
 	"github.com/ptxopt/ptxopt"
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/phases"
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -255,8 +256,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			c.jobsSet = true
 		}
 	})
-	if st, err := os.Stderr.Stat(); err == nil && stderr == io.Writer(os.Stderr) {
-		c.stderrIsTTY = st.Mode()&os.ModeCharDevice != 0
+	if stderr == io.Writer(os.Stderr) {
+		c.stderrIsTTY = isTerminal(os.Stderr)
 	}
 
 	if c.version {
@@ -536,6 +537,13 @@ func versionLine() string {
 		}
 	}
 	return fmt.Sprintf("ptxopt %s (%s %s/%s, bitvec %s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, bitvec.Level())
+}
+
+// isTerminal reports whether f is a terminal (a successful terminal
+// ioctl, not merely a character device: /dev/null is none). TERM=dumb
+// counts as no terminal, for the progress line's sake.
+func isTerminal(f *os.File) bool {
+	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
 // byteSize is a flag value in bytes: a number with an optional K, M or G
