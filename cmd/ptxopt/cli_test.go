@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ptxopt/ptxopt/internal/testenv"
 )
 
 // binary is the command, built once by TestMain; faultBinary is the
@@ -90,15 +92,6 @@ func example(t *testing.T, name string) []byte {
 	return b
 }
 
-// needParser skips a test while package ir/ptx is not wired in.
-func needParser(t *testing.T) {
-	t.Helper()
-	r := runCLI(t, example(t, "saxpy.ptx"), "-O0")
-	if strings.Contains(r.stderr, "parser (package ir/ptx) is not available") {
-		t.Skip("the PTX parser is not wired in yet")
-	}
-}
-
 func write(t *testing.T, path string, data []byte) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -165,7 +158,6 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestSingleAndStdin(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "saxpy.ptx")
 	write(t, in, example(t, "saxpy.ptx"))
@@ -212,7 +204,6 @@ func TestSingleAndStdin(t *testing.T) {
 }
 
 func TestReportJSON(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "rowsum.ptx")
 	write(t, in, example(t, "rowsum.ptx"))
@@ -275,7 +266,6 @@ func listFiles(t *testing.T, root string) []string {
 }
 
 func TestBatch(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	write(t, filepath.Join(src, "saxpy.ptx"), example(t, "saxpy.ptx"))
@@ -343,9 +333,8 @@ func TestBatch(t *testing.T) {
 
 // The output must not depend on the number of workers.
 func TestBatchDeterministic(t *testing.T) {
-	needParser(t)
-	in := filepath.Join("..", "..", "..", "shared", "corpus", "ptx")
-	if _, err := os.Stat(in); err != nil {
+	in := testenv.CorpusPath()
+	if _, ok := testenv.OptionalCorpus(t); !ok {
 		in = filepath.Join("..", "..", "examples")
 	}
 	dir := t.TempDir()
@@ -369,7 +358,6 @@ func TestBatchDeterministic(t *testing.T) {
 }
 
 func TestHTML(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "rowsum.ptx")
 	write(t, in, example(t, "rowsum.ptx"))
