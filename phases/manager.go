@@ -173,13 +173,13 @@ type Pass struct {
 	// ssa is set from IntoSSA to OutOfSSA while the function is in SSA
 	// form (ssa.go).
 	ssa *ssaState
-	// done is the run's context's Done channel (nil: never cancelled).
+	// done is the run's context's Done channel (nil: never canceled).
 	done <-chan struct{}
 }
 
 // Canceled reports whether the run's context has been canceled. The
 // driver checks between phases and right after each phase; a pass with a
-// long loop polls this (every few thousand instructions: PollCanceled)
+// long loop polls this (GeneralOptimize between its fixed-point rounds)
 // and returns early. The function may then be left half rewritten: the
 // driver stops with the context's error at once, and the caller discards
 // the module. It costs one non-blocking channel receive.
@@ -191,17 +191,6 @@ func (p *Pass) Canceled() bool {
 		return false
 	}
 }
-
-// PollCanceled is Canceled every cancelPollEvery calls (i counts the
-// instructions or items a loop has walked), false in between, so a hot
-// loop pays one mask test per item.
-func (p *Pass) PollCanceled(i int) bool {
-	return i&(cancelPollEvery-1) == 0 && p.Canceled()
-}
-
-// cancelPollEvery is how often PollCanceled looks at the context: a
-// power of two, a few thousand instructions (tens of microseconds).
-const cancelPollEvery = 4096
 
 // SSA reports whether the function is in SSA form: between IntoSSA and
 // OutOfSSA, every register but those IntoSSA left alone (guarded
