@@ -211,8 +211,8 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	}
 	rep := &ptxopt.Report{Files: reports, TotalNS: time.Since(start).Nanoseconds()}
 	for i := range rep.Files {
-		if rep.Files[i].Path != "" {
-			continue
+		if rep.Files[i].Path != "" || ctx.Err() == nil {
+			continue // done (without an interrupt every job is)
 		}
 		msg := jobs[i].in + ": not started: " + context.Cause(ctx).Error()
 		if begun[i] {
