@@ -38,10 +38,11 @@ const usageText = `usage:
 Batch mode is chosen when -j is given, when there are several inputs, when
 an input is a directory, or when -o names an existing directory. Each output
 goes under its input's name in OUTDIR; a directory input's *.ptx files are
-mirrored below OUTDIR with their relative paths. OUTDIR may not be an input
-directory or hold an input file (the outputs would replace the inputs: a
-usage error, before anything is read); a directory input with no *.ptx file
-is that input's failure.
+mirrored below OUTDIR with their relative paths. An output that would
+replace its input (OUTDIR naming an input directory, or the directory an
+input file is in) is a usage error, reported before anything is read; a
+directory input with no *.ptx file is that input's failure. When standard error is a terminal (and TERM is not
+dumb), batch mode shows a progress line there: files done, rate, time left.
 
 Outputs (-o, --report-file, --html-out) replace a new or regular file
 atomically (temporary file and rename). A symbolic link is followed and its
