@@ -6,7 +6,9 @@
 // a Pipeline once (options checked once) and run it on parsed Modules; a
 // Pipeline is safe for concurrent use on different modules, and each run
 // borrows a scratch context from a pool. Cancellation of the context is
-// checked between phases.
+// checked between phases and inside the long ones (phases.Pass.Canceled);
+// the run's error then names the module and the context's cause
+// (context.Cause: "f.ptx: interrupted by SIGTERM" in the command).
 package ptxopt
 
 import (
@@ -345,10 +347,14 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		pre = make([]phases.Resources, len(m.IR.Funcs))
 		for k, f := range m.IR.Funcs {
 			if f.HasBody {
-				pre[k] = phases.MeasureWith(phases.NewAnalyses(f), p.measure)
+				if pre[k], err = p.measure1(phases.NewAnalyses(f), m.Path); err != nil {
+					return err
+				}
 			}
 		}
-		phases.InlineModule(cfg, m.IR)
+		if err := inlineModule(cfg, m); err != nil {
+			return err
+		}
 	}
 	var funcs []*ir.Func
 	for _, f := range m.IR.Funcs {
@@ -376,7 +382,7 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			if pre != nil {
 				in = &pre[funcs[k].ID]
 			}
-			reports[k], errs[k] = p.runFunc(ctx, cfg, sc, funcs[k], in)
+			reports[k], errs[k] = p.runFunc(ctx, cfg, sc, m.Path, funcs[k], in)
 			if errs[k] != nil {
 				failed.Store(true)
 			}
@@ -411,6 +417,9 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		}
 		rep.Functions = append(rep.Functions, reports[k])
 		if err := errs[k]; err != nil {
+			if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+				return fmt.Errorf("%s: %w", m.Path, context.Cause(ctx))
+			}
 			var pe *phases.PhaseError
 			if errors.As(err, &pe) {
 				return fmt.Errorf("%s: %w", m.Path, err)
@@ -443,9 +452,35 @@ func (p *Pipeline) putScratch(sc *phases.Scratch) {
 	}
 }
 
-// runFunc optimizes one function and reports on it.
+// measure1 is phases.MeasureWith with a panic turned into an error naming
+// the module and the function: the figures are computed outside the
+// phases, whose panics the phase manager recovers.
+func (p *Pipeline) measure1(a *phases.Analyses, path string) (r phases.Resources, err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("%s: function %s: internal error while measuring: %v", path, a.Func().Name, rec)
+		}
+	}()
+	fault("measure", path)
+	return phases.MeasureWith(a, p.measure), nil
+}
+
+// inlineModule runs the module-wide inlining, which runs outside the
+// phase manager, with a panic turned into an error naming the module.
+func inlineModule(cfg *phases.Config, m *Module) (err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("%s: internal error in OriInline: %v", m.Path, rec)
+		}
+	}()
+	fault("inline", m.Path)
+	phases.InlineModule(cfg, m.IR)
+	return nil
+}
+
+// runFunc optimizes one function of the module at path and reports on it.
 // pre, when not nil, is the function's measure taken before inlining.
-func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.Scratch, f *ir.Func, pre *phases.Resources) (FuncReport, error) {
+func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.Scratch, path string, f *ir.Func, pre *phases.Resources) (FuncReport, error) {
 	if err := ctx.Err(); err != nil {
 		return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
 	}
@@ -453,7 +488,10 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 	// (def-use, liveness); the output measure reuses what the last phases
 	// left valid.
 	a := phases.NewAnalysesIn(f, sc)
-	in := phases.MeasureWith(a, p.measure)
+	in, err := p.measure1(a, path)
+	if err != nil {
+		return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
+	}
 	if pre != nil {
 		in = *pre
 	}
@@ -467,7 +505,10 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = fr.InstrsIn, fr.RegsIn, fr.MaxLiveIn, fr.LocalBytesIn
 		return fr, err
 	}
-	out := phases.MeasureWith(a, p.measure)
+	out, err := p.measure1(a, path)
+	if err != nil {
+		return fr, err
+	}
 	a.Release()
 	fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = out.Instrs, regFiles(out.Regs), regFiles(out.MaxLive), out.LocalBytes
 	return fr, nil
@@ -511,8 +552,12 @@ func (p *Pipeline) Optimize(ctx context.Context, path string, src []byte) ([]byt
 		rep.NS = time.Since(start).Nanoseconds()
 		return nil, rep, err
 	}
-	out := m.Format()
+	out, err := formatChecked(path, m.IR)
 	rep.NS = time.Since(start).Nanoseconds()
+	if err != nil {
+		rep.Error = err.Error()
+		return nil, rep, err
+	}
 	return out, rep, nil
 }
 

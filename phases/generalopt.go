@@ -203,6 +203,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		rounds = 1
 	}
 	for round := 0; round < rounds; round++ {
+		if round > 0 && p.Canceled() {
+			break // the driver stops with the context's error
+		}
 		n := int64(0)
 		if g.on[spFold] && p.SSA() {
 			if k := simplifyPhis(p); k > 0 {

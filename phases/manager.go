@@ -173,6 +173,23 @@ type Pass struct {
 	// ssa is set from IntoSSA to OutOfSSA while the function is in SSA
 	// form (ssa.go).
 	ssa *ssaState
+	// done is the run's context's Done channel (nil: never canceled).
+	done <-chan struct{}
+}
+
+// Canceled reports whether the run's context has been canceled. The
+// driver checks between phases and right after each phase; a pass with a
+// long loop polls this (GeneralOptimize between its fixed-point rounds)
+// and returns early. The function may then be left half rewritten: the
+// driver stops with the context's error at once, and the caller discards
+// the module. It costs one non-blocking channel receive.
+func (p *Pass) Canceled() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // SSA reports whether the function is in SSA form: between IntoSSA and
@@ -217,7 +234,8 @@ func (e *PhaseError) Error() string {
 func (e *PhaseError) Unwrap() error { return e.Err }
 
 // Run runs the pipeline of c on f, borrowing memory from sc (which may be
-// nil). It stops with ctx's error between phases when ctx is cancelled.
+// nil). When ctx is canceled it stops with ctx's error between phases, or
+// within a phase that polls Pass.Canceled; f is then not to be used.
 // Statistics for each phase that ran are appended to stats.
 func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseStat) ([]PhaseStat, error) {
 	return RunWith(ctx, c, sc, NewAnalyses(f), stats)
@@ -249,7 +267,7 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	if stats == nil {
 		stats = make([]PhaseStat, 0, len(pipeline))
 	}
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc}
+	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done()}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
 	version := 0
@@ -294,6 +312,14 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		changed, err := runOne(p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
+		if cerr := ctx.Err(); cerr != nil {
+			// A pass that polled Canceled may have stopped part way:
+			// nothing after it (PHI repair, checks) may look at f, and
+			// no cached analysis of it is trusted.
+			a.Invalidate(PreserveAll)
+			sc.reset()
+			return stats, cerr
+		}
 		if changed && err == nil && p.ssa != nil {
 			repaired, rerr := repairPhis(f)
 			if rerr != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/ptxopt/ptxopt"
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/phases"
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -25,7 +26,7 @@ const (
 	exitFailed    = 1   // at least one input failed (parse error, phase failure, unwritable output)
 	exitUsage     = 2   // bad command line: unknown flag, knob, phase or target, missing -o in batch mode
 	exitIO        = 3   // an error outside any one input: the output directory, report file or standard output cannot be written
-	exitInterrupt = 130 // interrupted (SIGINT); outputs already written are complete, no partial file is left
+	exitInterrupt = 130 // interrupted (SIGINT; SIGTERM exits 143): outputs already written are complete, no partial file is left
 )
 
 const usageText = `usage:
@@ -37,7 +38,11 @@ const usageText = `usage:
 Batch mode is chosen when -j is given, when there are several inputs, when
 an input is a directory, or when -o names an existing directory. Each output
 goes under its input's name in OUTDIR; a directory input's *.ptx files are
-mirrored below OUTDIR with their relative paths.
+mirrored below OUTDIR with their relative paths. An output that would
+replace its input (OUTDIR naming an input directory, or the directory an
+input file is in) is a usage error, reported before anything is read; a
+directory input with no *.ptx file is that input's failure. When standard error is a terminal (and TERM is not
+dumb), batch mode shows a progress line there: files done, rate, time left.
 
 Outputs (-o, --report-file, --html-out) replace a new or regular file
 atomically (temporary file and rename). A symbolic link is followed and its
@@ -91,7 +96,10 @@ exit codes:
   2    usage error (bad flag, unknown knob or phase, bad target, missing -o in batch mode)
   3    I/O error outside any one input (output directory, report file,
        a write to standard output that failed)
-  130  interrupted
+  130  interrupted by SIGINT (143: by SIGTERM; 128 + the signal's number). The
+       summary and the report are still written; outputs already written are
+       complete and no partial file is left; inputs under way report
+       "FILE: interrupted by SIGINT". A second signal ends ptxopt at once.
 `
 
 // listFlag is a repeatable string flag; split, when set, also splits
@@ -249,8 +257,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			c.jobsSet = true
 		}
 	})
-	if st, err := os.Stderr.Stat(); err == nil && stderr == io.Writer(os.Stderr) {
-		c.stderrIsTTY = st.Mode()&os.ModeCharDevice != 0
+	if stderr == io.Writer(os.Stderr) {
+		c.stderrIsTTY = isTerminal(os.Stderr)
 	}
 
 	if c.version {
@@ -392,14 +400,14 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 		return exitFailed
 	}
 	rep := &ptxopt.Report{}
-	out, fr, err := c.optimize(ctx, p, name, src)
+	out, fr, err := c.optimizeAbandonable(ctx, p, name, src)
 	rep.Files = append(rep.Files, *fr)
 	rep.TotalNS = fr.NS
 	if err != nil {
 		fmt.Fprintln(c.stderr, err)
 		c.writeReport(rep)
-		if ctx.Err() != nil {
-			return exitInterrupt
+		if code := interruptCode(ctx); code != 0 {
+			return code
 		}
 		return exitFailed
 	}
@@ -411,7 +419,7 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 			fmt.Fprintf(c.stderr, "ptxopt: writing standard output: %v\n", err)
 			return exitIO
 		}
-	} else if err := writeOutput(c.out, out); err != nil {
+	} else if err := writeRecovered(c.out, out); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 		return exitFailed
 	}
@@ -419,6 +427,45 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 		return code
 	}
 	return exitOK
+}
+
+// optimizeAbandonable is optimize, given up at once when ctx is
+// canceled: the work goes on in its goroutine until it next polls the
+// context, but the command does not wait for it (it writes its report and
+// exits). A run that finished is kept only if ctx is not canceled: after
+// a signal no output is written. A panic of the run is the input's error.
+func (c *cli) optimizeAbandonable(ctx context.Context, p *ptxopt.Pipeline, name string, src []byte) ([]byte, *ptxopt.FileReport, error) {
+	type result struct {
+		out []byte
+		fr  *ptxopt.FileReport
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if rec := recover(); rec != nil {
+				r = result{err: fmt.Errorf("%s: internal error: %v", name, rec)}
+			}
+			ch <- r
+		}()
+		r.out, r.fr, r.err = c.optimize(ctx, p, name, src)
+	}()
+	var r result
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		r.out, r.err = nil, errors.New(interruptMsg(ctx, name))
+	}
+	if r.fr == nil {
+		r.fr = &ptxopt.FileReport{Path: name, Functions: []ptxopt.FuncReport{}}
+	}
+	if r.err != nil {
+		r.fr.Error = r.err.Error()
+	}
+	return r.out, r.fr, r.err
 }
 
 // optimize runs one input: PTX out, or the IR dump with bare --dump-ir.
@@ -491,6 +538,13 @@ func versionLine() string {
 		}
 	}
 	return fmt.Sprintf("ptxopt %s (%s %s/%s, bitvec %s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, bitvec.Level())
+}
+
+// isTerminal reports whether f is a terminal (a successful terminal
+// ioctl, not merely a character device: /dev/null is none). TERM=dumb
+// counts as no terminal, for the progress line's sake.
+func isTerminal(f *os.File) bool {
+	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
 }
 
 // byteSize is a flag value in bytes: a number with an optional K, M or G
