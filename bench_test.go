@@ -86,6 +86,7 @@ func BenchmarkCorpus(b *testing.B) {
 				b.Fatal(err)
 			}
 			var mallocs, bytes uint64
+			var ssaNS, phaseNS int64
 			for b.Loop() {
 				ps, err := pipeline.RunPass(context.Background(), p, ins, c.workers)
 				if err != nil {
@@ -93,11 +94,23 @@ func BenchmarkCorpus(b *testing.B) {
 				}
 				mallocs += ps.Mallocs
 				bytes += ps.Bytes
+				for _, ph := range ps.Split.Phases {
+					phaseNS += ph.NS
+					switch ph.Name {
+					case "IntoSSA", "CSSA", "OutOfSSA":
+						ssaNS += ph.NS
+					}
+				}
 			}
 			per := float64(b.N) * float64(pipeline.Total(ins))
 			b.ReportMetric(per/(float64(b.Elapsed().Nanoseconds())/1e6), "instrs/ms")
 			b.ReportMetric(float64(mallocs)/per, "allocs/instr")
 			b.ReportMetric(float64(bytes)/per, "B/instr")
+			if phaseNS > 0 {
+				// The SSA construction and destruction's share of the
+				// phases' time (IntoSSA, CSSA, OutOfSSA).
+				b.ReportMetric(100*float64(ssaNS)/float64(phaseNS), "ssa-%")
+			}
 		})
 	}
 }

@@ -152,6 +152,9 @@ func outOfSSA(p *Pass) bool {
 	if n.split > 0 {
 		p.Count("values kept apart from their register", int64(n.split))
 	}
+	if n.simt > 0 {
+		p.Count("PHI webs kept apart at divergent joins", int64(n.simt))
+	}
 	if n.reused > 0 {
 		p.Count("values kept apart in a free register", int64(n.reused))
 	}
@@ -162,6 +165,7 @@ type assignResult struct {
 	changed        bool
 	removed, split int
 	reused         int // classes kept apart in another register that was free
+	simt           int // PHI webs the SIMT rule kept apart
 	cssaLeft       int
 }
 
@@ -357,6 +361,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	// register below (reuseFree); those the SIMT rule or level 0 keep
 	// apart keep a register of their own.
 	reusable := slices.Clone(apart)
+	var simtPairs []classPair
 	if coalesce == 0 {
 		for r := st.copyFrom; r < st.copyTo; r++ {
 			reusable[cls[r]] = false
@@ -364,12 +369,20 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	}
 	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
 	if coalesce >= 1 && hasPhi(f) {
-		u := p.A.Uniformity()
+		// The uniformity analysis is asked for only at a join where the
+		// rule could change something.
+		var u *core.Uniformity
 		var tmp []ir.RegID
 		for _, b := range f.Layout {
 			i := f.BlockFirst[b]
 			if i == ir.NoInstr || f.Op[i] != ir.OpPhi {
 				continue
+			}
+			if coalesce == 2 && !simtCandidate(f, live, b, cls, pref, fixed, apart, &tmp) {
+				continue
+			}
+			if u == nil {
+				u = p.A.Uniformity()
 			}
 			divergent := false
 			for ; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
@@ -400,8 +413,17 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 					})
 				}
 				for _, r := range tmp {
-					if cls[r] != c && pref[cls[r]] == pref[c] && !fixed[c] {
+					if cls[r] != c && pref[cls[r]] == pref[c] && !fixed[c] && !apart[c] {
 						apart[c] = true
+						res.simt++
+						// It may still take a free register that no
+						// value entering the join is in.
+						reusable[c] = true
+						for _, q := range tmp {
+							if cls[q] != c {
+								simtPairs = append(simtPairs, classPair{c, cls[q]})
+							}
+						}
 					}
 				}
 			}
@@ -412,7 +434,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			reusable[c] = false
 		}
 	}
-	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val)
+	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs)
 	// The register of each class; versions nothing maps to are dropped
 	// and the registers above nr0 renumbered densely.
 	final := make([]ir.RegID, nr)
@@ -680,15 +702,19 @@ func hasPhi(f *ir.Func) bool {
 	return false
 }
 
+// classPair is a pair of interfering classes (class roots).
+type classPair struct{ a, b ir.RegID }
+
 // reuseFree gives each class in reusable (kept apart from its preferred
-// register by Chaitin's rule) another register of the function's own
+// register by Chaitin's rule or by the SIMT rule, whose pairs come in
+// extra) another register of the function's own
 // instead of a new one: a register of the same type, present before
 // IntoSSA, that no class interfering with it ends in. Interference is the
 // same rule as assignRegisters' (a value live where another is defined,
 // copies of one value excepted), gathered in one backward walk for the
 // reusable classes only. It returns, per class root, the register chosen
 // (NoReg: none free; the class gets a register of its own).
-func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID) []ir.RegID {
+func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair) []ir.RegID {
 	nr := len(cls)
 	reg := make([]ir.RegID, nr)
 	for c := range reg {
@@ -704,10 +730,12 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	if !any {
 		return reg
 	}
-	// Interfering (reusable class, other class) pairs.
-	type pair struct{ a, b ir.RegID }
-	var pairs []pair
+	// Interfering (reusable class, other class) pairs; extra are the
+	// SIMT rule's (a web and the values entering its divergent join).
+	type pair = classPair
+	pairs := slices.Clone(extra)
 	isLive := make([]bool, nr)
+	named := make([]bool, nr) // classes an instruction names
 	var touched, outs []ir.RegID
 	var refs []core.RegRef
 	nReusable := 0 // live values of reusable classes
@@ -767,6 +795,7 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 				}
 			}
 			for _, x := range refs {
+				named[cls[x.Reg]] = true
 				if x.Def {
 					def(x.Reg, src)
 				}
@@ -787,9 +816,11 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 			}
 		}
 	}
-	// Registers live into the entry (read before any write, .reg
-	// parameters) interfere with every class that is live there too;
-	// the walk saw them at each definition already.
+	for _, e := range extra {
+		if reusable[e.b] {
+			pairs = append(pairs, pair{e.b, e.a})
+		}
+	}
 	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
 	pairs = slices.Compact(pairs)
 	// The register of a class as decided so far.
@@ -815,6 +846,14 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		}
 	}
 	taken := make([]bool, st.nr0)
+	inUse := make([]bool, st.nr0) // some class ends in the register
+	for c := range nr {
+		if named[c] && !reusable[c] {
+			if r := finalOf(ir.RegID(c)); int(r) < len(inUse) {
+				inUse[r] = true
+			}
+		}
+	}
 	var marked []ir.RegID
 	k := 0
 	for c := range nr {
@@ -831,16 +870,51 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 				marked = append(marked, r)
 			}
 		}
+		// A register other values end in first (it is named anyway),
+		// else one declared and unused.
 		t := f.RegType[c]
-		for r := range st.nr0 {
-			if !taken[r] && !param[r] && f.RegType[r] == t && ir.RegID(r) != pref[c] {
-				reg[c] = ir.RegID(r)
-				break
+		for pass := 0; pass < 2 && reg[c] == ir.NoReg; pass++ {
+			for r := range st.nr0 {
+				if !taken[r] && !param[r] && f.RegType[r] == t && ir.RegID(r) != pref[c] && (pass == 1 || inUse[r]) {
+					reg[c] = ir.RegID(r)
+					break
+				}
 			}
+		}
+		if r := reg[c]; r != ir.NoReg {
+			inUse[r] = true
 		}
 		for _, r := range marked {
 			taken[r] = false
 		}
 	}
 	return reg
+}
+
+// simtCandidate reports whether the SIMT rule could keep a PHI web of
+// join b apart: some value of a web's preferred register, other than the
+// web, enters the join (live into it, or read by one of its PHIs), and
+// the web is not kept apart already.
+func simtCandidate(f *ir.Func, live *core.Liveness, b ir.BlockID, cls, pref []ir.RegID, fixed, apart []bool, tmp *[]ir.RegID) bool {
+	t := live.LiveInRegs(b, (*tmp)[:0])
+	for j := f.BlockFirst[b]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {
+		core.PhiIncoming(f, j, func(_ int, v ir.Operand, _ ir.BlockID) {
+			if v.IsReg() {
+				t = append(t, v.Reg())
+			}
+		})
+	}
+	*tmp = t
+	for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+		c := cls[f.Ops(i)[0].Reg()]
+		if fixed[c] || apart[c] {
+			continue
+		}
+		for _, r := range t {
+			if cls[r] != c && pref[cls[r]] == pref[c] {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,9 +1,13 @@
 package phases
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim/simtest"
@@ -248,4 +252,44 @@ func TestOutOfSSAReusesFreeRegister(t *testing.T) {
 		t.Errorf("a copy left:\n%s", body)
 	}
 	simtest.CheckEquivalent(t, before, after, 4)
+}
+
+// The SIMT rule fires on real code: in radis' applyLineshapes two PHI
+// webs at divergent joins would share their register with a value that
+// other lanes carry into the join; they are kept apart (in registers the
+// function already has), and the result is what the input computes.
+func TestCSSASIMTRuleOnCorpus(t *testing.T) {
+	path := filepath.Join(testenv.CorpusPath(), "radis__radis__kernels.ptx")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		testenv.Missing(t, "corpus file: %v", err)
+	}
+	m, err := ptx.Parse(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f *ir.Func
+	for _, g := range m.Funcs {
+		if g.Name == "applyLineshapes" {
+			f = g
+		}
+	}
+	if f == nil {
+		t.Fatal("no applyLineshapes")
+	}
+	before := f.Clone()
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Verify = true
+	stats, err := Run(context.Background(), c, nil, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := phaseCounter(stats, "OutOfSSA", "PHI webs kept apart at divergent joins"); n == 0 {
+		t.Fatal("the SIMT rule kept no web apart")
+	}
+	simtest.CheckEquivalent(t, before, f, 4)
 }
