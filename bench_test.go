@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptxopt/ptxopt"
 	"github.com/ptxopt/ptxopt/bench/pipeline"
+	"github.com/ptxopt/ptxopt/internal/testenv"
 )
 
 // Pipeline benchmarks, on the workloads of the benchmark report
@@ -75,7 +76,7 @@ func BenchmarkPipelineScaling(b *testing.B) {
 func BenchmarkCorpus(b *testing.B) {
 	ins, _, err := pipeline.LoadDir(filepath.Join("..", "shared", "corpus", "ptx"))
 	if err != nil {
-		b.Skip("no corpus at ../shared/corpus/ptx: ", err)
+		testenv.Missing(b, "no corpus at ../shared/corpus/ptx: %v", err)
 	}
 	for _, c := range []struct{ opt, workers int }{{0, 1}, {1, 1}, {2, 1}, {3, 1}, {3, 2}} {
 		b.Run(fmt.Sprintf("O%d/j%d", c.opt, c.workers), func(b *testing.B) {

@@ -6,7 +6,9 @@
 // a Pipeline once (options checked once) and run it on parsed Modules; a
 // Pipeline is safe for concurrent use on different modules, and each run
 // borrows a scratch context from a pool. Cancellation of the context is
-// checked between phases.
+// checked between phases and inside the long ones (phases.Pass.Canceled);
+// the run's error then names the module and the context's cause
+// (context.Cause: "f.ptx: interrupted by SIGTERM" in the command).
 package ptxopt
 
 import (
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/phases"
 )
 
@@ -84,7 +87,25 @@ type Options struct {
 	Measure Measure
 
 	Path string // the name used in errors and reports ("<input>" when empty)
+
+	// Limits bound the size of an input and of its functions (nil:
+	// DefaultLimits; &NoLimits lifts them all). An input over a limit is
+	// an error at the position that crosses it.
+	Limits *Limits
 }
+
+// Limits bound what one input may ask (see ptx.Limits): bytes of input,
+// instructions and registers per function, depth of nested blocks. A zero
+// field lifts that limit.
+type Limits = ptx.Limits
+
+// DefaultLimits are the limits of Parse and of a Pipeline whose Options
+// leave Limits nil; NoLimits lifts every limit. See ptx.DefaultLimits for
+// how the defaults were measured.
+var (
+	DefaultLimits = ptx.DefaultLimits
+	NoLimits      = ptx.NoLimits
+)
 
 // Measure selects the per-function figures of a report.
 type Measure = phases.MeasureLevel
@@ -109,14 +130,28 @@ type Module struct {
 	Path string
 }
 
-// Parse parses PTX source; errors read path:line:col: message.
+// Parse parses PTX source under DefaultLimits; errors read
+// path:line:col: message.
 func Parse(path string, src []byte) (*Module, error) {
-	m, err := parsePTX(path, src)
+	return ParseWith(path, src, DefaultLimits)
+}
+
+// ParseWith parses PTX source under the limits lim.
+func ParseWith(path string, src []byte, lim Limits) (*Module, error) {
+	m, err := parsePTX(path, src, lim)
 	if err != nil {
 		return nil, err
 	}
 	return &Module{IR: m, Path: path}, nil
 }
+
+// Parse parses PTX source under the pipeline's limits.
+func (p *Pipeline) Parse(path string, src []byte) (*Module, error) {
+	return ParseWith(path, src, p.limits)
+}
+
+// Limits returns the limits the pipeline parses under.
+func (p *Pipeline) Limits() Limits { return p.limits }
 
 // Format prints the module as PTX.
 func (m *Module) Format() []byte { return formatPTX(m.IR) }
@@ -151,6 +186,7 @@ type Pipeline struct {
 	scratches []*phases.Scratch
 	cfgs      sync.Map // target name → *phases.Config
 	measure   Measure
+	limits    Limits
 	// slots bounds the goroutines working for the pipeline at once
 	// (Options.Workers); nil: no bound, and functions run one by one.
 	slots chan struct{}
@@ -161,7 +197,14 @@ type Pipeline struct {
 
 // NewPipeline checks opts and returns a Pipeline. Errors are *OptionError.
 func NewPipeline(opts Options) (*Pipeline, error) {
-	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure}
+	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure, limits: DefaultLimits}
+	if opts.Limits != nil {
+		l := *opts.Limits
+		if l.MaxInput < 0 || l.MaxInstrs < 0 || l.MaxRegs < 0 || l.MaxNesting < 0 {
+			return nil, &OptionError{fmt.Errorf("negative limit in %+v", l)}
+		}
+		p.limits = l
+	}
 	if opts.Measure > MeasureNone {
 		return nil, &OptionError{fmt.Errorf("bad measure level %d", opts.Measure)}
 	}
@@ -297,6 +340,22 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 	if cfg.HTML != nil {
 		cfg = p.claimHTML(cfg, m)
 	}
+	// Inlining is module-wide: it runs before the functions go to the
+	// workers, and the report's "in" figures are measured before it.
+	var pre []phases.Resources
+	if phases.InlineEnabled(cfg) {
+		pre = make([]phases.Resources, len(m.IR.Funcs))
+		for k, f := range m.IR.Funcs {
+			if f.HasBody {
+				if pre[k], err = p.measure1(phases.NewAnalyses(f), m.Path); err != nil {
+					return err
+				}
+			}
+		}
+		if err := inlineModule(cfg, m); err != nil {
+			return err
+		}
+	}
 	var funcs []*ir.Func
 	for _, f := range m.IR.Funcs {
 		if f.HasBody {
@@ -319,7 +378,11 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			if k >= len(funcs) || failed.Load() {
 				return
 			}
-			reports[k], errs[k] = p.runFunc(ctx, cfg, sc, funcs[k])
+			var in *phases.Resources
+			if pre != nil {
+				in = &pre[funcs[k].ID]
+			}
+			reports[k], errs[k] = p.runFunc(ctx, cfg, sc, m.Path, funcs[k], in)
 			if errs[k] != nil {
 				failed.Store(true)
 			}
@@ -354,6 +417,9 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		}
 		rep.Functions = append(rep.Functions, reports[k])
 		if err := errs[k]; err != nil {
+			if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+				return fmt.Errorf("%s: %w", m.Path, context.Cause(ctx))
+			}
 			var pe *phases.PhaseError
 			if errors.As(err, &pe) {
 				return fmt.Errorf("%s: %w", m.Path, err)
@@ -386,8 +452,35 @@ func (p *Pipeline) putScratch(sc *phases.Scratch) {
 	}
 }
 
-// runFunc optimizes one function and reports on it.
-func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.Scratch, f *ir.Func) (FuncReport, error) {
+// measure1 is phases.MeasureWith with a panic turned into an error naming
+// the module and the function: the figures are computed outside the
+// phases, whose panics the phase manager recovers.
+func (p *Pipeline) measure1(a *phases.Analyses, path string) (r phases.Resources, err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("%s: function %s: internal error while measuring: %v", path, a.Func().Name, rec)
+		}
+	}()
+	fault("measure", path)
+	return phases.MeasureWith(a, p.measure), nil
+}
+
+// inlineModule runs the module-wide inlining, which runs outside the
+// phase manager, with a panic turned into an error naming the module.
+func inlineModule(cfg *phases.Config, m *Module) (err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("%s: internal error in OriInline: %v", m.Path, rec)
+		}
+	}()
+	fault("inline", m.Path)
+	phases.InlineModule(cfg, m.IR)
+	return nil
+}
+
+// runFunc optimizes one function of the module at path and reports on it.
+// pre, when not nil, is the function's measure taken before inlining.
+func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.Scratch, path string, f *ir.Func, pre *phases.Resources) (FuncReport, error) {
 	if err := ctx.Err(); err != nil {
 		return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
 	}
@@ -395,7 +488,13 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 	// (def-use, liveness); the output measure reuses what the last phases
 	// left valid.
 	a := phases.NewAnalysesIn(f, sc)
-	in := phases.MeasureWith(a, p.measure)
+	in, err := p.measure1(a, path)
+	if err != nil {
+		return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
+	}
+	if pre != nil {
+		in = *pre
+	}
 	stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
 	fr := FuncReport{
 		Name: f.Name, Entry: f.Kind == ir.KindEntry,
@@ -406,7 +505,10 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = fr.InstrsIn, fr.RegsIn, fr.MaxLiveIn, fr.LocalBytesIn
 		return fr, err
 	}
-	out := phases.MeasureWith(a, p.measure)
+	out, err := p.measure1(a, path)
+	if err != nil {
+		return fr, err
+	}
 	a.Release()
 	fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = out.Instrs, regFiles(out.Regs), regFiles(out.MaxLive), out.LocalBytes
 	return fr, nil
@@ -441,7 +543,7 @@ func (p *Pipeline) FinishHTML() error {
 // Optimize parses src, runs the pipeline and prints the result.
 func (p *Pipeline) Optimize(ctx context.Context, path string, src []byte) ([]byte, *FileReport, error) {
 	start := time.Now()
-	m, err := Parse(path, src)
+	m, err := p.Parse(path, src)
 	if err != nil {
 		return nil, &FileReport{Path: path, Error: err.Error(), Functions: []FuncReport{}, NS: time.Since(start).Nanoseconds()}, err
 	}
@@ -450,8 +552,12 @@ func (p *Pipeline) Optimize(ctx context.Context, path string, src []byte) ([]byt
 		rep.NS = time.Since(start).Nanoseconds()
 		return nil, rep, err
 	}
-	out := m.Format()
+	out, err := formatChecked(path, m.IR)
 	rep.NS = time.Since(start).Nanoseconds()
+	if err != nil {
+		rep.Error = err.Error()
+		return nil, rep, err
+	}
 	return out, rep, nil
 }
 
@@ -492,8 +598,12 @@ func sharedPipeline(opts Options) (*Pipeline, error) {
 	if opts.DumpW != nil || opts.HTMLW != nil || opts.KnobFile != "" {
 		return NewPipeline(opts)
 	}
-	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d\x00%d", opts.Opt, opts.SM, opts.Knobs,
-		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure, opts.Workers)
+	lim := DefaultLimits
+	if opts.Limits != nil {
+		lim = *opts.Limits
+	}
+	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d\x00%d\x00%v", opts.Opt, opts.SM, opts.Knobs,
+		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure, opts.Workers, lim)
 	if p, ok := shared.Load(key); ok {
 		return p.(*Pipeline), nil
 	}

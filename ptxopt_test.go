@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/phases"
 )
@@ -20,7 +21,8 @@ func inputs(t *testing.T) map[string][]byte {
 	t.Helper()
 	files := map[string][]byte{}
 	paths, _ := filepath.Glob("examples/*.ptx")
-	corpus, _ := filepath.Glob("../shared/corpus/ptx/*ZLUDA*.ptx")
+	testenv.OptionalCorpus(t) // under CI the corpus must be there
+	corpus, _ := filepath.Glob(filepath.Join(testenv.CorpusPath(), "*ZLUDA*.ptx"))
 	for _, p := range append(paths, corpus...) {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -86,6 +88,15 @@ func TestCancelled(t *testing.T) {
 	_, rep, err := Optimize(ctx, src, Options{})
 	if !errors.Is(err, context.Canceled) || rep.Files[0].Error == "" {
 		t.Fatalf("got %v", err)
+	}
+	// With a cause, the error names the module and the cause, not
+	// "context canceled".
+	stop := errors.New("interrupted by SIGTERM")
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	cancelCause(stop)
+	_, rep, err = Optimize(ctx, src, Options{Path: "saxpy.ptx"})
+	if !errors.Is(err, stop) || err.Error() != "saxpy.ptx: interrupted by SIGTERM" || rep.Files[0].Error != err.Error() {
+		t.Fatalf("got %v; want saxpy.ptx: interrupted by SIGTERM", err)
 	}
 }
 
@@ -184,10 +195,7 @@ func TestParseChecksInput(t *testing.T) {
 // Functions of one module optimized by several workers give the same
 // bytes and the same reports (timings aside) as one worker.
 func TestWorkersSameOutput(t *testing.T) {
-	paths, _ := filepath.Glob("../shared/corpus/ptx/*.ptx")
-	if len(paths) == 0 {
-		t.Skip("no corpus at ../shared/corpus/ptx")
-	}
+	paths := testenv.CorpusFiles(t)
 	one, err := NewPipeline(Options{Opt: O3})
 	if err != nil {
 		t.Fatal(err)

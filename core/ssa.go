@@ -62,7 +62,19 @@ type SSAInfo struct {
 func IsPhi(f *ir.Func, i ir.InstrID) bool { return f.Op[i] == ir.OpPhi }
 
 // BuildSSA converts f into pruned SSA.
-func BuildSSA(f *ir.Func) (*SSAInfo, error) {
+func BuildSSA(f *ir.Func) (*SSAInfo, error) { return BuildSSAWith(f, SSAInputs{}) }
+
+// SSAInputs are analyses of f's current state a caller already holds
+// (an analysis cache); nil fields are computed. BuildSSA recomputes them
+// itself when it places a new entry block.
+type SSAInputs struct {
+	Dom  *DomTree
+	Live *Liveness
+	DU   *DefUse
+}
+
+// BuildSSAWith is BuildSSA with analyses the caller holds.
+func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 	ensureCFG(f)
 	if !f.HasBody || f.NumBlocks() == 0 {
 		return &SSAInfo{}, nil
@@ -73,14 +85,22 @@ func BuildSSA(f *ir.Func) (*SSAInfo, error) {
 	var live *Liveness
 	var du *DefUse
 	for {
-		dom = Dominators(f)
+		dom, live, du = in.Dom, in.Live, in.DU
+		in = SSAInputs{} // valid for the first round only
+		if dom == nil {
+			dom = Dominators(f)
+		}
 		for _, b := range dom.Order {
 			if len(f.PredsOf(b)) > 127 {
 				return nil, fmt.Errorf("core: block %d has %d predecessors; a PHI holds at most 127", b, len(f.PredsOf(b)))
 			}
 		}
-		live = ComputeLiveness(f, LiveOptions{})
-		du = ComputeDefUse(f)
+		if live == nil {
+			live = ComputeLiveness(f, LiveOptions{})
+		}
+		if du == nil {
+			du = ComputeDefUse(f)
+		}
 		e := f.Entry()
 		if newEntry || len(f.PredsOf(e)) == 0 || !phiAtEntry(f, live, du, e) {
 			break

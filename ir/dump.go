@@ -25,6 +25,16 @@ import (
 func Dump(w io.Writer, f *Func) error {
 	bw := bufio.NewWriter(w)
 	d := dumper{f: f, w: bw}
+	seen := make(map[StrID]bool, len(f.RegName))
+	for r, n := range f.RegName {
+		if n != 0 && seen[n] {
+			if d.shared == nil {
+				d.shared = make([]bool, len(f.RegName))
+			}
+			d.shared[r] = true
+		}
+		seen[n] = true
+	}
 	d.dump()
 	return bw.Flush()
 }
@@ -33,6 +43,46 @@ type dumper struct {
 	f *Func
 	w *bufio.Writer
 	b []byte
+	// shared marks registers whose name an earlier register already has
+	// (SSA versions keep their register's name): the dump tells them
+	// apart with "#ID". Nil when no name is shared.
+	shared []bool
+	names  *dumpNames
+}
+
+// dumpNames is the dump's Namer: IR names, with "#ID" after a shared
+// register name.
+type dumpNames struct{ d *dumper }
+
+func (n *dumpNames) RegName(r RegID) string {
+	d := n.d
+	b := d.f.appendRegName(nil, r)
+	if int(r) < len(d.shared) && d.shared[r] {
+		b = strconv.AppendInt(append(b, '#'), int64(r), 10)
+	}
+	return string(b)
+}
+
+func (n *dumpNames) SymName(id SymID) string { return n.d.symName(id) }
+
+func (n *dumpNames) BlockName(b BlockID) string {
+	f := n.d.f
+	if l := f.BlockLabel[b]; l != NoSym && f.Mod != nil && int(l) < len(f.Mod.Syms) {
+		return f.str(f.Mod.Syms[l].Name)
+	}
+	return ""
+}
+
+// namer returns the Namer for instructions: nil (the IR's names) unless
+// some register name is shared.
+func (d *dumper) namer() Namer {
+	if d.shared == nil {
+		return nil
+	}
+	if d.names == nil {
+		d.names = &dumpNames{d}
+	}
+	return d.names
 }
 
 func (d *dumper) str(id StrID) string {
@@ -178,7 +228,7 @@ func (d *dumper) instr(i InstrID) {
 	d.b = append(d.b, "    i"...)
 	d.b = strconv.AppendInt(d.b, int64(i), 10)
 	d.b = append(d.b, "  "...)
-	d.b = AppendInstr(d.b, f, i, nil, StyleDump)
+	d.b = AppendInstr(d.b, f, i, d.namer(), StyleDump)
 	if f.SrcLine(i) != 0 || f.Loc[i] != 0 {
 		d.b = append(d.b, "    ;"...)
 		if f.SrcLine(i) != 0 {

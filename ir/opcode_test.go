@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/ptxopt/ptxopt/internal/testenv"
 )
 
 func TestOpcodeTableComplete(t *testing.T) {
@@ -305,7 +307,7 @@ func corpusMnemonics(src string, out map[string]int) {
 func TestCorpusOpcodesKnown(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "ptx", "*.ptx"))
 	if len(files) == 0 {
-		t.Skip("no PTX corpus at ../../shared/corpus/ptx")
+		testenv.Missing(t, "no PTX corpus at ../../shared/corpus/ptx")
 	}
 	counts := map[string]int{}
 	for _, fn := range files {

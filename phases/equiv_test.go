@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
@@ -41,10 +42,9 @@ func equivKernels(t *testing.T) []equivKernel {
 		m := gen.Kernel(gen.Config{Seed: seed, Size: 250})
 		ks = append(ks, equivKernel{name: "gen#" + strconv.Itoa(int(seed)), f: gen.Func(m)})
 	}
-	dir := filepath.Join("..", "..", "shared", "corpus", "ptx")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.ptx"))
-	if len(files) == 0 {
-		t.Logf("no corpus at %s: generated kernels only", dir)
+	files, ok := testenv.OptionalCorpus(t)
+	if !ok {
+		t.Logf("no corpus at %s: generated kernels only", testenv.CorpusPath())
 	}
 	budget := 60 // corpus kernels, smallest files first would bias; take them in order
 	if testing.Short() {

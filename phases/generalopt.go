@@ -5,20 +5,22 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// The GeneralOptimize bundle (six slots: GeneralOptimizeEarly, GeneralOptimize,
-// GeneralOptimizeMid, GeneralOptimizeMid2, GeneralOptimizeLate,
-// GeneralOptimizeLate2): copy propagation, integer constant folding and
-// integer algebraic simplification, iterated to a fixed point within the
-// budgets. The copies it makes dead are left to OriPerformLiveDead, which
-// follows most slots.
+// The GeneralOptimize bundle (six slots: GeneralOptimizeEarly,
+// GeneralOptimize, GeneralOptimizeMid, GeneralOptimizeMid2,
+// GeneralOptimizeLate, GeneralOptimizeLate2). Each slot runs its own list
+// of sub-passes (bundles, below), repeated until a round changes nothing
+// (within the budgets); the late slot makes one pass.
 //
-// Purpose: -O0-style PTX moves every value through temporaries and
-// materialises constants in registers; the bundle lets each use read the
-// original value and folds what becomes constant.
+// Purpose: -O0-style PTX moves every value through temporaries,
+// materialises constants in registers and branches on constant
+// conditions; the bundle lets each use read the original value, folds
+// what becomes constant, and removes the control flow that constant
+// predicates decide.
 //
 // Preconditions: none. The IR is not assumed to be in SSA form: a register
 // may be written many times, and a guarded write ("@%p mov …") keeps the
-// old value in the lanes whose guard is false.
+// old value in the lanes whose guard is false. PHI instructions, when
+// present, are never rewritten nor looked through.
 //
 // Guarantees: the program computes exactly what it computed before. Every
 // rewrite below is justified on its own, per lane:
@@ -40,18 +42,14 @@ import (
 //     D reaches the use avoiding c, and since D dominates c and c
 //     dominates the use, D would dominate c and c dominate D, with D != c),
 //     so s still holds at the use the value %d got from it at c.
-//   - Folding: add, sub, mul.lo, and, or, xor, not, neg, shl, shr, min and
-//     max of integer type (16, 32 or 64 bits), with no other modifier, all
-//     of whose sources are integer immediates, become "mov.t %d, imm" with
-//     PTX's semantics: arithmetic modulo 2^width, signedness from the type,
-//     shift amounts read as .u32, shl/shr.u by width or more give 0, shr.s
-//     fills with the sign.
-//   - Identities on the same integer opcodes: x+0, 0+x, x-0, x*1, 1*x,
-//     x|0, 0|x, x^0, 0^x, x&-1, -1&x, x<<0, x>>0 become "mov.t %d, x";
-//     x*0, 0*x, x&0, 0&x become "mov.t %d, 0". An unguarded "mov %a, %a"
-//     is removed. Floating point is never folded nor simplified (-0.0,
-//     NaN and rounding make the identities false), so limit-fold-fp has
-//     nothing to limit.
+//   - Rewrite rules (rules/*.rules, compiled by `go generate` into
+//     generalopt_rules_gen.go; see generalopt_rt.go): folding, identities,
+//     selects, guards. A rule reads a register as a constant when the walk
+//     knows its value at that instruction (the local copy table, or a
+//     single-definition immediate copy dominating it, by the argument
+//     above), and looks through a register to its defining instruction
+//     only when that definition's value and its register sources still
+//     hold (defOf).
 //
 // What is never touched: operands of instructions that are volatile,
 // convergent, carry-chain, calls, asynchronous, opaque or pseudo (a
@@ -72,46 +70,186 @@ import (
 // Budgets: CopyPropBudget bounds local rewrites, CopyPropGlobalBudget
 // cross-block rewrites, per function and bundle run. The global rule is
 // always on (it is exact without SSA), so CopyPropForceGlobal and
-// CopyPropUseReachingDefs change nothing.
+// CopyPropUseReachingDefs change nothing. GeneralOptimizeRuleLimit is
+// the rules' debug counter.
 //
 //	before:  mov.u32 %r2, %r1;  add.u32 %r3, %r2, 0;  mov.u32 %r4, 8;  shl.b32 %r5, %r3, %r4;
 //	after:   mov.u32 %r2, %r1;  mov.u32 %r3, %r1;     mov.u32 %r4, 8;  shl.b32 %r5, %r1, 8;
 //	         (the dead moves go in the next OriPerformLiveDead)
 
-// generalOptimize: the GeneralOptimize bundle.
-func generalOptimize(p *Pass) bool {
+// subPass is one sub-transformation of the bundle, addressable by name
+// (counters carry it; tests run one alone).
+type subPass uint8
+
+const (
+	// CopyProp: local and global copy propagation (operand rewriting).
+	spCopyProp subPass = iota
+	// MovWindow: the late instance's copy propagation, which remembers
+	// only the last movWindow copies of a block (the seed's six-slot
+	// buffer) and makes a single pass.
+	spMovWindow
+	// ConstantFold: the rules of group fold (rules/int.rules,
+	// rules/float.rules, rules/addr.rules), applied during the walks.
+	spFold
+	// PredicateSimplify: the rules of group pred (rules/pred.rules) in
+	// the walks, then the control-flow cleanup (generalopt_cfg.go, the
+	// rules of group cfg).
+	spPred
+	// DeadCode: instructions without effects whose results nothing reads.
+	spDead
+	numSubPasses
+)
+
+var subPassNames = [numSubPasses]string{"CopyProp", "MovWindow", "ConstantFold", "PredicateSimplify", "DeadCode"}
+
+// movWindow is how many recent copies MovWindow remembers per block.
+const movWindow = 6
+
+// bundle is what one GeneralOptimize slot runs.
+type bundle struct {
+	slot string
+	subs []subPass
+	// once: a single pass, no fixed-point iteration.
+	once bool
+}
+
+// bundles assigns the sub-passes to the six slots, after the seeds'
+// instance map (seed 001): the early instance is light, the main one adds
+// predicate simplification and dead code, the middle one is the most
+// complete, the second middle one canonicalizes before value numbering,
+// the late one is a windowed single pass over moves, the last one cleans
+// up after predication and commoning. (ConvertMemoryToRegister, which the
+// seeds put in the middle instance, runs in a slot of its own before
+// IntoSSA: it writes registers once per store, which SSA form forbids.)
+var bundles = []bundle{
+	{slot: "GeneralOptimizeEarly", subs: []subPass{spCopyProp}},
+	{slot: "GeneralOptimize", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
+	{slot: "GeneralOptimizeMid", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
+	{slot: "GeneralOptimizeMid2", subs: []subPass{spCopyProp, spFold}},
+	{slot: "GeneralOptimizeLate", subs: []subPass{spMovWindow, spFold}, once: true},
+	{slot: "GeneralOptimizeLate2", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
+}
+
+func bundleOf(slot string) *bundle {
+	for k := range bundles {
+		if bundles[k].slot == slot {
+			return &bundles[k]
+		}
+	}
+	panic("phases: no GeneralOptimize bundle for slot " + slot)
+}
+
+func (b *bundle) has(s subPass) bool {
+	for _, x := range b.subs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// describe lists the bundle's sub-passes for --help-phases.
+func (b *bundle) describe() string {
+	s := ""
+	for k, x := range b.subs {
+		if k > 0 {
+			s += ", "
+		}
+		s += subPassNames[x]
+	}
+	if b.once {
+		s += "; one pass"
+	}
+	return s
+}
+
+// The six slots' pass functions: one function each, so the driver's
+// settled-slot skip (by pass function) never takes one bundle for
+// another.
+func generalOptimizeEarly(p *Pass) bool { return runBundle(p, bundleOf("GeneralOptimizeEarly")) }
+func generalOptimizeMain(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimize")) }
+func generalOptimizeMid(p *Pass) bool   { return runBundle(p, bundleOf("GeneralOptimizeMid")) }
+func generalOptimizeMid2(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimizeMid2")) }
+func generalOptimizeLate(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimizeLate")) }
+func generalOptimizeLate2(p *Pass) bool { return runBundle(p, bundleOf("GeneralOptimizeLate2")) }
+
+// runBundle runs bundle b on p's function.
+func runBundle(p *Pass, b *bundle) bool {
+	return runSubPasses(p, b.subs, b.once)
+}
+
+// runSubPasses runs the given sub-passes on p's function, repeated until
+// a round changes nothing (once: one round).
+func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	f := p.F
 	g := &genOpt{
 		f:            f,
 		a:            p.A,
+		p:            p,
 		sc:           p.Scratch,
 		localBudget:  p.Knobs.Budget(CopyPropBudget),
 		globalBudget: p.Knobs.Budget(CopyPropGlobalBudget),
+		ruleBudget:   p.Knobs.Budget(GeneralOptimizeRuleLimit),
+	}
+	for _, s := range subs {
+		g.on[s] = true
+	}
+	if g.on[spMovWindow] {
+		g.on[spCopyProp], g.window = true, movWindow
 	}
 	changed := false
-	for round := 0; round < maxGeneralOptimizeRounds; round++ {
-		n := g.localCopyProp()
-		n += g.simplify()
-		n += g.globalCopyProp()
+	rounds := maxGeneralOptimizeRounds
+	if once {
+		rounds = 1
+	}
+	for round := 0; round < rounds; round++ {
+		if round > 0 && p.Canceled() {
+			break // the driver stops with the context's error
+		}
+		n := int64(0)
+		if g.on[spFold] && p.SSA() {
+			if k := simplifyPhis(p); k > 0 {
+				p.Count("trivial PHIs removed", int64(k))
+				n += int64(k)
+			}
+		}
+		if g.on[spCopyProp] || g.on[spFold] || g.on[spPred] {
+			n += g.localWalk()
+			if g.window == 0 {
+				n += g.globalWalk()
+			}
+		}
+		if g.on[spPred] {
+			n += g.cfgCleanup()
+		}
+		if g.on[spDead] {
+			n += g.deadCode()
+		}
 		if n == 0 {
 			// A round that changed nothing: rerun, the bundle would
 			// change nothing either — unless a budget cut a round short
 			// (a rerun gets a fresh budget).
-			if g.localBudget > 0 && g.globalBudget > 0 {
+			if g.localBudget > 0 && g.globalBudget > 0 && !g.ruleCut && !once {
 				p.FixedPoint()
 			}
 			break
 		}
 		changed = true
 	}
+	if g.cfgEdits > 0 {
+		g.reconcilePhis()
+		g.a.Invalidate(PreserveAll)
+	}
 	if g.copies > 0 {
-		p.Count("copies propagated", g.copies)
+		p.Count("CopyProp: copies propagated", g.copies)
 	}
-	if g.folded > 0 {
-		p.Count("constants folded", g.folded)
+	for r, n := range g.ruleHits {
+		if n > 0 {
+			p.Count("rule "+ruleNames[r], n)
+		}
 	}
-	if g.simplified > 0 {
-		p.Count("identities simplified", g.simplified)
+	if g.ruleCut {
+		p.Count("GeneralOptimizeRuleLimit reached; first rule refused: "+ruleNames[g.cutRule], 1)
 	}
 	return changed
 }
@@ -120,6 +258,14 @@ func generalOptimize(p *Pass) bool {
 // linear, and chains of copies usually settle in two or three.
 const maxGeneralOptimizeRounds = 8
 
+// walkMode says which facts the current walk knows registers by.
+type walkMode uint8
+
+const (
+	walkLocal  walkMode = iota // the block-local copy and definition tables
+	walkGlobal                 // single definitions and dominance
+)
+
 // genOpt is one bundle run's state: budgets, counters, reused buffers.
 type genOpt struct {
 	f                         *ir.Func
@@ -127,24 +273,59 @@ type genOpt struct {
 	sc                        *Scratch
 	duAt                      int64 // edits when the cached def-use chains were last known current
 	localBudget, globalBudget int64
-	copies, folded            int64
-	simplified                int64
+	copies                    int64
+	p                         *Pass
+	on                        [numSubPasses]bool
+	window                    int // MovWindow: copies remembered per block (0: all)
+	ring                      [movWindow]ir.RegID
+	ringStep                  [movWindow]uint32
+	ringAt                    int
+	cfg                       cfgState
+	cfgLive                   bool // the branch-target counts are kept (cfgCleanup)
+	removed                   int64
+	phiBuf                    []ir.Operand
 
-	refs []core.RegRef
-	// Local copy table, indexed by the copy's destination register: the
-	// source word, the source's version when the copy ran, and the block
-	// stamp (entries of other blocks are stale). ver[r] counts the
-	// definitions of r seen so far.
-	ent    []copyEnt
-	ver    []uint32
-	stamp  uint32
-	pos    []int32 // instruction's position in its block (global pass)
-	opaque []bool  // registers an opaque instruction names (global pass)
+	// Rules: the debug counter, per-rule counts, the first rule refused.
+	ruleBudget int64
+	ruleHits   [numRules]int64
+	ruleCut    bool
+	cutRule    ruleID
+	rewrites   int64 // rule applications
+	cfgEdits   int64 // branches and terminators removed or unguarded
+
+	mode walkMode
+	cur  ir.InstrID // the instruction the walk is at
+
+	refs, refs2 []core.RegRef
+	// Local tables, indexed by register: the copy (or constant) the
+	// register holds, its definitions seen so far (ver), the last
+	// unguarded definition (ldef), and when it was last written (last,
+	// in walk steps). Entries of other blocks are stale (stamp).
+	ent   []copyEnt
+	ver   []uint32
+	ldef  []localDef
+	last  []uint32
+	stamp uint32
+	step  uint32
+	// Global walk.
+	du     *core.DefUse
+	dom    *core.DomTree
+	pos    []int32 // instruction's position in its block
+	opaque []bool  // registers an opaque instruction names
 }
 
 type copyEnt struct {
-	src   ir.Operand
+	src   ir.Operand // a register, or an immediate (k)
 	ver   uint32
+	stamp uint32
+	k     bool   // a constant of known bits
+	c     uint64 // its bits
+	at    uint32 // the walk step that recorded it
+}
+
+type localDef struct {
+	instr ir.InstrID
+	step  uint32
 	stamp uint32
 }
 
@@ -154,33 +335,49 @@ const noRewrite = ir.PVolatile | ir.PConvergent | ir.PCarry | ir.PCall | ir.PAsy
 // copySource returns the source word of instruction i when i is a copy the
 // bundle may propagate: an unguarded plain mov whose destination and
 // register source are ordinary scalar registers of interchangeable types,
-// or whose immediate source is an integer of the destination's width.
-func (g *genOpt) copySource(i ir.InstrID) (dst ir.RegID, src ir.Operand, ok bool) {
+// or whose immediate source reads as a constant of the mov's type as wide
+// as the destination (k: its bits in c).
+func (g *genOpt) copySource(i ir.InstrID) (dst ir.RegID, src ir.Operand, c uint64, k, ok bool) {
 	f := g.f
 	if f.Op[i] != ir.OpMov || f.Guard[i] != ir.NoOperand || !f.InstrProps(i).Has(ir.PCopy) {
-		return ir.NoReg, ir.NoOperand, false
+		return ir.NoReg, ir.NoOperand, 0, false, false
 	}
 	ops := f.Ops(i)
 	d := ops[0].Reg()
 	if ops[0].Flags() != 0 || !g.plainReg(d) {
-		return ir.NoReg, ir.NoOperand, false
+		return ir.NoReg, ir.NoOperand, 0, false, false
 	}
 	s := ops[1]
 	switch s.Kind() {
 	case ir.KReg:
 		r := s.Reg()
 		if r == d || s.Flags() != 0 || !g.plainReg(r) || !regsInterchangeable(f.RegType[d], f.RegType[r]) {
-			return ir.NoReg, ir.NoOperand, false
+			return ir.NoReg, ir.NoOperand, 0, false, false
 		}
 	case ir.KImm:
-		t := f.RegType[d]
-		if !intImm(f, s) || !isIntType(t) || !isIntType(f.Type[i]) || f.Type[i].Bits() != t.Bits() {
-			return ir.NoReg, ir.NoOperand, false
+		t := f.Type[i]
+		if t.Bits() != f.RegType[d].Bits() {
+			return ir.NoReg, ir.NoOperand, 0, false, false
 		}
+		v, ok := immAs(f, s, movValueType(t, f.RegType[d]))
+		if !ok {
+			return ir.NoReg, ir.NoOperand, 0, false, false
+		}
+		return d, s.AsUse(), v, true, true
 	default:
-		return ir.NoReg, ir.NoOperand, false
+		return ir.NoReg, ir.NoOperand, 0, false, false
 	}
-	return d, s.AsUse(), true
+	return d, s.AsUse(), 0, false, true
+}
+
+// movValueType is the type a mov's immediate is read as: the mov's type,
+// or for a .b mov into a float register the register's float type (mov.b32
+// %f1, 0f3F800000 is 1.0).
+func movValueType(t, reg ir.Type) ir.Type {
+	if isBitType(t) && reg.IsFloat() && reg.Bits() == t.Bits() {
+		return reg
+	}
+	return t
 }
 
 // plainReg: an ordinary scalar register (not a .reg parameter, not a
@@ -213,15 +410,6 @@ func intImm(f *ir.Func, o ir.Operand) bool {
 	return o.Kind() == ir.KImm && !f.Imms[o.Index()].Kind.IsFloat() && o.Flags()&^ir.FlagNeg == 0
 }
 
-// immBits returns the value of integer immediate o (sign applied), 64 bits.
-func immBits(f *ir.Func, o ir.Operand) uint64 {
-	v := f.Imms[o.Index()].Bits
-	if o.Has(ir.FlagNeg) {
-		v = -v
-	}
-	return v
-}
-
 // immAllowed reports whether the register use at l of instruction i (a
 // use of register r) may be replaced by an integer immediate: see the
 // whitelist in the file comment.
@@ -248,54 +436,102 @@ func (g *genOpt) immAllowed(i ir.InstrID, l core.Loc, r ir.RegID) bool {
 	return false
 }
 
-// localCopyProp runs the block-local propagation over every block.
-func (g *genOpt) localCopyProp() int64 {
-	f := g.f
-	if g.localBudget <= 0 {
-		return 0
+// known returns the constant register r holds at the walk's instruction.
+func (g *genOpt) known(r ir.RegID) (uint64, bool) {
+	if g.mode == walkLocal {
+		e := g.ent[r]
+		if e.stamp != g.stamp || !e.k {
+			return 0, false
+		}
+		return e.c, true
 	}
+	c, ok := g.single(r)
+	if !ok || !g.before(c, g.cur) {
+		return 0, false
+	}
+	if _, _, v, k, ok := g.copySource(c); ok && k {
+		return v, true
+	}
+	return 0, false
+}
+
+// defOf returns the instruction whose result register r holds at the
+// walk's instruction, when that instruction is unguarded and its register
+// sources still hold the values it read: a rule may then look through r.
+func (g *genOpt) defOf(r ir.RegID) (ir.InstrID, bool) {
+	f := g.f
+	if g.mode == walkLocal {
+		l := g.ldef[r]
+		if l.stamp != g.stamp {
+			return ir.NoInstr, false
+		}
+		g.refs2 = core.AppendRegRefs(f, l.instr, g.refs2[:0])
+		for _, x := range g.refs2 {
+			if !x.Def && g.last[x.Reg] >= l.step {
+				return ir.NoInstr, false
+			}
+		}
+		return l.instr, true
+	}
+	d, ok := g.single(r)
+	if !ok || f.Guard[d] != ir.NoOperand || !g.before(d, g.cur) {
+		return ir.NoInstr, false
+	}
+	g.refs2 = core.AppendRegRefs(f, d, g.refs2[:0])
+	for _, x := range g.refs2 {
+		if x.Def {
+			if x.Reg != r {
+				return ir.NoInstr, false // one result only
+			}
+			continue
+		}
+		if g.opaque[x.Reg] {
+			return ir.NoInstr, false
+		}
+		defs := g.du.Defs(x.Reg)
+		if len(defs) == 0 {
+			continue // never written: the same value everywhere
+		}
+		if len(defs) != 1 || !g.before(defs[0].Instr, d) {
+			return ir.NoInstr, false
+		}
+	}
+	return d, true
+}
+
+// localWalk runs block-local copy propagation and the rules over every
+// block.
+func (g *genOpt) localWalk() int64 {
+	f := g.f
 	if len(g.ent) < f.NumRegs() {
 		g.ent = take[copyEnt](g.sc, f.NumRegs())
 		g.ver = take[uint32](g.sc, f.NumRegs())
-		g.stamp = 0
+		g.ldef = take[localDef](g.sc, f.NumRegs())
+		g.last = take[uint32](g.sc, f.NumRegs())
+		g.stamp, g.step = 0, 0
 	}
-	n, folds := int64(0), int64(0)
+	g.mode = walkLocal
+	n, rw0 := int64(0), g.rewrites
 	for _, b := range f.Layout {
 		g.stamp++
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if op := g.foldable(i); op != fNone && g.foldKnown(i, op, g.localConst) {
-				folds++
+		for i := f.BlockFirst[b]; i != ir.NoInstr; {
+			next := f.Next[i]
+			g.step++
+			g.cur = i
+			if g.on[spCopyProp] {
+				n += g.substitute(i)
+			}
+			if g.applyRules(i) {
+				i = next
+				continue // deleted
 			}
 			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-			if f.InstrProps(i)&noRewrite == 0 {
-				for _, x := range g.refs {
-					if x.Def || g.localBudget <= 0 {
-						continue
-					}
-					e := g.ent[x.Reg]
-					if e.stamp != g.stamp {
-						continue
-					}
-					if e.src.Kind() == ir.KReg {
-						if g.ver[e.src.Reg()] != e.ver {
-							continue
-						}
-						o := core.OperandAt(f, i, x.Loc)
-						core.SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(e.src.Reg())))
-					} else {
-						if !g.immAllowed(i, x.Loc, x.Reg) {
-							continue
-						}
-						core.SetOperandAt(f, i, x.Loc, e.src)
-					}
-					g.localBudget--
-					n++
-				}
-			}
 			for _, x := range g.refs {
 				if x.Def {
 					g.ver[x.Reg]++
 					g.ent[x.Reg].stamp = 0
+					g.ldef[x.Reg].stamp = 0
+					g.last[x.Reg] = g.step
 				}
 			}
 			if f.InstrProps(i).Has(ir.POpaque) {
@@ -303,33 +539,136 @@ func (g *genOpt) localCopyProp() int64 {
 				// definitions: forget every copy of the block so far.
 				g.stamp++
 			}
-			if d, src, ok := g.copySource(i); ok {
-				e := copyEnt{src: src, stamp: g.stamp}
+			if d, src, c, k, ok := g.copySource(i); ok {
+				e := copyEnt{src: src, stamp: g.stamp, k: k, c: c, at: g.step}
 				if src.Kind() == ir.KReg {
 					e.ver = g.ver[src.Reg()]
 				}
 				g.ent[d] = e
+				if g.window > 0 {
+					// Forget the oldest of the window's copies.
+					if old := g.ring[g.ringAt]; g.ringStep[g.ringAt] != 0 && g.ent[old].at == g.ringStep[g.ringAt] {
+						g.ent[old].stamp = 0
+					}
+					g.ring[g.ringAt], g.ringStep[g.ringAt] = d, g.step
+					g.ringAt = (g.ringAt + 1) % g.window
+				}
 			}
+			if f.Guard[i] == ir.NoOperand && f.InstrProps(i)&(ir.PSideEffect|noRewrite) == 0 {
+				if ops := f.Ops(i); len(ops) > 0 && ops[0].Kind() == ir.KReg && ops[0].IsDef() {
+					g.ldef[ops[0].Reg()] = localDef{instr: i, step: g.step, stamp: g.stamp}
+				}
+			}
+			i = next
 		}
 	}
 	g.copies += n
-	return n + folds
+	return n + g.rewrites - rw0
 }
 
-// globalCopyProp propagates single-definition copies across blocks (see
-// the file comment for why it is exact).
-func (g *genOpt) globalCopyProp() int64 {
+// applyRules applies the enabled rule groups to instruction i until none
+// matches (at most a few times) and reports whether i was deleted.
+func (g *genOpt) applyRules(i ir.InstrID) bool {
 	f := g.f
-	if g.globalBudget <= 0 || len(f.Layout) < 2 {
+	if f.InstrProps(i)&ir.PPseudo != 0 {
+		return false
+	}
+	for range 4 {
+		fired := g.on[spFold] && g.rulesFold(i)
+		if !fired && g.on[spPred] {
+			fired = g.rulesPred(i)
+		}
+		if !fired {
+			return false
+		}
+		if f.Dead[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// substitute rewrites the register uses of instruction i that the local
+// copy table knows a source for, and returns how many it rewrote.
+func (g *genOpt) substitute(i ir.InstrID) int64 {
+	f := g.f
+	if f.InstrProps(i)&noRewrite != 0 || g.localBudget <= 0 {
+		return 0
+	}
+	n := int64(0)
+	g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+	for _, x := range g.refs {
+		if x.Def || g.localBudget <= 0 {
+			continue
+		}
+		e := g.ent[x.Reg]
+		if e.stamp != g.stamp {
+			continue
+		}
+		if e.src.Kind() == ir.KReg {
+			if g.ver[e.src.Reg()] != e.ver {
+				continue
+			}
+			o := core.OperandAt(f, i, x.Loc)
+			core.SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(e.src.Reg())))
+		} else {
+			if !intImm(f, e.src) || !g.immAllowed(i, x.Loc, x.Reg) {
+				continue
+			}
+			core.SetOperandAt(f, i, x.Loc, e.src)
+		}
+		g.localBudget--
+		n++
+	}
+	// (The cached properties stay right: a plain register replaced by a
+	// plain register of its width, or by an integer immediate in a
+	// whitelisted source, changes none of them.)
+	return n
+}
+
+// single returns the only definition of r, when it has exactly one and
+// no opaque instruction names r.
+func (g *genOpt) single(r ir.RegID) (ir.InstrID, bool) {
+	defs := g.du.Defs(r)
+	if len(defs) != 1 || g.opaque[r] {
+		return ir.NoInstr, false
+	}
+	return defs[0].Instr, true
+}
+
+// before reports whether instruction a dominates instruction b and is not
+// b (both placed).
+func (g *genOpt) before(a, b ir.InstrID) bool {
+	f := g.f
+	ba, bb := f.Block[a], f.Block[b]
+	if ba == ir.NoBlock || bb == ir.NoBlock {
+		return false
+	}
+	if ba == bb {
+		return g.pos[a] < g.pos[b] && g.dom.Contains(ba)
+	}
+	return g.dom.Dominates(ba, bb)
+}
+
+// globalWalk propagates single-definition copies across blocks (see the
+// file comment for why it is exact) and applies the rules with what
+// single definitions make known.
+func (g *genOpt) globalWalk() int64 {
+	f := g.f
+	if len(f.Layout) < 2 {
 		return 0
 	}
 	// Rewrites since the chains were cached make them stale.
-	if edits := g.copies + g.folded + g.simplified; edits != g.duAt {
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
 		g.a.Invalidate(instrAnalyses)
 		g.duAt = edits
 	}
-	du := g.a.DefUse()
-	dom := g.a.Dom()
+	if !f.CFGValid() {
+		f.ComputeCFG()
+	}
+	g.du = g.a.DefUse()
+	g.dom = g.a.Dom()
+	g.mode = walkGlobal
 	if cap(g.pos) < f.NumInstrs() {
 		g.pos = take[int32](g.sc, f.NumInstrs())
 	}
@@ -340,15 +679,6 @@ func (g *genOpt) globalCopyProp() int64 {
 			g.pos[i] = k
 			k++
 		}
-	}
-	// before reports whether instruction a dominates instruction b and
-	// is not b.
-	before := func(a, b ir.InstrID) bool {
-		ba, bb := f.Block[a], f.Block[b]
-		if ba == bb {
-			return g.pos[a] < g.pos[b] && dom.Contains(ba)
-		}
-		return dom.Dominates(ba, bb)
 	}
 	// An opaque instruction may write operands not marked as definitions:
 	// a register it names has no known set of definitions.
@@ -367,38 +697,55 @@ func (g *genOpt) globalCopyProp() int64 {
 			}
 		}
 	}
-	single := func(r ir.RegID) (ir.InstrID, bool) {
-		defs := du.Defs(r)
-		if len(defs) != 1 || g.opaque[r] {
-			return ir.NoInstr, false
-		}
-		return defs[0].Instr, true
+	n := int64(0)
+	if g.on[spCopyProp] {
+		n = g.globalCopyProp()
 	}
+	rw0 := g.rewrites
+	if g.on[spFold] || g.on[spPred] {
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; {
+				next := f.Next[i]
+				g.cur = i
+				g.applyRules(i)
+				i = next
+			}
+		}
+	}
+	return n + g.rewrites - rw0
+}
+
+// globalCopyProp rewrites the uses of single-definition copies.
+func (g *genOpt) globalCopyProp() int64 {
+	f := g.f
+	du := g.du
 	n := int64(0)
 	for r := range f.NumRegs() {
 		if g.globalBudget <= 0 {
 			break
 		}
 		d := ir.RegID(r)
-		c, ok := single(d)
+		c, ok := g.single(d)
 		if !ok || len(du.Uses(d)) == 0 {
 			continue
 		}
-		dst, src, ok := g.copySource(c)
+		dst, src, _, _, ok := g.copySource(c)
 		if !ok || dst != d {
 			continue
 		}
 		if src.Kind() == ir.KReg {
-			if sd, ok := single(src.Reg()); !ok || !before(sd, c) {
+			if sd, ok := g.single(src.Reg()); !ok || !g.before(sd, c) {
 				continue
 			}
+		} else if !intImm(f, src) {
+			continue
 		}
 		for _, u := range du.Uses(d) {
 			if g.globalBudget <= 0 {
 				break
 			}
 			i := u.Instr
-			if f.Dead[i] || f.Block[i] == ir.NoBlock || !before(c, i) || f.InstrProps(i)&noRewrite != 0 {
+			if f.Dead[i] || f.Block[i] == ir.NoBlock || !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
 				continue
 			}
 			o := core.OperandAt(f, i, u.Loc)
@@ -418,332 +765,7 @@ func (g *genOpt) globalCopyProp() int64 {
 		}
 	}
 	g.copies += n
-	// Sources that are single-definition immediate copies dominating the
-	// instruction are constants there, also where no immediate may be
-	// written (the first source): fold what they make constant.
-	known := func(i ir.InstrID, r ir.RegID) (ir.Operand, bool) {
-		c, ok := single(r)
-		if !ok || !before(c, i) {
-			return ir.NoOperand, false
-		}
-		if _, src, ok := g.copySource(c); ok && src.Kind() == ir.KImm {
-			return src, true
-		}
-		return ir.NoOperand, false
-	}
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if op := g.foldable(i); op != fNone && g.foldKnown(i, op, known) {
-				n++
-			}
-		}
-	}
 	return n
-}
-
-// localConst is the local walk's constant lookup: the immediate the copy
-// table holds for r, when the entry is live.
-func (g *genOpt) localConst(_ ir.InstrID, r ir.RegID) (ir.Operand, bool) {
-	e := g.ent[r]
-	if e.stamp != g.stamp || e.src.Kind() != ir.KImm {
-		return ir.NoOperand, false
-	}
-	return e.src, true
-}
-
-// foldKnown folds instruction i (checked by foldable) when each register
-// source is a constant according to known. It reports whether it did.
-func (g *genOpt) foldKnown(i ir.InstrID, op foldOp, known func(ir.InstrID, ir.RegID) (ir.Operand, bool)) bool {
-	f := g.f
-	ops := f.Ops(i)
-	var srcs [2]ir.Operand
-	regs := 0
-	for k, o := range ops[1:] {
-		if o.Kind() == ir.KReg {
-			c, ok := known(i, o.Reg())
-			if !ok {
-				return false
-			}
-			o = c
-			regs++
-		}
-		srcs[k] = o
-	}
-	if regs == 0 {
-		return false // simplify's work
-	}
-	return g.foldImms(i, op, ops[0], srcs[:len(ops)-1])
-}
-
-// Folding and identities.
-
-// foldOp is one integer opcode the bundle folds, by its mnemonic shape.
-type foldOp uint8
-
-const (
-	fNone foldOp = iota
-	fAdd
-	fSub
-	fMul
-	fAnd
-	fOr
-	fXor
-	fNot
-	fNeg
-	fShl
-	fShr
-	fMin
-	fMax
-)
-
-// foldable returns the fold operation of instruction i: its mnemonic must
-// be exactly "op.t" ("mul.lo.t" for mul) with t an integer type of 16, 32
-// or 64 bits (min/max/neg: not a bit type), one register destination as
-// wide as t, and sources that are unflagged registers or integer
-// immediates.
-func (g *genOpt) foldable(i ir.InstrID) foldOp {
-	f := g.f
-	var op foldOp
-	want := 3
-	switch f.Op[i] {
-	case ir.OpAdd:
-		op = fAdd
-	case ir.OpSub:
-		op = fSub
-	case ir.OpMul:
-		op = fMul
-	case ir.OpAnd:
-		op = fAnd
-	case ir.OpOr:
-		op = fOr
-	case ir.OpXor:
-		op = fXor
-	case ir.OpNot:
-		op, want = fNot, 2
-	case ir.OpNeg:
-		op, want = fNeg, 2
-	case ir.OpShl:
-		op = fShl
-	case ir.OpShr:
-		op = fShr
-	case ir.OpMin:
-		op = fMin
-	case ir.OpMax:
-		op = fMax
-	default:
-		return fNone
-	}
-	t := f.Type[i]
-	if !isIntType(t) || t.Bits() < 16 || f.Type2[i] != ir.TNone {
-		return fNone
-	}
-	if isBitType(t) && (op == fMin || op == fMax || op == fNeg) {
-		return fNone
-	}
-	if f.InstrProps(i)&(noRewrite|ir.PSideEffect) != 0 {
-		return fNone
-	}
-	// The mnemonic must be exactly "op.t" ("mul.lo.t"): no modifier but
-	// the low half of mul, no space, no vector.
-	want0 := ir.Mods(0)
-	if op == fMul {
-		want0 = ir.ModLo
-	}
-	if f.Mods[i] != want0 || f.Space[i] != ir.SpaceNone {
-		return fNone
-	}
-	ops := f.Ops(i)
-	if len(ops) != want || ops[0].Kind() != ir.KReg || !ops[0].IsDef() || ops[0].Flags() != 0 ||
-		f.RegVec[ops[0].Reg()] != 0 || f.RegType[ops[0].Reg()].Bits() != t.Bits() {
-		return fNone
-	}
-	for k, o := range ops[1:] {
-		switch o.Kind() {
-		case ir.KReg:
-			w := t.Bits()
-			if k == 1 && k2shift(op) {
-				w = 32 // the shift amount is .u32
-			}
-			if o.Flags() != 0 || o.IsDef() || f.RegVec[o.Reg()] != 0 || f.RegType[o.Reg()].Bits() != w {
-				return fNone
-			}
-		case ir.KImm:
-			if !intImm(f, o) {
-				return fNone
-			}
-		default:
-			return fNone
-		}
-	}
-	return op
-}
-
-func k2shift(op foldOp) bool { return op == fShl || op == fShr }
-
-// simplify folds constants and applies the identities over the function.
-func (g *genOpt) simplify() int64 {
-	f := g.f
-	n := int64(0)
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; {
-			next := f.Next[i]
-			if g.selfMove(i) {
-				f.Remove(i)
-				g.simplified++
-				n++
-				i = next
-				continue
-			}
-			op := g.foldable(i)
-			if op != fNone {
-				n += g.simplifyInstr(i, op)
-			}
-			i = next
-		}
-	}
-	return n
-}
-
-// selfMove: an unguarded "mov.t %a, %a" copy, which changes nothing.
-func (g *genOpt) selfMove(i ir.InstrID) bool {
-	f := g.f
-	if f.Op[i] != ir.OpMov || f.Guard[i] != ir.NoOperand || !f.InstrProps(i).Has(ir.PCopy) {
-		return false
-	}
-	ops := f.Ops(i)
-	return ops[1].Kind() == ir.KReg && ops[0].Reg() == ops[1].Reg() && ops[0].Flags() == 0 && ops[1].Flags() == 0
-}
-
-// simplifyInstr folds or simplifies instruction i (already checked by
-// foldable) and reports 1 when it rewrote it.
-func (g *genOpt) simplifyInstr(i ir.InstrID, op foldOp) int64 {
-	f := g.f
-	t := f.Type[i]
-	w := t.Bits()
-	mask := ^uint64(0) >> (64 - w)
-	ops := f.Ops(i)
-	if g.foldImms(i, op, ops[0], ops[1:]) {
-		return 1
-	}
-	if op == fNot || op == fNeg {
-		return 0
-	}
-	dst, a, b := ops[0], ops[1], ops[2]
-	// One register, one immediate: the identities. x is the register
-	// source, c the immediate (truncated to the width; shift amounts are
-	// .u32 and must fit).
-	commutes := op == fAdd || op == fMul || op == fAnd || op == fOr || op == fXor
-	x, imm := a, b
-	if a.Kind() == ir.KImm {
-		if !commutes {
-			return 0
-		}
-		x, imm = b, a
-	}
-	if x.Kind() != ir.KReg || imm.Kind() != ir.KImm {
-		return 0
-	}
-	cv := immBits(f, imm)
-	if k2shift(op) {
-		if cv>>32 != 0 {
-			return 0
-		}
-		if f.RegType[x.Reg()].Bits() != w {
-			return 0
-		}
-	} else {
-		cv &= mask
-	}
-	switch {
-	case (op == fAdd || op == fSub || op == fOr || op == fXor || op == fShl || op == fShr) && cv == 0,
-		op == fMul && cv == 1, op == fAnd && cv == mask:
-		g.toMov(i, dst, x.AsUse())
-	case (op == fMul || op == fAnd) && cv == 0:
-		g.toMovImm(i, dst, 0)
-	default:
-		return 0
-	}
-	g.simplified++
-	return 1
-}
-
-// foldImms rewrites instruction i into "mov.t dst, result" when every
-// source word in srcs is an integer immediate, and reports whether it did.
-func (g *genOpt) foldImms(i ir.InstrID, op foldOp, dst ir.Operand, srcs []ir.Operand) bool {
-	f := g.f
-	for _, o := range srcs {
-		if o.Kind() != ir.KImm {
-			return false
-		}
-	}
-	t := f.Type[i]
-	mask := ^uint64(0) >> (64 - t.Bits())
-	var r uint64
-	switch op {
-	case fNot:
-		r = ^immBits(f, srcs[0])
-	case fNeg:
-		r = -immBits(f, srcs[0])
-	default:
-		var ok bool
-		if r, ok = foldBinary(op, t, immBits(f, srcs[0]), immBits(f, srcs[1])); !ok {
-			return false
-		}
-	}
-	g.toMovImm(i, dst, r&mask)
-	g.folded++
-	return true
-}
-
-// foldBinary computes a op b for integer type t with PTX's semantics; the
-// result is truncated by the caller.
-func foldBinary(op foldOp, t ir.Type, a, b uint64) (uint64, bool) {
-	w := t.Bits()
-	mask := ^uint64(0) >> (64 - w)
-	a &= mask
-	switch op {
-	case fAdd:
-		return a + b, true
-	case fSub:
-		return a - b, true
-	case fMul:
-		return a * (b & mask), true
-	case fAnd:
-		return a & b, true
-	case fOr:
-		return a | b, true
-	case fXor:
-		return a ^ b, true
-	case fShl, fShr:
-		if b>>32 != 0 {
-			return 0, false // not a .u32 amount as written
-		}
-		if op == fShl {
-			if b >= uint64(w) {
-				return 0, true
-			}
-			return a << b, true
-		}
-		if t.IsSigned() {
-			s := min(b, uint64(w-1))
-			return uint64(signExtend(a, w) >> s), true
-		}
-		if b >= uint64(w) {
-			return 0, true
-		}
-		return a >> b, true
-	case fMin, fMax:
-		b &= mask
-		less := a < b
-		if t.IsSigned() {
-			less = signExtend(a, w) < signExtend(b, w)
-		}
-		if less == (op == fMin) {
-			return a, true
-		}
-		return b, true
-	}
-	return 0, false
 }
 
 func signExtend(v uint64, w int) int64 {
@@ -751,26 +773,82 @@ func signExtend(v uint64, w int) int64 {
 	return int64(v<<s) >> s
 }
 
-// toMov rewrites instruction i, in place and keeping its guard, into
-// "mov.t dst, src" with t its type.
-func (g *genOpt) toMov(i ir.InstrID, dst, src ir.Operand) {
+// deadCode removes instructions without effects whose results nothing
+// reads: pure instructions (not PHIs, not opaque, no side effect, no
+// memory) all of whose destinations are registers without a use, that
+// are not return registers. Removing one may leave its sources unread:
+// the sweep runs backwards and repeats while it removes.
+func (g *genOpt) deadCode() int64 {
 	f := g.f
-	f.SetOps(i, []ir.Operand{dst, src})
-	f.SetForm(i, ir.Form{Op: ir.OpMov, Type: f.Type[i]})
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
+		g.a.Invalidate(instrAnalyses)
+		g.duAt = edits
+	}
+	du := g.a.DefUse()
+	uses := take[int32](g.sc, f.NumRegs())
+	for r := range uses {
+		uses[r] = int32(len(du.Uses(ir.RegID(r))))
+	}
+	for _, r := range f.ReturnRegs(nil) {
+		uses[r]++ // live when the function returns
+	}
+	n := int64(0)
+	for range 4 {
+		m := int64(0)
+		for k := len(f.Layout) - 1; k >= 0; k-- {
+			b := f.Layout[k]
+			for i := f.BlockLast[b]; i != ir.NoInstr; {
+				prev := f.Prev[i]
+				if g.deadInstr(i, uses) {
+					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+					for _, x := range g.refs {
+						if !x.Def {
+							uses[x.Reg]--
+						}
+					}
+					f.Remove(i)
+					m++
+				}
+				i = prev
+			}
+		}
+		n += m
+		if m == 0 {
+			break
+		}
+	}
+	if n > 0 {
+		g.removed += n
+		g.count("DeadCode: instructions removed", n)
+	}
+	return n
 }
 
-// toMovImm rewrites i into "mov.t dst, v", v already truncated to the
-// width: signed types print it as a (possibly negative) decimal, the
-// others as decimal when small, else hexadecimal.
-func (g *genOpt) toMovImm(i ir.InstrID, dst ir.Operand, v uint64) {
+// deadInstr reports whether instruction i computes only registers
+// nothing reads, and does nothing else.
+func (g *genOpt) deadInstr(i ir.InstrID, uses []int32) bool {
 	f := g.f
-	t := f.Type[i]
-	im := ir.Imm{Bits: v, Kind: ir.ImmInt}
-	switch {
-	case t.IsSigned():
-		im.Bits = uint64(signExtend(v, t.Bits()))
-	case v > 1<<31-1:
-		im.Kind = ir.ImmHex
+	p := f.InstrProps(i)
+	if !p.Has(ir.PPure) || p&(noRewrite|ir.PSideEffect|ir.PReadsMem|ir.PWritesMem|ir.PBranch|ir.PTerminator|ir.PBarrier) != 0 {
+		return false
 	}
-	g.toMov(i, dst, f.AddImm(im))
+	any := false
+	g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+	for _, x := range g.refs {
+		if x.Def {
+			if uses[x.Reg] != 0 {
+				return false
+			}
+			any = true
+		}
+	}
+	if !any {
+		return false
+	}
+	for _, o := range f.Ops(i) {
+		if o.IsDef() && o.Kind() != ir.KReg && o.Kind() != ir.KList && o.Kind() != ir.KSink {
+			return false
+		}
+	}
+	return true
 }

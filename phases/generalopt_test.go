@@ -44,11 +44,37 @@ type genOptCase struct {
 	notWant []string // substrings that must not be
 }
 
-// runGenOpt runs GeneralOptimizeEarly alone on function fn of src with
-// the given knob settings ("Name=Value").
+// runGenOpt runs the sub-passes CopyProp and ConstantFold alone, on the
+// function as written (no SSA form), on function fn of src with the given
+// knob settings ("Name=Value").
 func runGenOpt(t *testing.T, src, fn string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
 	t.Helper()
+	return runSubs(t, src, fn, []subPass{spCopyProp, spFold}, knobs...)
+}
+
+// runSubs runs the given GeneralOptimize sub-passes, to a fixed point, in
+// the slot GeneralOptimizeEarly (the one before SSA form) alone, on
+// function fn of src.
+func runSubs(t *testing.T, src, fn string, subs []subPass, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
+	t.Helper()
+	saved := bundleOf("GeneralOptimizeEarly").subs
+	bundleOf("GeneralOptimizeEarly").subs = subs
+	defer func() { bundleOf("GeneralOptimizeEarly").subs = saved }()
 	return runPass(t, src, fn, "GeneralOptimizeEarly", knobs...)
+}
+
+// ruleCounter sums the counters of the rules whose name starts with
+// prefix ("" for all; a prefix ending in NUL names one rule exactly).
+func ruleCounter(stats []PhaseStat, prefix string) int64 {
+	var n int64
+	for _, s := range stats {
+		for _, c := range s.Counters {
+			if exact, ok := strings.CutSuffix(prefix, "\x00"); ok && c.Name == "rule "+exact || !ok && strings.HasPrefix(c.Name, "rule "+prefix) {
+				n += c.N
+			}
+		}
+	}
+	return n
 }
 
 func runGenOptCases(t *testing.T, cases []genOptCase) {
@@ -361,34 +387,49 @@ func TestGeneralOptimizeIdentities(t *testing.T) {
 	})
 }
 
-func TestFoldBinary(t *testing.T) {
+func TestIntegerFoldHelpers(t *testing.T) {
 	for _, tc := range []struct {
-		op   foldOp
+		name string
+		fn   func(ir.Type, uint64, uint64) uint64
 		t    ir.Type
 		a, b uint64
 		want uint64
 	}{
-		{fAdd, ir.TU32, 0xffffffff, 1, 0},
-		{fSub, ir.TS16, 0, 1, 0xffff},
-		{fMul, ir.TU64, 1 << 32, 1<<32 + 1, 1 << 32},
-		{fShl, ir.TB16, 1, 15, 0x8000},
-		{fShl, ir.TB16, 1, 16, 0},
-		{fShr, ir.TS16, 0x8000, 100, 0xffff},
-		{fShr, ir.TU64, 1 << 63, 63, 1},
-		{fShr, ir.TS64, 1 << 63, 64, ^uint64(0)},
-		{fMin, ir.TS16, 0xffff, 1, 0xffff},
-		{fMin, ir.TU16, 0xffff, 1, 1},
-		{fMax, ir.TS32, 0x80000000, 0x7fffffff, 0x7fffffff},
-		{fMax, ir.TU32, 0x80000000, 0x7fffffff, 0x80000000},
+		{"shl", shiftLeft, ir.TB16, 1, 15, 0x8000},
+		{"shl", shiftLeft, ir.TB16, 1, 16, 0},
+		{"shr", shiftRight, ir.TS16, 0x8000, 100, 0xffff},
+		{"shr", shiftRight, ir.TU64, 1 << 63, 63, 1},
+		{"shr", shiftRight, ir.TS64, 1 << 63, 64, ^uint64(0)},
+		{"shr", shiftRight, ir.TU32, 0x80000000, 32, 0},
+		{"min", minInt, ir.TS16, 0xffff, 1, 0xffff},
+		{"min", minInt, ir.TU16, 0xffff, 1, 1},
+		{"max", maxInt, ir.TS32, 0x80000000, 0x7fffffff, 0x7fffffff},
+		{"max", maxInt, ir.TU32, 0x80000000, 0x7fffffff, 0x80000000},
 	} {
-		got, ok := foldBinary(tc.op, tc.t, tc.a, tc.b)
-		mask := ^uint64(0) >> (64 - tc.t.Bits())
-		if !ok || got&mask != tc.want {
-			t.Errorf("fold %d.%s %#x, %#x = %#x (%v), want %#x", tc.op, tc.t, tc.a, tc.b, got&mask, ok, tc.want)
+		got := tc.fn(tc.t, tc.a, tc.b) & widthMask(tc.t)
+		if got != tc.want {
+			t.Errorf("%s.%s %#x, %#x = %#x, want %#x", tc.name, tc.t, tc.a, tc.b, got, tc.want)
 		}
 	}
-	if _, ok := foldBinary(fShl, ir.TB32, 1, 1<<32); ok {
-		t.Error("a shift amount wider than .u32 was folded")
+	for _, tc := range []struct {
+		c    ir.Cmp
+		t    ir.Type
+		a, b uint64
+		want uint64
+	}{
+		{ir.CmpLt, ir.TS32, 0xffffffff, 0, 1},
+		{ir.CmpLt, ir.TU32, 0xffffffff, 0, 0},
+		{ir.CmpLo, ir.TS32, 0xffffffff, 0, 0},
+		{ir.CmpGe, ir.TS16, 0x8000, 0x7fff, 0},
+		{ir.CmpHs, ir.TS16, 0x8000, 0x7fff, 1},
+		{ir.CmpNe, ir.TB64, 1, 1, 0},
+	} {
+		if got, ok := cmpInt(tc.c, tc.t, tc.a, tc.b); !ok || got != tc.want {
+			t.Errorf("setp.%s.%s %#x, %#x = %d (%v), want %d", tc.c, tc.t, tc.a, tc.b, got, ok, tc.want)
+		}
+	}
+	if _, ok := cmpInt(ir.CmpEqu, ir.TU32, 1, 1); ok {
+		t.Error("an unordered comparison was folded on integers")
 	}
 }
 
@@ -427,11 +468,11 @@ $L__a:
 	add.u32 %r30, %r5, %r6;
 $L__b:`)
 	_, _, body, stats := runGenOpt(t, src, "k")
-	if counter(stats, "copies propagated") == 0 || counter(stats, "constants folded") != 1 || counter(stats, "identities simplified") != 1 {
+	if counter(stats, "CopyProp: copies propagated") == 0 || ruleCounter(stats, "Fold") != 1 || ruleCounter(stats, "AddZero") != 1 {
 		t.Errorf("counters %+v:\n%s", stats, body)
 	}
 	before, after, body, stats := runGenOpt(t, src, "k", "CopyPropBudget=0", "CopyPropGlobalBudget=0")
-	if n := counter(stats, "copies propagated"); n != 0 {
+	if n := counter(stats, "CopyProp: copies propagated"); n != 0 {
 		t.Errorf("%d copies propagated with zero budgets:\n%s", n, body)
 	}
 	if !strings.Contains(body, "add.u32 %r4, %r3, %r1;") || !strings.Contains(body, "add.u32 %r30, %r3, %r4;") {
@@ -439,7 +480,7 @@ $L__b:`)
 	}
 	simtest.CheckEquivalent(t, before, after, 4)
 	_, _, body, stats = runGenOpt(t, src, "k", "CopyPropBudget=1", "CopyPropGlobalBudget=0")
-	if n := counter(stats, "copies propagated"); n != 1 {
+	if n := counter(stats, "CopyProp: copies propagated"); n != 1 {
 		t.Errorf("%d copies propagated with a budget of 1:\n%s", n, body)
 	}
 }
@@ -572,7 +613,7 @@ func TestGeneralOptimizeRandom(t *testing.T) {
 		n = 50
 	}
 	target, _ := ParseTarget("sm_80")
-	for _, named := range [][]string{{"GeneralOptimizeEarly"}, nil} {
+	for _, named := range [][]string{{"GeneralOptimize"}, nil} {
 		c, err := NewConfig(MaxOpt, target, nil, nil, named)
 		if err != nil {
 			t.Fatal(err)
@@ -591,7 +632,7 @@ func TestGeneralOptimizeRandom(t *testing.T) {
 			if err != nil {
 				t.Fatalf("seed %d: %v\n%s", seed, err, src)
 			}
-			changes += counter(stats, "copies propagated") + counter(stats, "constants folded") + counter(stats, "identities simplified")
+			changes += counter(stats, "CopyProp: copies propagated") + ruleCounter(stats, "")
 			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 2})
 			if err != nil {
 				t.Fatalf("seed %d: %v\n%s", seed, err, src)

@@ -12,7 +12,7 @@ import (
 func WriteHelpPhases(w io.Writer) {
 	fmt.Fprintln(w, "Phases, in pipeline order (disable with --disable-phase NAME, select with --named-phases NAME,...):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  #\tname\topt\tfamily\tstatus\tdescription")
+	fmt.Fprintln(tw, "  #\tname\topt\tfamily\tneeds\tstatus\tdescription")
 	for _, p := range pipeline {
 		status := "no-op (not yet implemented)"
 		if p.Impl {
@@ -26,7 +26,7 @@ func WriteHelpPhases(w io.Writer) {
 		if fam == "" {
 			fam = "-"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t-O%d\t%s\t%s\t%s%s\n", p.Num, p.Name, p.MinOpt, fam, status, p.Help, req)
+		fmt.Fprintf(tw, "  %d\t%s\t-O%d\t%s\t%s\t%s\t%s%s\n", p.Num, p.Name, p.MinOpt, fam, p.Form, status, p.Help, req)
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nFamilies (a family name stands for all its members):")
@@ -60,9 +60,15 @@ func WriteHelpKnobs(w io.Writer, t Target) {
 		if k.Source(i) == "sm" {
 			def += " (sm)"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Kind, def, rng, d.Phase, d.Help)
+		help := d.Help
+		if d.Inert {
+			help = "[inert: no pass reads it yet] " + help
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", d.Name, d.Kind, def, rng, d.Phase, help)
 	}
 	tw.Flush()
+	fmt.Fprintln(w, "\nKnobs marked [inert] are accepted (ptxas-style settings stay valid) but change nothing:")
+	fmt.Fprintln(w, "their phase is not built yet (--help-phases) or does not use them.")
 	fmt.Fprintf(w, "\nSM targets: --sm sm_XX (default: the module's .target); encoding (generation << 12) | variant, %s = %#x.\n", t.Name, t.Encoding)
-	fmt.Fprintf(w, "Profiles: EnableGvnCseMode 1 before sm_70, 2 for sm_70..sm_89, 3 from sm_90; limit-fold-fp on at encodings <= %d.\n", FoldEligibleBoundary)
+	fmt.Fprintf(w, "Profiles: EnableGvnCseMode 1 before sm_70, 2 for sm_70..sm_89, 3 from sm_90; limit-fold-fp (inert) on at encodings <= %d.\n", FoldEligibleBoundary)
 }

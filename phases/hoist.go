@@ -510,10 +510,28 @@ func (h *licm) hoistLoop(k int, live *core.Liveness) int64 {
 const licmBlock = ir.PSideEffect | ir.PVolatile | ir.PConvergent | ir.PCall | ir.PCarry | ir.PAsync |
 	ir.POpaque | ir.PPseudo | ir.PBranch | ir.PTerminator | ir.PBarrier | ir.PWritesMem
 
+// movWorthHoisting: a mov of a register, an immediate or a symbol's
+// address costs nothing to redo on each iteration, and hoisting it only
+// stretches a live range over the loop (in SSA form, a loop's constant
+// start values would all move out and take a register each): only a mov
+// reading a special register (%ntid, %nctaid, …), which is a real read,
+// moves.
+func (h *licm) movWorthHoisting(i ir.InstrID) bool {
+	for _, o := range h.f.Ops(i)[1:] {
+		if o.Kind() != ir.KSpecial {
+			return false
+		}
+	}
+	return true
+}
+
 // localOK checks rules 1 and 2 for instruction i.
 func (h *licm) localOK(i ir.InstrID) bool {
 	f := h.f
 	if f.Guard[i] != ir.NoOperand || f.Op[i] == ir.OpDiv || f.Op[i] == ir.OpRem {
+		return false
+	}
+	if f.Op[i] == ir.OpMov && !h.movWorthHoisting(i) {
 		return false
 	}
 	p := f.InstrProps(i)

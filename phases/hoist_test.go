@@ -50,13 +50,26 @@ func licmSrc(pre, body, after string) string {
 }
 
 // loopDepth returns the loop depth of the block holding the first
-// instruction whose printed form starts with prefix, -1 when none does.
+// instruction whose printed form starts with prefix (or, for a pattern
+// "OP *, SOURCES", whose opcode and sources match whatever register it
+// writes: OutOfSSA may give a value kept apart another free register),
+// -1 when none does.
 func loopDepth(f *ir.Func, prefix string) int {
 	f.ComputeCFG()
 	ls := core.FindLoops(f, core.Dominators(f))
+	op, srcs, anyDst := strings.Cut(prefix, " *,")
 	for _, b := range f.Layout {
 		for i := range f.Instrs(b) {
-			if strings.HasPrefix(f.FormatInstr(i), prefix) {
+			text := f.FormatInstr(i)
+			if anyDst {
+				o, rest, _ := strings.Cut(text, " ")
+				_, s, _ := strings.Cut(rest, ",")
+				if o == op && strings.HasPrefix(s, srcs) {
+					return ls.Depth(b)
+				}
+				continue
+			}
+			if strings.HasPrefix(text, prefix) {
 				return ls.Depth(b)
 			}
 		}
@@ -84,7 +97,7 @@ func TestHoistInvariants(t *testing.T) {
 			instr: []string{"add.u32 %r10"}, depth: 0, hoisted: 1},
 		{name: "nested: out of both loops",
 			body:  "mov.u32 %r8, 0;\n$L__inner:\n add.u32 %r10, %r2, 7;\n add.u32 %r6, %r6, %r10;\n add.u32 %r8, %r8, 1;\n setp.lt.u32 %p2, %r8, 3;\n @%p2 bra $L__inner;",
-			instr: []string{"add.u32 %r10"}, depth: 0, hoisted: 3}, // in SSA the inner counter's start value is invariant too
+			instr: []string{"add.u32 %r10"}, depth: 0, hoisted: 2},
 		{name: "preheader inserted",
 			pre:   "setp.eq.u32 %p3, %r3, 0;\n @%p3 bra $L__loop;\n add.u32 %r6, %r6, 1;",
 			body:  "add.u32 %r10, %r2, 7;\n add.u32 %r6, %r6, %r10;",
@@ -109,17 +122,17 @@ func TestHoistInvariants(t *testing.T) {
 		// it apart from the value the first iteration reads).
 		{name: "loop-carried: live into the header",
 			body:  "add.u32 %r6, %r6, %r9;\n add.u32 %r9, %r2, 1;",
-			instr: []string{"add.u32 %r9"}, depth: 0, hoisted: 1},
+			instr: []string{"add.u32 *, %r2, 1;"}, depth: 0, hoisted: 1},
 		// In SSA form the two writes are two values: the invariant one moves.
 		{name: "written twice in the loop",
 			body:  "add.u32 %r10, %r2, 1;\n add.u32 %r6, %r6, %r10;\n mov.u32 %r10, %r5;\n add.u32 %r6, %r6, %r10;",
-			instr: []string{"add.u32 %r10"}, depth: 0, hoisted: 1},
+			instr: []string{"add.u32 *, %r2, 1;"}, depth: 0, hoisted: 1},
 		{name: "live after the loop, not dominating the exit",
 			body:  "setp.eq.u32 %p2, %r5, 2;\n @%p2 bra $L__skip;\n add.u32 %r9, %r2, 7;\n add.u32 %r6, %r6, %r9;\n$L__skip:",
 			after: "st.global.u32 [%rd4+4], %r9;",
 			// In SSA form the value read after the loop is a PHI of the
 			// old and the new value: computing the new one early is safe.
-			instr: []string{"add.u32 %r9"}, depth: 0, hoisted: 1},
+			instr: []string{"add.u32 *, %r2, 7;"}, depth: 0, hoisted: 1},
 		{name: "div and rem",
 			body:  "div.u32 %r10, %r2, 3;\n rem.u32 %r11, %r2, 5;\n add.u32 %r6, %r6, %r10;\n add.u32 %r6, %r6, %r11;",
 			instr: []string{"div.u32", "rem.u32"}, depth: 1},

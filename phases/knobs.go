@@ -36,6 +36,10 @@ type KnobDef struct {
 	Min, Max float64 // range for int and double (budgets: 0..Unlimited)
 	Phase    string  // the phase or family that reads it
 	Help     string
+	// Inert: registered (so ptxas-style knob files and command lines
+	// stay valid) but read by no pass yet: setting it changes nothing.
+	// --help-knobs marks it; a test checks the mark against the source.
+	Inert bool
 }
 
 // Knob handles, one per type, index the registry. Phases read knobs
@@ -69,51 +73,63 @@ func budgetKnob(name, def, phase, help string) BudgetKnob {
 	return BudgetKnob(defKnob(KnobDef{Name: name, Kind: KnobBudget, Default: def, Min: 0, Max: Unlimited, Phase: phase, Help: help}))
 }
 
+// inert marks knob h as read by nothing yet (KnobDef.Inert).
+func inert[H ~int](h H) H {
+	knobDefs[h].Inert = true
+	return h
+}
+
 var (
 	EnableGvnCse = boolKnob("EnableGvnCse", "true", "GvnCse",
 		"run global value numbering / CSE")
 	EnableGvnCseMode = intKnob("EnableGvnCseMode", "2", 0, 3, "GvnCse",
 		"GVN-CSE mode: 0 block-local, 1 dominator-scoped, 2 dominator-scoped with redundant loads of read-only memory, 3 mode 2 plus uniform-register aware (default from the SM profile)")
-	EnableGvnCsePerInstr = boolKnob("EnableGvnCsePerInstr", "false", "GvnCse",
-		"number each instruction as it is visited instead of block by block")
-	AllowReassociateCSE = boolKnob("AllowReassociateCSE", "true", "OriReassociateAndCommon",
-		"allow reassociation of integer chains to find common subexpressions")
-	AllowFPReassociate = boolKnob("AllowFPReassociate", "false", "OriReassociateAndCommon",
-		"also reassociate floating-point chains (changes rounding; off by default)")
-	ReassociateCSEBudget = budgetKnob("ReassociateCSEBudget", "2000", "OriReassociateAndCommon",
-		"maximum number of chains rewritten per function")
-	ReassociateCSEWindow = intKnob("ReassociateCSEWindow", "16", 1, 1024, "OriReassociateAndCommon",
-		"how many instructions back a chain operand may be looked for")
-	ReassociateCSESkip = intKnob("ReassociateCSESkip", "0", 0, math.MaxInt32, "OriReassociateAndCommon",
-		"skip the first N candidate rewrites (to bisect a miscompile)")
-	DistributeAndReassociateMulBudget = budgetKnob("DistributeAndReassociateMulBudget", "100", "OriReassociateAndCommon",
-		"maximum number of multiplications distributed over additions per function")
-	ForceLateCommoning = boolKnob("ForceLateCommoning", "false", "LateOriCommoning",
-		"common equal instructions even where the profitability test declines")
-	DisableMoveCommoning = boolKnob("DisableMoveCommoning", "false", "LateOriCommoning",
-		"never common move instructions")
+	EnableGvnCsePerInstr = inert(boolKnob("EnableGvnCsePerInstr", "false", "GvnCse",
+		"number each instruction as it is visited instead of block by block"))
+	AllowReassociateCSE = inert(boolKnob("AllowReassociateCSE", "true", "OriReassociateAndCommon",
+		"allow reassociation of integer chains to find common subexpressions"))
+	AllowFPReassociate = inert(boolKnob("AllowFPReassociate", "false", "OriReassociateAndCommon",
+		"also reassociate floating-point chains (changes rounding; off by default)"))
+	ReassociateCSEBudget = inert(budgetKnob("ReassociateCSEBudget", "2000", "OriReassociateAndCommon",
+		"maximum number of chains rewritten per function"))
+	ReassociateCSEWindow = inert(intKnob("ReassociateCSEWindow", "16", 1, 1024, "OriReassociateAndCommon",
+		"how many instructions back a chain operand may be looked for"))
+	ReassociateCSESkip = inert(intKnob("ReassociateCSESkip", "0", 0, math.MaxInt32, "OriReassociateAndCommon",
+		"skip the first N candidate rewrites (to bisect a miscompile)"))
+	DistributeAndReassociateMulBudget = inert(budgetKnob("DistributeAndReassociateMulBudget", "100", "OriReassociateAndCommon",
+		"maximum number of multiplications distributed over additions per function"))
+	ForceLateCommoning = inert(boolKnob("ForceLateCommoning", "false", "LateOriCommoning",
+		"common equal instructions even where the profitability test declines"))
+	DisableMoveCommoning = inert(boolKnob("DisableMoveCommoning", "false", "LateOriCommoning",
+		"never common move instructions"))
 	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",
 		"maximum number of copies removed by back copy propagation per function")
 	CopyPropBudget = budgetKnob("CopyPropBudget", "10000", "GeneralOptimize",
 		"maximum number of local copy propagations per bundle run")
 	CopyPropGlobalBudget = budgetKnob("CopyPropGlobalBudget", "2000", "GeneralOptimize",
 		"maximum number of copy propagations across blocks per bundle run")
-	CopyPropForceGlobal = boolKnob("CopyPropForceGlobal", "false", "GeneralOptimize",
-		"propagate across blocks even outside SSA form")
-	CopyPropUseReachingDefs = boolKnob("CopyPropUseReachingDefs", "false", "GeneralOptimize",
-		"use reaching definitions (instead of SSA) to prove a copy safe to propagate")
-	MergeEquivalentConditionalFlowBudget = budgetKnob("MergeEquivalentConditionalFlowBudget", "100", "GeneralOptimize",
-		"maximum number of equivalent conditional branches merged per function")
-	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "1.0", 0, 100, "GeneralOptimize",
-		"cost of one inserted move, relative to a local load, when promoting .local memory to registers")
-	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
-		"fold floating-point operations only where the result is exact (default from the SM profile)")
+	CopyPropForceGlobal = inert(boolKnob("CopyPropForceGlobal", "false", "GeneralOptimize",
+		"propagate across blocks even outside SSA form"))
+	CopyPropUseReachingDefs = inert(boolKnob("CopyPropUseReachingDefs", "false", "GeneralOptimize",
+		"use reaching definitions (instead of SSA) to prove a copy safe to propagate"))
+	MergeEquivalentConditionalFlowBudget = inert(budgetKnob("MergeEquivalentConditionalFlowBudget", "100", "GeneralOptimize",
+		"maximum number of equivalent conditional branches merged per function"))
+	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "0.25", 0, 100, "ConvertMemoryToRegister",
+		"cost of a move put in place of a .local load or store (each access removed is worth 1.0; conversions cost 1.0): a slot is promoted when what it saves is positive")
+	LimitFoldFP = inert(boolKnob("limit-fold-fp", "false", "GeneralOptimize",
+		"fold floating-point operations only where the result is exact (default from the SM profile)"))
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
 		"maximum number of instructions hoisted or moved per function")
-	SplitLiveRangesBudget = budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",
-		"maximum number of live ranges split per function")
-	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
-		"largest branch region (in instructions) turned into predicated code")
+	SplitLiveRangesBudget = inert(budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",
+		"maximum number of live ranges split per function"))
+	PredicationMaxInstrs = inert(intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
+		"largest branch region (in instructions) turned into predicated code"))
+	GeneralOptimizeRuleLimit = budgetKnob("GeneralOptimizeRuleLimit", "unlimited", "GeneralOptimize",
+		"debug counter: each GeneralOptimize run applies at most N rewrite rules per function (bisect a miscompile to one rule application; the report names the first rule refused)")
+	ConvertMemoryToRegIndexedSizeLimit = intKnob("ConvertMemoryToRegIndexedSizeLimit", "64", 0, 1<<20, "ConvertMemoryToRegister",
+		"most bytes of a .local frame reached through constant-indexed pointers (small arrays) that are promoted to registers, per variable")
+	InlineMaxInstrs = intKnob("InlineMaxInstrs", "100", 0, 1<<30, "OriInline",
+		"largest device function (in instructions) inlined at every call; a function called once is inlined whatever its size")
 )
 
 var knobIndex = map[string]int{} // lower-case name → index

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,12 +103,25 @@ func (c *Config) setKeys() {
 	for i := range c.fns {
 		c.keys[i] = i
 		for j := range i {
-			if samePass(c.fns[j], c.fns[i]) {
+			if samePass(c.fns[j], c.fns[i]) && sameVariant(j, i) {
 				c.keys[i] = j
 				break
 			}
 		}
 	}
+}
+
+// sameVariant reports whether slots i and j, which run one pass function,
+// also run it the same way: the GeneralOptimize slots each run their own
+// bundle of sub-passes, and a slot whose bundle differs is not settled by
+// another's run.
+func sameVariant(i, j int) bool {
+	a, b := &pipeline[i], &pipeline[j]
+	if !slices.Contains(a.Families, "GeneralOptimize") || !slices.Contains(b.Families, "GeneralOptimize") {
+		return true
+	}
+	x, y := bundleOf(a.Name), bundleOf(b.Name)
+	return x.once == y.once && slices.Equal(x.subs, y.subs)
 }
 
 // Enabled reports whether pipeline slot i runs under c.
@@ -159,6 +173,23 @@ type Pass struct {
 	// ssa is set from IntoSSA to OutOfSSA while the function is in SSA
 	// form (ssa.go).
 	ssa *ssaState
+	// done is the run's context's Done channel (nil: never canceled).
+	done <-chan struct{}
+}
+
+// Canceled reports whether the run's context has been canceled. The
+// driver checks between phases and right after each phase; a pass with a
+// long loop polls this (GeneralOptimize between its fixed-point rounds)
+// and returns early. The function may then be left half rewritten: the
+// driver stops with the context's error at once, and the caller discards
+// the module. It costs one non-blocking channel receive.
+func (p *Pass) Canceled() bool {
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // SSA reports whether the function is in SSA form: between IntoSSA and
@@ -203,7 +234,8 @@ func (e *PhaseError) Error() string {
 func (e *PhaseError) Unwrap() error { return e.Err }
 
 // Run runs the pipeline of c on f, borrowing memory from sc (which may be
-// nil). It stops with ctx's error between phases when ctx is cancelled.
+// nil). When ctx is canceled it stops with ctx's error between phases, or
+// within a phase that polls Pass.Canceled; f is then not to be used.
 // Statistics for each phase that ran are appended to stats.
 func Run(ctx context.Context, c *Config, sc *Scratch, f *ir.Func, stats []PhaseStat) ([]PhaseStat, error) {
 	return RunWith(ctx, c, sc, NewAnalyses(f), stats)
@@ -235,7 +267,7 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	if stats == nil {
 		stats = make([]PhaseStat, 0, len(pipeline))
 	}
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc}
+	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done()}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
 	version := 0
@@ -280,6 +312,23 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		changed, err := runOne(p, c.fns[i])
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
+		if cerr := ctx.Err(); cerr != nil {
+			// A pass that polled Canceled may have stopped part way:
+			// nothing after it (PHI repair, checks) may look at f, and
+			// no cached analysis of it is trusted.
+			a.Invalidate(PreserveAll)
+			sc.reset()
+			return stats, cerr
+		}
+		if changed && err == nil && p.ssa != nil {
+			repaired, rerr := repairPhis(f)
+			if rerr != nil {
+				err = &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("PHIs after a CFG change: %w", rerr)}
+			}
+			if repaired {
+				p.fixedPoint = false // the repair may give the pass more to do
+			}
+		}
 		if changed {
 			version++
 			a.Keep(ph.Preserves)

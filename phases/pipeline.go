@@ -71,36 +71,47 @@ const maxPassFuncs = 64
 // the GeneralOptimize bundle six times. The comment beside each slot says
 // why the slot is where it is.
 var pipeline = []Phase{
+	// Inline small device functions and drop the unused ones (module-wide:
+	// InlineModule does the work before the per-function phases; the slot
+	// names it and gives its level).
+	{Name: "OriInline", Form: NeedsNonSSA, Fn: oriInline, Preserves: PreserveAll, MinOpt: 2, Impl: true,
+		Help: "inline small or once-called device functions, remove non-visible functions nothing calls (module-wide, before the other phases)"},
 	// Cheap dead-code sweep over straight-line code before anything else,
 	// so the first bundle sees less.
 	{Name: "EarlyOriSimpleLiveDead", Form: NeedsNonSSA, Fn: simpleLiveDead, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "early dead-code removal of unused results, no global liveness"},
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
-	{Name: "GeneralOptimizeEarly", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
-		Help: "GeneralOptimize bundle (copy propagation, folding, simplification), early instance"},
+	{Name: "GeneralOptimizeEarly", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeEarly, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+		Help: "GeneralOptimize bundle, early instance: CopyProp"},
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
+	// Promote .local frame slots to registers (ptxas's
+	// ConvertMemoryToRegisterOrUniform, a sub-pass of GeneralOptimizeMid
+	// there): after the first bundle folded constant indices, and before
+	// IntoSSA, because the registers it makes are written once per store.
+	{Name: "ConvertMemoryToRegister", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
 	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "split independent live ranges of one virtual register"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
-	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
+	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
 	// Main bundle on SSA form, where copy propagation is exact.
-	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
-		Help: "GeneralOptimize bundle on SSA form"},
+	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMain, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+		Help: "GeneralOptimize bundle on SSA form: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Again after the first SSA bundle exposed more constants.
-	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "GeneralOptimize bundle, middle instance"},
+	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "GeneralOptimize bundle, middle instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Sweep the values the bundles left dead before value numbering.
 	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, second instance"},
 	// Canonicalize operands so GvnCse finds equal expressions.
-	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "GeneralOptimize bundle, canonicalization before value numbering"},
+	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "GeneralOptimize bundle, canonicalization before value numbering: CopyProp, ConstantFold"},
 	// Global value numbering and CSE on SSA (mode chosen by the SM
 	// profile or EnableGvnCseMode).
 	{Name: "GvnCse", Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
@@ -109,8 +120,8 @@ var pipeline = []Phase{
 	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "reassociate integer expression chains and common the results"},
 	// Fold what value numbering and reassociation exposed.
-	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
-		Help: "GeneralOptimize bundle, late instance"},
+	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+		Help: "GeneralOptimize bundle, late instance: MovWindow, ConstantFold; one pass"},
 	// Remove what CSE and reassociation made dead before predication
 	// measures block sizes.
 	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
@@ -122,8 +133,8 @@ var pipeline = []Phase{
 	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "late commoning of equal instructions (moves included unless DisableMoveCommoning)"},
 	// Clean up after predication and commoning.
-	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimize, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "GeneralOptimize bundle, last instance"},
+	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Loop-invariant code motion once the loop bodies are final.
 	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "loop-invariant code motion (LICM)"},
@@ -141,11 +152,11 @@ var pipeline = []Phase{
 		Help: "sink computations towards their only use (sibling movement of DoKillMovement)"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
-	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1,
-		Help: "convert to conventional SSA (isolate PHI operands)"},
+	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+		Help: "convert to conventional SSA: a copy per PHI operand at the end of its predecessor and one for the result (seed 004)"},
 	// Out of SSA before the late, non-SSA phases and printing.
-	{Name: "OutOfSSA", Form: NeedsSSA, Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1,
-		Help: "leave SSA: PHI instructions become moves"},
+	{Name: "OutOfSSA", Form: NeedsSSA, Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+		Help: "leave SSA: PHI webs become one register, values return to their registers where they do not interfere (SIMT-aware), copies coalesced"},
 	// ptxas's per-architecture hook before back copy propagation; a
 	// gate that does nothing unless a target overrides it.
 	{Name: "AdvancedPhaseBackPropVReg", Form: NeedsNonSSA, Fn: advancedBackPropVReg, Preserves: PreserveNothing, MinOpt: 2,
@@ -163,7 +174,7 @@ var pipeline = []Phase{
 // ptxas's NamedPhases does: naming a family names all its members.
 var Families = map[string]string{
 	"OriPerformLiveDead": "the four OriPerformLiveDead* instances",
-	"GeneralOptimize":    "the six GeneralOptimize* bundles",
+	"GeneralOptimize":    "the six GeneralOptimize* bundles and their sub-pass ConvertMemoryToRegister",
 	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the four movements",
 }
 
@@ -172,8 +183,10 @@ var Families = map[string]string{
 type orderRule struct{ Before, After, Why string }
 
 var orderRules = []orderRule{
+	{"OriInline", "EarlyOriSimpleLiveDead", "inlining comes before the mid-end (InlineModule runs first)"},
 	{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "the early sweep shrinks the first bundle's input"},
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
+	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
 	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
 	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},

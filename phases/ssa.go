@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -52,12 +51,15 @@ type ssaState struct {
 	orig []ir.RegID
 	// renamed is true for the original registers IntoSSA renamed (all
 	// their definitions in reachable code are single-definition values).
-	renamed []bool
-	nr0     int  // registers before IntoSSA
-	cssa    bool // CSSA ran: PHI operands and results are isolated copies
-	copies  int  // copies CSSA inserted
+	renamed  []bool
+	nr0      int  // registers before IntoSSA
+	versions int  // versions IntoSSA made
+	cssa     bool // CSSA ran: PHI operands and results are isolated copies
+	copies   int  // copies CSSA inserted
 	// CSSA's copy registers are [copyFrom, copyTo).
 	copyFrom, copyTo int
+	// multi[o]: original register o has versions (computed on first use).
+	multi []bool
 }
 
 func (s *ssaState) origOf(r ir.RegID) ir.RegID {
@@ -65,6 +67,21 @@ func (s *ssaState) origOf(r ir.RegID) ir.RegID {
 		return s.orig[r]
 	}
 	return r
+}
+
+// multiVersion reports whether r is one of several versions IntoSSA made
+// of a register written more than once.
+func (s *ssaState) multiVersion(r ir.RegID) bool {
+	if s.multi == nil {
+		s.multi = make([]bool, len(s.orig))
+		for v, o := range s.orig {
+			if o != ir.RegID(v) && int(o) < len(s.multi) {
+				s.multi[o] = true
+			}
+		}
+	}
+	o := s.origOf(r)
+	return int(o) < len(s.multi) && s.multi[o]
 }
 
 // setOrig records that r (made after IntoSSA) stands for original o.
@@ -81,30 +98,16 @@ func (s *ssaState) isValue(r ir.RegID) bool {
 	return int(r) >= s.nr0 || s.renamed[r]
 }
 
-// The CSSA knobs, under the seed's names.
-var (
-	DoCSSA = boolKnob("do-cssa", "true", "CSSA",
-		"insert the PHI copies of conventional SSA (off: OutOfSSA places edge copies itself, splitting critical edges)")
-	CSSACoalesce = intKnob("cssa-coalesce", "2", 0, 2, "CSSA",
-		"coalescing of CSSA copies out of SSA: 0 none (every copy stays), 1 only at joins of uniform branches, 2 everywhere with the SIMT interference rule at divergent joins")
-	CSSAVerbosity = intKnob("cssa-verbosity", "0", 0, 2, "CSSA",
-		"1: CSSA and OutOfSSA report their copy counts as counters; 2: also per function on standard error")
-	DumpBeforeCSSA = boolKnob("dump-before-cssa", "false", "CSSA",
-		"dump the function before CSSA (to the --dump-ir writer, else standard error)")
-	UseDeSSA = intKnob("usedessa", "2", 1, 2, "OutOfSSA",
-		"how PHIs leave SSA: 2 renames each CSSA web to one register and coalesces copies; 1 leaves every web and copy in a register of its own (no coalescing)")
-)
-
 // intoSSA: IntoSSA.
 func intoSSA(p *Pass) bool {
 	f := p.F
 	nr0 := f.NumRegs()
-	info, err := core.BuildSSA(f)
+	info, err := core.BuildSSAWith(f, core.SSAInputs{Dom: p.A.Dom(), Live: p.A.Liveness(), DU: p.A.DefUse()})
 	if err != nil {
 		p.Count("not built: "+err.Error(), 1)
 		return false
 	}
-	p.ssa = &ssaState{orig: info.Orig, renamed: info.Renamed, nr0: nr0}
+	p.ssa = &ssaState{orig: info.Orig, renamed: info.Renamed, nr0: nr0, versions: info.Versions}
 	if info.Phis > 0 {
 		p.Count("PHIs placed", int64(info.Phis))
 	}
@@ -112,166 +115,6 @@ func intoSSA(p *Pass) bool {
 		p.Count("definitions renamed", int64(info.Versions))
 	}
 	return info.Versions > 0 || info.Phis > 0 || info.NewEntry
-}
-
-// removeDeadPhis deletes PHIs whose result reaches no instruction but
-// other dead PHIs (loop-carried values nothing reads), a mark from the
-// non-PHI uses over def-use chains.
-func removeDeadPhis(p *Pass) int {
-	f := p.F
-	var phis []ir.InstrID
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
-			phis = append(phis, i)
-		}
-	}
-	if len(phis) == 0 {
-		return 0
-	}
-	du := p.A.DefUse()
-	live := make([]bool, f.NumRegs())
-	var work []ir.RegID
-	markUsed := func(r ir.RegID) {
-		if !live[r] {
-			live[r] = true
-			work = append(work, r)
-		}
-	}
-	for _, r := range f.ReturnRegs(nil) {
-		markUsed(r)
-	}
-	for _, i := range phis {
-		r := f.Ops(i)[0].Reg()
-		for _, u := range du.Uses(r) {
-			if !f.Dead[u.Instr] && f.Op[u.Instr] != ir.OpPhi {
-				markUsed(r)
-				break
-			}
-		}
-	}
-	// A live PHI keeps the PHIs it reads alive.
-	for len(work) > 0 {
-		r := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, d := range du.Defs(r) {
-			if i := d.Instr; !f.Dead[i] && f.Op[i] == ir.OpPhi {
-				core.PhiIncoming(f, i, func(_ int, v ir.Operand, _ ir.BlockID) {
-					if v.IsReg() {
-						markUsed(v.Reg())
-					}
-				})
-			}
-		}
-	}
-	n := 0
-	for _, i := range phis {
-		if !live[f.Ops(i)[0].Reg()] {
-			f.Remove(i)
-			n++
-		}
-	}
-	if n > 0 {
-		p.A.Invalidate(ADefUse)
-	}
-	return n
-}
-
-// cssa: CSSA, conversion to conventional SSA (seed 004).
-func cssa(p *Pass) bool {
-	f, st := p.F, p.ssa
-	if p.Knobs.Bool(DumpBeforeCSSA) {
-		w := p.Config.DumpW
-		if w == nil {
-			w = os.Stderr
-		}
-		writeDump(w, "before", "CSSA", f)
-	}
-	if !p.Knobs.Bool(DoCSSA) {
-		return false
-	}
-	changed := false
-	if n := removeDeadPhis(p); n > 0 {
-		p.Count("dead PHIs removed", int64(n))
-		changed = true
-	}
-	st.copyFrom = f.NumRegs()
-	var name []byte
-	newCopy := func(t ir.Type, vec uint8, o ir.RegID) ir.RegID {
-		// Named %pcp<N> (numbered names group in the declarations).
-		name = strconv.AppendInt(append(name[:0], "%pcp"...), int64(st.copies), 10)
-		r := f.AddReg(f.Mod.Strings.InternBytes(name), t)
-		f.RegVec[r] = vec
-		st.setOrig(r, o)
-		st.copies++
-		return r
-	}
-	inserted := 0
-	for _, b := range f.Layout {
-		lastPhi := ir.NoInstr
-		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
-			lastPhi = i
-		}
-		if lastPhi == ir.NoInstr {
-			continue
-		}
-		var consumer []ir.InstrID
-		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
-			ops := f.Ops(i)
-			dst := ops[0].Reg()
-			t, vec := f.RegType[dst], f.RegVec[dst]
-			o := st.origOf(dst)
-			// Producer side: a copy at the end of each predecessor.
-			for k := 1; k+1 < len(ops); k += 2 {
-				pred := ir.BlockID(ops[k+1].Index())
-				c := newCopy(t, vec, o)
-				mv := f.NewInstr(ir.Form{Op: ir.OpMov, Type: movType(t)}, []ir.Operand{ir.RegDef(c), ops[k]})
-				insertAtEnd(f, pred, mv)
-				ops = f.Ops(i) // NewInstr may have moved the operand array
-				ops[k] = ir.RegOp(c)
-				inserted++
-			}
-			// Consumer side: the PHI defines a fresh value, copied to the
-			// old name after the block's PHIs.
-			c := newCopy(t, vec, o)
-			ops[0] = ir.RegDef(c)
-			f.SetOps(i, ops) // in place; refreshes the cached properties
-			consumer = append(consumer, f.NewInstr(ir.Form{Op: ir.OpMov, Type: movType(t)}, []ir.Operand{ir.RegDef(dst), ir.RegOp(c)}))
-			inserted++
-		}
-		at := lastPhi
-		for _, mv := range consumer {
-			f.InsertAfter(at, mv)
-			at = mv
-		}
-	}
-	st.cssa = true
-	st.copyTo = f.NumRegs()
-	if inserted > 0 {
-		p.Count("copies inserted", int64(inserted))
-		if p.Knobs.Int(CSSAVerbosity) >= 2 {
-			fmt.Fprintf(os.Stderr, "ptxopt: CSSA %s: %d copies inserted\n", f.Name, inserted)
-		}
-		changed = true
-	}
-	return changed
-}
-
-// movType is the type of a copy of a register of type t: mov has no
-// forms for every type (there is no mov.s8), so narrow and signed types
-// copy as their bit type of the register's width.
-func movType(t ir.Type) ir.Type {
-	m, _ := gvnMovType(t)
-	return m
-}
-
-// insertAtEnd puts i at the end of block b, before its terminator when it
-// has one.
-func insertAtEnd(f *ir.Func, b ir.BlockID, i ir.InstrID) {
-	if last := f.BlockLast[b]; last != ir.NoInstr && f.InstrProps(last).Has(ir.PTerminator) {
-		f.InsertBefore(last, i)
-		return
-	}
-	f.Append(b, i)
 }
 
 // outOfSSA: OutOfSSA, PHIs become moves (usedessa).
@@ -286,6 +129,11 @@ func outOfSSA(p *Pass) bool {
 			p.Count("edge copies", int64(n))
 		}
 		changed = true
+	}
+	if st.versions == 0 && st.copies == 0 && !hasPhi(f) {
+		// Nothing was renamed and no PHI stands: every register is its
+		// own (original or made by a pass) and already in place.
+		return changed
 	}
 	coalesce := p.Knobs.Int(CSSACoalesce)
 	if p.Knobs.Int(UseDeSSA) == 1 {
@@ -304,12 +152,16 @@ func outOfSSA(p *Pass) bool {
 	if n.split > 0 {
 		p.Count("values kept apart from their register", int64(n.split))
 	}
+	if n.reused > 0 {
+		p.Count("values kept apart in a free register", int64(n.reused))
+	}
 	return changed || n.changed
 }
 
 type assignResult struct {
 	changed        bool
 	removed, split int
+	reused         int // classes kept apart in another register that was free
 	cssaLeft       int
 }
 
@@ -395,6 +247,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			touched = append(touched, r)
 		}
 	}
+	// Values: a register whose one definition is a plain copy holds its
+	// source's value (chains followed), so two copies of one value
+	// never interfere (value-based interference): CSSA's copies of one
+	// value into two webs, a copy and its source.
+	val := copyValues(f, nr)
 	// Conflicting class pairs; which side moves is decided after the
 	// walk (a greedy vertex cover: the class in most conflicts moves).
 	type pair struct{ a, b ir.RegID }
@@ -410,7 +267,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			return
 		}
 		for _, u := range touched {
-			if isLive[u] && pref[cls[u]] == pr && cls[u] != c && u != src {
+			if isLive[u] && pref[cls[u]] == pr && cls[u] != c && val[u] != val[w] {
 				pairs = append(pairs, pair{min(c, cls[u]), max(c, cls[u])})
 			}
 		}
@@ -496,8 +353,17 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			}
 		}
 	}
+	// Classes apart by Chaitin's rule alone may take another free
+	// register below (reuseFree); those the SIMT rule or level 0 keep
+	// apart keep a register of their own.
+	reusable := slices.Clone(apart)
+	if coalesce == 0 {
+		for r := st.copyFrom; r < st.copyTo; r++ {
+			reusable[cls[r]] = false
+		}
+	}
 	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
-	if coalesce >= 1 {
+	if coalesce >= 1 && hasPhi(f) {
 		u := p.A.Uniformity()
 		var tmp []ir.RegID
 		for _, b := range f.Layout {
@@ -526,8 +392,12 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 				// would share the register with the copies the other
 				// lanes wrote.
 				tmp = live.LiveInRegs(b, tmp[:0])
-				for _, q := range f.PredsOf(b) {
-					tmp = append(tmp, live.PhiOut(q)...)
+				for j := f.BlockFirst[b]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {
+					core.PhiIncoming(f, j, func(_ int, v ir.Operand, _ ir.BlockID) {
+						if v.IsReg() {
+							tmp = append(tmp, v.Reg())
+						}
+					})
 				}
 				for _, r := range tmp {
 					if cls[r] != c && pref[cls[r]] == pref[c] && !fixed[c] {
@@ -537,6 +407,12 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			}
 		}
 	}
+	for c := range nr {
+		if reusable[c] && (!apart[c] || fixed[c] || ir.RegID(c) != cls[c]) {
+			reusable[c] = false
+		}
+	}
+	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val)
 	// The register of each class; versions nothing maps to are dropped
 	// and the registers above nr0 renumbered densely.
 	final := make([]ir.RegID, nr)
@@ -546,6 +422,8 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			final[r] = c
 			if fixed[c] {
 				final[r] = pref[c]
+			} else if reg[c] != ir.NoReg {
+				final[r] = reg[c]
 			}
 		} else {
 			final[r] = pref[c]
@@ -556,7 +434,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	}
 	for c := range nr {
 		if ir.RegID(c) == cls[c] && apart[c] && pref[c] != ir.RegID(c) {
-			res.split++
+			if reg[c] != ir.NoReg {
+				res.reused++
+			} else {
+				res.split++
+			}
 		}
 	}
 	// Rewrite every operand (deleted instructions too, so nothing names
@@ -607,6 +489,51 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	return res
 }
 
+// copyValues returns, per register, the register whose value it holds:
+// itself, or for a register with exactly one definition, an unguarded
+// mov from a register of the same type, that register's value.
+func copyValues(f *ir.Func, nr int) []ir.RegID {
+	val := make([]ir.RegID, nr)
+	defs := make([]int32, nr)
+	from := make([]ir.RegID, nr)
+	for r := range val {
+		val[r] = ir.RegID(r)
+		from[r] = ir.NoReg
+	}
+	var refs []core.RegRef
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			refs = core.AppendRegRefs(f, i, refs[:0])
+			for _, x := range refs {
+				if x.Def {
+					defs[x.Reg]++
+				}
+			}
+			if f.Op[i] != ir.OpMov || f.Guard[i] != ir.NoOperand || f.Mods[i] != 0 {
+				continue
+			}
+			if ops := f.Ops(i); len(ops) == 2 && ops[0].IsReg() && ops[1].IsReg() && f.RegType[ops[0].Reg()] == f.RegType[ops[1].Reg()] {
+				from[ops[0].Reg()] = ops[1].Reg()
+			}
+		}
+	}
+	// Resolve chains; a register with several definitions holds no one
+	// value. (Depth is bounded by nr: SSA copies form no cycle, and a
+	// register on a cycle has a PHI or several definitions on it.)
+	var resolve func(r ir.RegID, depth int) ir.RegID
+	resolve = func(r ir.RegID, depth int) ir.RegID {
+		if defs[r] != 1 || from[r] == ir.NoReg || depth > 64 {
+			return r
+		}
+		v := resolve(from[r], depth+1)
+		return v
+	}
+	for r := range nr {
+		val[r] = resolve(ir.RegID(r), 0)
+	}
+	return val
+}
+
 func (s *ssaState) isCopyReg(r ir.RegID) bool {
 	return int(r) >= s.copyFrom && int(r) < s.copyTo
 }
@@ -649,4 +576,271 @@ func compactRegs(f *ir.Func, final []ir.RegID, keep int) []ir.RegID {
 	}
 	f.RegName, f.RegType, f.RegVec = f.RegName[:next], f.RegType[:next], f.RegVec[:next]
 	return newID
+}
+
+// simplifyPhis turns each trivial PHI — one whose incoming values are all
+// one operand (a register or a constant), ignoring the PHI's own result —
+// into a mov of that operand placed after the block's PHIs, where copy
+// and constant propagation take it further (the GeneralOptimize bundles
+// call it in SSA form). A register operand must be defined outside the
+// block, in a block that dominates it: a PHI reading a value of its own
+// block reads the previous iteration's.
+func simplifyPhis(p *Pass) int {
+	f := p.F
+	var du *core.DefUse
+	var dom *core.DomTree
+	var movs []ir.InstrID
+	n := 0
+	for _, b := range f.Layout {
+		i := f.BlockFirst[b]
+		if i == ir.NoInstr || f.Op[i] != ir.OpPhi {
+			continue
+		}
+		movs = movs[:0]
+		for ; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			ops := f.Ops(i)
+			d := ops[0]
+			var v ir.Operand
+			found, same := false, true
+			for k := 1; k+1 < len(ops); k += 2 {
+				o := ops[k]
+				if o.IsReg() && o.Reg() == d.Reg() {
+					continue
+				}
+				if !found {
+					v, found = o, true
+				} else if o != v {
+					same = false
+					break
+				}
+			}
+			if !found || !same {
+				continue
+			}
+			if v.IsReg() {
+				if du == nil {
+					du, dom = p.A.DefUse(), p.A.Dom()
+				}
+				ok := true
+				for _, x := range du.Defs(v.Reg()) {
+					db := f.Block[x.Instr]
+					if f.Dead[x.Instr] || db == ir.NoBlock {
+						continue
+					}
+					if db == b || !dom.Dominates(db, b) {
+						ok = false
+					}
+				}
+				if !ok {
+					continue
+				}
+			}
+			movs = append(movs, i)
+		}
+		if len(movs) == 0 {
+			continue
+		}
+		// After the last PHI that stays (or at the block's head).
+		var at ir.InstrID = ir.NoInstr
+		for j := f.BlockFirst[b]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {
+			at = j
+		}
+		for _, i := range movs {
+			ops := f.Ops(i)
+			d := ops[0]
+			var v ir.Operand
+			for k := 1; k+1 < len(ops); k += 2 {
+				if !(ops[k].IsReg() && ops[k].Reg() == d.Reg()) {
+					v = ops[k]
+					break
+				}
+			}
+			mv := f.NewInstr(ir.Form{Op: ir.OpMov, Type: cssaMovType(f.RegType[d.Reg()])}, []ir.Operand{d, v})
+			f.InsertAfter(at, mv)
+			at = mv
+			n++
+		}
+		for _, i := range movs {
+			f.Remove(i)
+		}
+	}
+	if n > 0 {
+		p.A.Invalidate(ADefUse)
+	}
+	return n
+}
+
+// hasPhi reports whether some block of f starts with a PHI.
+func hasPhi(f *ir.Func) bool {
+	for _, b := range f.Layout {
+		if i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi {
+			return true
+		}
+	}
+	return false
+}
+
+// reuseFree gives each class in reusable (kept apart from its preferred
+// register by Chaitin's rule) another register of the function's own
+// instead of a new one: a register of the same type, present before
+// IntoSSA, that no class interfering with it ends in. Interference is the
+// same rule as assignRegisters' (a value live where another is defined,
+// copies of one value excepted), gathered in one backward walk for the
+// reusable classes only. It returns, per class root, the register chosen
+// (NoReg: none free; the class gets a register of its own).
+func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID) []ir.RegID {
+	nr := len(cls)
+	reg := make([]ir.RegID, nr)
+	for c := range reg {
+		reg[c] = ir.NoReg
+	}
+	any := false
+	for c := range nr {
+		if reusable[c] {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return reg
+	}
+	// Interfering (reusable class, other class) pairs.
+	type pair struct{ a, b ir.RegID }
+	var pairs []pair
+	isLive := make([]bool, nr)
+	var touched, outs []ir.RegID
+	var refs []core.RegRef
+	nReusable := 0 // live values of reusable classes
+	setLive := func(r ir.RegID, on bool) {
+		if isLive[r] == on {
+			return
+		}
+		isLive[r] = on
+		if reusable[cls[r]] {
+			if on {
+				nReusable++
+			} else {
+				nReusable--
+			}
+		}
+		if on {
+			touched = append(touched, r)
+		}
+	}
+	def := func(w, src ir.RegID) {
+		c := cls[w]
+		if reusable[c] {
+			for _, u := range touched {
+				if isLive[u] && cls[u] != c && u != src && val[u] != val[w] {
+					pairs = append(pairs, pair{c, cls[u]})
+					if reusable[cls[u]] {
+						pairs = append(pairs, pair{cls[u], c}) // both choose
+					}
+				}
+			}
+			return
+		}
+		if nReusable == 0 {
+			return
+		}
+		for _, u := range touched {
+			if isLive[u] && reusable[cls[u]] && cls[u] != c && u != src && val[u] != val[w] {
+				pairs = append(pairs, pair{cls[u], c})
+			}
+		}
+	}
+	for _, b := range f.Layout {
+		for _, r := range touched {
+			setLive(r, false)
+		}
+		touched = touched[:0]
+		outs = live.LiveOutRegs(b, outs[:0])
+		for _, r := range outs {
+			setLive(r, true)
+		}
+		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+			refs = core.AppendRegRefs(f, i, refs[:0])
+			src := ir.NoReg
+			if f.Op[i] == ir.OpMov && f.Guard[i] == ir.NoOperand {
+				if ops := f.Ops(i); len(ops) == 2 && ops[1].IsReg() {
+					src = ops[1].Reg()
+				}
+			}
+			for _, x := range refs {
+				if x.Def {
+					def(x.Reg, src)
+				}
+			}
+			if f.Guard[i] == ir.NoOperand {
+				for _, x := range refs {
+					if x.Def {
+						setLive(x.Reg, false)
+					}
+				}
+			}
+			if f.Op[i] != ir.OpPhi {
+				for _, x := range refs {
+					if !x.Def {
+						setLive(x.Reg, true)
+					}
+				}
+			}
+		}
+	}
+	// Registers live into the entry (read before any write, .reg
+	// parameters) interfere with every class that is live there too;
+	// the walk saw them at each definition already.
+	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	pairs = slices.Compact(pairs)
+	// The register of a class as decided so far.
+	finalOf := func(c ir.RegID) ir.RegID {
+		switch {
+		case fixed[c]:
+			return pref[c]
+		case reg[c] != ir.NoReg:
+			return reg[c]
+		case apart[c]:
+			return c
+		}
+		return pref[c]
+	}
+	// Candidate registers per type: the function's own, not .reg
+	// parameters.
+	param := make([]bool, st.nr0)
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if r, ok := f.ParamReg(id); ok && int(r) < len(param) {
+				param[r] = true
+			}
+		}
+	}
+	taken := make([]bool, st.nr0)
+	var marked []ir.RegID
+	k := 0
+	for c := range nr {
+		if !reusable[c] {
+			continue
+		}
+		for k < len(pairs) && pairs[k].a < ir.RegID(c) {
+			k++
+		}
+		marked = marked[:0]
+		for ; k < len(pairs) && pairs[k].a == ir.RegID(c); k++ {
+			if r := finalOf(pairs[k].b); int(r) < len(taken) {
+				taken[r] = true
+				marked = append(marked, r)
+			}
+		}
+		t := f.RegType[c]
+		for r := range st.nr0 {
+			if !taken[r] && !param[r] && f.RegType[r] == t && ir.RegID(r) != pref[c] {
+				reg[c] = ir.RegID(r)
+				break
+			}
+		}
+		for _, r := range marked {
+			taken[r] = false
+		}
+	}
+	return reg
 }

@@ -137,3 +137,62 @@ func checkPhiEdges(f *ir.Func, i ir.InstrID, b ir.BlockID) error {
 	}
 	return nil
 }
+
+// repairPhis brings the PHIs back in line with the CFG after a phase
+// that changed edges in SSA form (branch folding drops an edge; removing
+// a block that only jumped on hands its edge to its predecessor): pairs
+// from blocks that are no longer predecessors go, and when one block
+// stopped being a predecessor and one new predecessor has no pair, the
+// pair moves to it. It reports an error when a predecessor is left
+// without an incoming value it cannot infer. It reports whether it
+// changed a PHI.
+func repairPhis(f *ir.Func) (bool, error) {
+	changed := false
+	if !f.CFGValid() {
+		f.ComputeCFG()
+	}
+	var keep []ir.Operand
+	for _, b := range f.Layout {
+		i := f.BlockFirst[b]
+		if i == ir.NoInstr || f.Op[i] != ir.OpPhi {
+			continue
+		}
+		preds := f.PredsOf(b)
+		for ; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			if checkPhiEdges(f, i, b) == nil {
+				continue
+			}
+			ops := f.Ops(i)
+			keep = append(keep[:0], ops[0])
+			var staleVal []ir.Operand
+			used := make([]int, len(preds))
+			for k := 1; k+1 < len(ops); k += 2 {
+				q := ir.BlockID(ops[k+1].Index())
+				placed := false
+				for j, p := range preds {
+					if p == q && used[j] == 0 {
+						used[j] = 1
+						keep = append(keep, ops[k], ops[k+1])
+						placed = true
+						break
+					}
+				}
+				if !placed {
+					staleVal = append(staleVal, ops[k])
+				}
+			}
+			for j, p := range preds {
+				if used[j] != 0 {
+					continue
+				}
+				if len(staleVal) != 1 {
+					return changed, fmt.Errorf("block %d: predecessor %d has no PHI value and none can be inferred", b, p)
+				}
+				keep = append(keep, staleVal[0], ir.Pack(ir.KLabel, uint32(p), 0, false))
+			}
+			f.SetOps(i, keep)
+			changed = true
+		}
+	}
+	return changed, nil
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
@@ -100,7 +101,7 @@ func classify(err error) kernelOutcome {
 func TestCorpusRuns(t *testing.T) {
 	paths, _ := filepath.Glob(filepath.Join(corpusDir, "*.ptx"))
 	if len(paths) == 0 {
-		t.Skipf("PTX corpus not found at %s (relative to sim); skipping the corpus run", corpusDir)
+		testenv.Missing(t, "PTX corpus not found at %s (relative to sim); skipping the corpus run", corpusDir)
 	}
 	sort.Strings(paths)
 	start := time.Now()

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
 )
@@ -133,7 +134,7 @@ func TestLLVMCrossCheck(t *testing.T) {
 	llc, err1 := lookTool("llc")
 	lli, err2 := lookTool("lli")
 	if err1 != nil || err2 != nil {
-		t.Skip("llc or lli not found (install llvm-14; see .ci/steps/llvm.sh); skipping the LLVM cross-check")
+		testenv.Missing(t, "llc or lli not found (install llvm-14; see .ci/steps/llvm.sh); skipping the LLVM cross-check")
 	}
 	files, _ := filepath.Glob("testdata/llvm/*.ll")
 	sort.Strings(files)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ptxopt/ptxopt"
+	"github.com/ptxopt/ptxopt/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -165,7 +166,7 @@ func TestPassTime(t *testing.T) {
 func TestLLVM(t *testing.T) {
 	l, err := FindLLVM()
 	if err != nil {
-		t.Skip(err)
+		testenv.Missing(t, "%v", err)
 	}
 	tmp := t.TempDir()
 	irDir := t.TempDir()

@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ptxopt/ptxopt"
+	"github.com/schollz/progressbar/v3"
 )
 
 type job struct {
@@ -18,16 +20,31 @@ type job struct {
 }
 
 // collect lists the jobs: a file goes to OUTDIR/its base name, a
-// directory's *.ptx files to OUTDIR/their path relative to it. Two inputs
-// landing on one output are a usage error.
-func collect(inputs []string, outdir string) ([]job, error) {
+// directory's *.ptx files to OUTDIR/their path relative to it. It fails
+// (a usage error: nothing has been read or written yet) when an output
+// would land on an input: two inputs on one output, OUTDIR that is an
+// input directory (or a link to one), an input file that is its own
+// output. A directory holding no *.ptx file is listed in empty.
+func collect(inputs []string, outdir string) (jobs []job, empty []string, err error) {
 	absOut, _ := filepath.Abs(outdir)
-	var jobs []job
+	outSt, _ := os.Stat(outdir) // nil when OUTDIR does not exist yet
+	isOut := func(path string, st fs.FileInfo) bool {
+		if outSt != nil {
+			return os.SameFile(st, outSt)
+		}
+		abs, _ := filepath.Abs(path)
+		return abs == absOut
+	}
 	seen := map[string]string{}
 	add := func(in, rel string) error {
 		out := filepath.Join(outdir, rel)
 		if prev, dup := seen[out]; dup {
 			return fmt.Errorf("%s and %s would both be written to %s", prev, in, out)
+		}
+		if ist, err := os.Stat(in); err == nil {
+			if ost, err := os.Stat(out); err == nil && os.SameFile(ist, ost) {
+				return fmt.Errorf("%s would be written over itself: -o %s is the directory it is in", in, outdir)
+			}
 		}
 		seen[out] = in
 		jobs = append(jobs, job{in, out})
@@ -35,28 +52,26 @@ func collect(inputs []string, outdir string) ([]job, error) {
 	}
 	for _, in := range inputs {
 		if in == "-" {
-			return nil, fmt.Errorf("batch mode reads files, not stdin")
+			return nil, nil, fmt.Errorf("batch mode reads files, not stdin")
 		}
 		st, err := os.Stat(in)
-		if err != nil {
+		if err != nil || !st.IsDir() {
 			// A missing input is that input's failure, reported with the rest.
 			if err := add(in, filepath.Base(in)); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			continue
 		}
-		if !st.IsDir() {
-			if err := add(in, filepath.Base(in)); err != nil {
-				return nil, err
-			}
-			continue
+		if isOut(in, st) {
+			return nil, nil, fmt.Errorf("-o %s is the input directory %s: the outputs would replace the inputs; give another output directory", outdir, in)
 		}
+		n := len(jobs)
 		err = filepath.WalkDir(in, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() {
-				if abs, _ := filepath.Abs(path); abs == absOut {
+				if st, err := os.Stat(path); err == nil && isOut(path, st) {
 					return filepath.SkipDir // never read our own outputs
 				}
 				return nil
@@ -71,10 +86,13 @@ func collect(inputs []string, outdir string) ([]job, error) {
 			return add(path, rel)
 		})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if len(jobs) == n {
+			empty = append(empty, in)
 		}
 	}
-	return jobs, nil
+	return jobs, empty, nil
 }
 
 // batch optimizes many files with c.jobs workers.
@@ -88,7 +106,7 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	if len(c.inputs) == 0 {
 		return usageErr(c.stderr, "batch mode needs input files or directories")
 	}
-	jobs, err := collect(c.inputs, c.out)
+	jobs, empty, err := collect(c.inputs, c.out)
 	if err != nil {
 		return usageErr(c.stderr, "%v", err)
 	}
@@ -96,18 +114,36 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 		return exitIO
 	}
+	for _, d := range empty {
+		fmt.Fprintf(c.stderr, "%s: no .ptx file in this directory\n", d)
+	}
 	start := time.Now()
 	reports := make([]ptxopt.FileReport, len(jobs))
-	var mu sync.Mutex // guards stderr and the progress count
-	done := 0
-	progress := func() {
-		if !c.stderrIsTTY {
-			return
-		}
-		const width = 30
-		n := width * done / max(len(jobs), 1)
-		fmt.Fprintf(c.stderr, "\r[%s%s] %d/%d files", strings.Repeat("=", n), strings.Repeat(" ", width-n), done, len(jobs))
+	started := make([]bool, len(jobs))
+	var mu sync.Mutex  // guards stderr, the progress line, reports and started
+	abandoned := false // set under mu once an interrupt stops the waiting
+	// The progress line (a terminal only): count, rate, time left,
+	// redrawn at most ten times a second; cleared before an error line,
+	// the summary and on an interrupt, so those lines stand alone.
+	var bar *progressbar.ProgressBar
+	if c.stderrIsTTY {
+		bar = progressbar.NewOptions(len(jobs),
+			progressbar.OptionSetWriter(c.stderr),
+			progressbar.OptionSetDescription("ptxopt"),
+			progressbar.OptionSetWidth(30),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("files"),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionSetRenderBlankState(true),
+		)
 	}
+	// gate keeps outputs whole across an interrupt: a worker writes under
+	// its read lock and only while ctx is live; the interrupt path takes
+	// the write lock, so it waits for the writes under way, and no later
+	// one starts.
+	var gate sync.RWMutex
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range min(c.jobs, max(len(jobs), 1)) {
@@ -115,37 +151,78 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				fr := c.one(ctx, p, jobs[i])
-				reports[i] = *fr
 				mu.Lock()
-				done++
+				started[i] = true
+				mu.Unlock()
+				fr := c.oneRecovered(ctx, p, jobs[i], &gate)
+				mu.Lock()
+				if abandoned {
+					mu.Unlock()
+					return
+				}
+				reports[i] = *fr
 				if fr.Error != "" {
-					if c.stderrIsTTY {
-						fmt.Fprint(c.stderr, "\r\033[K")
+					if bar != nil {
+						bar.Clear()
 					}
 					fmt.Fprintln(c.stderr, fr.Error)
 				}
-				progress()
+				if bar != nil {
+					bar.Add(1)
+				}
 				mu.Unlock()
 			}
 		}()
 	}
-	for i := range jobs {
-		if ctx.Err() != nil {
-			break
+	finished, allDone := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer close(next)
+		for i := range jobs {
+			if ctx.Err() != nil {
+				return
+			}
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
 		}
-		next <- i
+	}()
+	go func() {
+		<-finished
+		wg.Wait()
+		close(allDone)
+	}()
+	select {
+	case <-allDone:
+	case <-ctx.Done():
+		// Interrupted: the files under way stop at their next poll of
+		// ctx, but the command does not wait for them. It waits only
+		// for the outputs being written, so none is left partial.
+		gate.Lock()
 	}
-	close(next)
-	wg.Wait()
-	if c.stderrIsTTY {
-		fmt.Fprint(c.stderr, "\r\033[K")
+	mu.Lock()
+	abandoned = true // from here on, reports is the main goroutine's
+	begun := slices.Clone(started)
+	mu.Unlock()
+	if bar != nil {
+		bar.Clear()
 	}
 	rep := &ptxopt.Report{Files: reports, TotalNS: time.Since(start).Nanoseconds()}
 	for i := range rep.Files {
-		if rep.Files[i].Path == "" { // never started (interrupted)
-			rep.Files[i] = ptxopt.FileReport{Path: jobs[i].in, Error: "not started: interrupted", Functions: []ptxopt.FuncReport{}}
+		if rep.Files[i].Path != "" || ctx.Err() == nil {
+			continue // done (without an interrupt every job is)
 		}
+		msg := jobs[i].in + ": not started: " + context.Cause(ctx).Error()
+		if begun[i] {
+			msg = interruptMsg(ctx, jobs[i].in)
+			fmt.Fprintln(c.stderr, msg)
+		}
+		rep.Files[i] = ptxopt.FileReport{Path: jobs[i].in, Error: msg, Functions: []ptxopt.FuncReport{}}
+	}
+	for _, d := range empty {
+		rep.Files = append(rep.Files, ptxopt.FileReport{Path: d, Error: d + ": no .ptx file in this directory", Functions: []ptxopt.FuncReport{}})
 	}
 	if c.verbose {
 		for i := range rep.Files {
@@ -157,7 +234,7 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	}
 	t := rep.Totals()
 	fmt.Fprintf(c.stderr, "ptxopt: %d files: %d ok, %d failed; %d functions; instructions %d -> %d; registers R %d -> %d, UR %d -> %d, P %d -> %d, UP %d -> %d; max live R %d -> %d; %.2fs with %d worker(s)\n",
-		len(jobs), t.OK, t.Failed, t.Functions, t.InstrsIn, t.InstrsOut, t.RegsIn.R, t.RegsOut.R, t.RegsIn.UR, t.RegsOut.UR,
+		len(rep.Files), t.OK, t.Failed, t.Functions, t.InstrsIn, t.InstrsOut, t.RegsIn.R, t.RegsOut.R, t.RegsIn.UR, t.RegsOut.UR,
 		t.RegsIn.P, t.RegsOut.P, t.RegsIn.UP, t.RegsOut.UP,
 		t.MaxLiveRIn, t.MaxLiveROut, time.Since(start).Seconds(), min(c.jobs, max(len(jobs), 1)))
 	if code := c.writeReport(rep); code != exitOK {
@@ -165,25 +242,42 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	}
 	switch {
 	case ctx.Err() != nil:
-		return exitInterrupt
+		return interruptCode(ctx)
 	case t.Failed > 0:
 		return exitFailed
 	}
 	return exitOK
 }
 
-// one optimizes one batch input and writes its output.
-func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job) *ptxopt.FileReport {
+// oneRecovered is one with a panic anywhere in it (reading, the run, the
+// printer, writing) turned into that input's error, so the batch goes on.
+func (c *cli) oneRecovered(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWMutex) (fr *ptxopt.FileReport) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			fr = &ptxopt.FileReport{Path: j.in, Error: fmt.Sprintf("%s: internal error: %v", j.in, rec), Functions: []ptxopt.FuncReport{}}
+		}
+	}()
+	fault("worker", j.in)
+	return c.one(ctx, p, j, gate)
+}
+
+// one optimizes one batch input and writes its output, under gate's read
+// lock and only while ctx is live (see batch).
+func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWMutex) *ptxopt.FileReport {
 	start := time.Now()
-	src, err := os.ReadFile(j.in)
+	src, err := readFile(j.in, int64(c.maxInput))
 	if err != nil {
 		return &ptxopt.FileReport{Path: j.in, Error: err.Error(), Functions: []ptxopt.FuncReport{}}
 	}
 	out, fr, err := c.optimize(ctx, p, j.in, src)
 	if err == nil {
-		if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
-			err = writeOutput(j.out, out)
+		gate.RLock()
+		if ctx.Err() != nil {
+			err = context.Cause(ctx)
+		} else if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
+			err = writeRecovered(j.out, out)
 		}
+		gate.RUnlock()
 		if err != nil {
 			fr.Error = fmt.Sprintf("%s: %v", j.in, err)
 		}

@@ -236,7 +236,7 @@ func (c *checker) run(ctx context.Context) int {
 			continue
 		}
 		if ctx.Err() != nil {
-			return exitInterrupt
+			return interruptCode(ctx)
 		}
 		results = append(results, c.checkKernel(f, after.Func(f.Name)))
 	}

@@ -83,7 +83,6 @@ func checkFiles(t *testing.T) (dir, a string) {
 }
 
 func TestCheckSelf(t *testing.T) {
-	needParser(t)
 	_, a := checkFiles(t)
 	r := runCLI(t, nil, "check", "--against", a, a)
 	if r.code != 0 || !strings.Contains(r.stdout, "0 matched, 0 mismatch, 1 unchanged") {
@@ -99,7 +98,6 @@ func TestCheckSelf(t *testing.T) {
 }
 
 func TestCheckMutant(t *testing.T) {
-	needParser(t)
 	dir, a := checkFiles(t)
 	b := filepath.Join(dir, "b.ptx")
 	write(t, b, []byte(strings.Replace(checkKernelPTX, "xor.b32 %r5, %r4, %r2;", "and.b32 %r5, %r4, %r2;", 1)))
@@ -115,7 +113,6 @@ func TestCheckMutant(t *testing.T) {
 }
 
 func TestCheckUsage(t *testing.T) {
-	needParser(t)
 	dir, a := checkFiles(t)
 	bad := filepath.Join(dir, "bad.ptx")
 	write(t, bad, []byte(".version 7.8\n.target sm_80\n.entry k( {\n\tadd.s32 %r1 %r2;\n"))
@@ -137,7 +134,6 @@ func TestCheckUsage(t *testing.T) {
 }
 
 func TestCheckNothingRuns(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	u := filepath.Join(dir, "tex.ptx")
 	write(t, u, []byte(unsupportedPTX))
@@ -151,7 +147,6 @@ func TestCheckNothingRuns(t *testing.T) {
 // "optimizer" (it turns the first xor.b32 into or.b32): the mismatch is
 // reported and a smaller reproducer that still shows it is written.
 func TestCheckReduce(t *testing.T) {
-	needParser(t)
 	dir, a := checkFiles(t)
 	repro := filepath.Join(dir, "r.ptx")
 	c := &checker{seeds: 8, reduceTime: 20 * time.Second, maxSteps: 1_000_000, repro: repro}
@@ -199,7 +194,6 @@ func deadEnd(s string) string {
 // runs is "matched"; --min-coverage turns a partial coverage into exit 4;
 // --report json carries every changed instruction and the totals.
 func TestCheckCoverage(t *testing.T) {
-	needParser(t)
 	unreached := func(s string) string {
 		return strings.Replace(deadEnd(s), "add.s32 %r8, %r2, 1;", "add.s32 %r8, 1, %r2;", 1)
 	}

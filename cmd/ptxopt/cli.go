@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -16,6 +17,7 @@ import (
 	"github.com/ptxopt/ptxopt"
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/phases"
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -24,7 +26,7 @@ const (
 	exitFailed    = 1   // at least one input failed (parse error, phase failure, unwritable output)
 	exitUsage     = 2   // bad command line: unknown flag, knob, phase or target, missing -o in batch mode
 	exitIO        = 3   // an error outside any one input: the output directory, report file or standard output cannot be written
-	exitInterrupt = 130 // interrupted (SIGINT); outputs already written are complete, no partial file is left
+	exitInterrupt = 130 // interrupted (SIGINT; SIGTERM exits 143): outputs already written are complete, no partial file is left
 )
 
 const usageText = `usage:
@@ -36,7 +38,11 @@ const usageText = `usage:
 Batch mode is chosen when -j is given, when there are several inputs, when
 an input is a directory, or when -o names an existing directory. Each output
 goes under its input's name in OUTDIR; a directory input's *.ptx files are
-mirrored below OUTDIR with their relative paths.
+mirrored below OUTDIR with their relative paths. An output that would
+replace its input (OUTDIR naming an input directory, or the directory an
+input file is in) is a usage error, reported before anything is read; a
+directory input with no *.ptx file is that input's failure. When standard error is a terminal (and TERM is not
+dumb), batch mode shows a progress line there: files done, rate, time left.
 
 Outputs (-o, --report-file, --html-out) replace a new or regular file
 atomically (temporary file and rename). A symbolic link is followed and its
@@ -64,10 +70,25 @@ flags:
   -v                   ptxas-style resource report per function (stderr)
   --report json        write the JSON report to stdout (or to --report-file)
   --report-file F      write the JSON report to F
+  --max-input N        largest input, in bytes (K, M, G: binary multiples; default 256M)
+  --max-instrs N       most instructions in one function (default 1500000)
+  --max-regs N         most registers declared in one function (default 1500000)
+  --max-nesting N      deepest nesting of { } blocks in a function (default 256)
+                       (0 lifts a limit; see "limits" below)
   --help-phases        list the phases
   --help-knobs         list the knobs (defaults for --sm, else sm_80)
   --version            print the version, the Go release and the bit-vector kernel level
   -h, --help           this text
+
+limits:
+  An input over a limit fails with file:line:col at the point that crosses it,
+  naming the flag that raises it; the other inputs of a batch go on. Input is
+  read only up to the limit (and one byte more). Memory grows with function
+  size: on the generator's worst case (go run ./cmd/ptxgen -size N, no -pool:
+  the values kept live grow with N), ptxopt -O3 peaks at 1.9 GB for 1.06
+  million instructions in one function, 2.9 GB for 1.32 million, 3.6 GB for
+  1.5 million and 24 GB for 2.1 million; the defaults keep a run within about
+  4 GB. Ordinary kernels need a small fraction of that.
 
 exit codes:
   0    every input went through
@@ -75,7 +96,10 @@ exit codes:
   2    usage error (bad flag, unknown knob or phase, bad target, missing -o in batch mode)
   3    I/O error outside any one input (output directory, report file,
        a write to standard output that failed)
-  130  interrupted
+  130  interrupted by SIGINT (143: by SIGTERM; 128 + the signal's number). The
+       summary and the report are still written; outputs already written are
+       complete and no partial file is left; inputs under way report
+       "FILE: interrupted by SIGINT". A second signal ends ptxopt at once.
 `
 
 // listFlag is a repeatable string flag; split, when set, also splits
@@ -137,6 +161,10 @@ type cli struct {
 	verbose     bool
 	report      string
 	reportFile  string
+	maxInput    byteSize
+	maxInstrs   int
+	maxRegs     int
+	maxNesting  int
 	helpPhases  bool
 	helpKnobs   bool
 	version     bool
@@ -174,6 +202,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs.BoolVar(&c.verbose, "v", false, "")
 	fs.StringVar(&c.report, "report", "", "")
 	fs.StringVar(&c.reportFile, "report-file", "", "")
+	c.maxInput = byteSize(ptxopt.DefaultLimits.MaxInput)
+	fs.Var(&c.maxInput, "max-input", "")
+	fs.IntVar(&c.maxInstrs, "max-instrs", ptxopt.DefaultLimits.MaxInstrs, "")
+	fs.IntVar(&c.maxRegs, "max-regs", ptxopt.DefaultLimits.MaxRegs, "")
+	fs.IntVar(&c.maxNesting, "max-nesting", ptxopt.DefaultLimits.MaxNesting, "")
 	fs.BoolVar(&c.helpPhases, "help-phases", false, "")
 	fs.BoolVar(&c.helpKnobs, "help-knobs", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
@@ -224,8 +257,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			c.jobsSet = true
 		}
 	})
-	if st, err := os.Stderr.Stat(); err == nil && stderr == io.Writer(os.Stderr) {
-		c.stderrIsTTY = st.Mode()&os.ModeCharDevice != 0
+	if stderr == io.Writer(os.Stderr) {
+		c.stderrIsTTY = isTerminal(os.Stderr)
 	}
 
 	if c.version {
@@ -246,6 +279,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if c.jobs < 1 {
 		return usageErr(stderr, "-j wants at least 1 worker, not %d", c.jobs)
+	}
+	for _, l := range []struct {
+		name string
+		v    int
+	}{{"max-instrs", c.maxInstrs}, {"max-regs", c.maxRegs}, {"max-nesting", c.maxNesting}} {
+		if l.v < 0 {
+			return usageErr(stderr, "--%s wants 0 (no limit) or more, not %d", l.name, l.v)
+		}
 	}
 	if c.report != "" && c.report != "json" {
 		return usageErr(stderr, "--report %q: only json is supported", c.report)
@@ -269,6 +310,7 @@ func (c *cli) options(batch bool) ptxopt.Options {
 		Opt: lvl, SM: c.sm, Knobs: c.knobs.vals, KnobFile: c.knobFile,
 		DisablePhases: c.disable.vals, NamedPhases: c.named.vals, Verify: c.verify,
 		Workers: c.jobs,
+		Limits:  &ptxopt.Limits{MaxInput: int64(c.maxInput), MaxInstrs: c.maxInstrs, MaxRegs: c.maxRegs, MaxNesting: c.maxNesting},
 	}
 	// Measure what gets printed: -v and the JSON report show every figure,
 	// and so does batch mode's summary line; plain PTX out needs none.
@@ -349,23 +391,23 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 	name := path
 	if path == "-" {
 		name = "<stdin>"
-		src, err = io.ReadAll(c.stdin)
+		src, err = readInput(c.stdin, 0, int64(c.maxInput))
 	} else {
-		src, err = os.ReadFile(path)
+		src, err = readFile(path, int64(c.maxInput))
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 		return exitFailed
 	}
 	rep := &ptxopt.Report{}
-	out, fr, err := c.optimize(ctx, p, name, src)
+	out, fr, err := c.optimizeAbandonable(ctx, p, name, src)
 	rep.Files = append(rep.Files, *fr)
 	rep.TotalNS = fr.NS
 	if err != nil {
 		fmt.Fprintln(c.stderr, err)
 		c.writeReport(rep)
-		if ctx.Err() != nil {
-			return exitInterrupt
+		if code := interruptCode(ctx); code != 0 {
+			return code
 		}
 		return exitFailed
 	}
@@ -377,7 +419,7 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 			fmt.Fprintf(c.stderr, "ptxopt: writing standard output: %v\n", err)
 			return exitIO
 		}
-	} else if err := writeOutput(c.out, out); err != nil {
+	} else if err := writeRecovered(c.out, out); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 		return exitFailed
 	}
@@ -387,12 +429,51 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 	return exitOK
 }
 
+// optimizeAbandonable is optimize, given up at once when ctx is
+// canceled: the work goes on in its goroutine until it next polls the
+// context, but the command does not wait for it (it writes its report and
+// exits). A run that finished is kept only if ctx is not canceled: after
+// a signal no output is written. A panic of the run is the input's error.
+func (c *cli) optimizeAbandonable(ctx context.Context, p *ptxopt.Pipeline, name string, src []byte) ([]byte, *ptxopt.FileReport, error) {
+	type result struct {
+		out []byte
+		fr  *ptxopt.FileReport
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			if rec := recover(); rec != nil {
+				r = result{err: fmt.Errorf("%s: internal error: %v", name, rec)}
+			}
+			ch <- r
+		}()
+		r.out, r.fr, r.err = c.optimize(ctx, p, name, src)
+	}()
+	var r result
+	select {
+	case r = <-ch:
+	case <-ctx.Done():
+	}
+	if ctx.Err() != nil {
+		r.out, r.err = nil, errors.New(interruptMsg(ctx, name))
+	}
+	if r.fr == nil {
+		r.fr = &ptxopt.FileReport{Path: name, Functions: []ptxopt.FuncReport{}}
+	}
+	if r.err != nil {
+		r.fr.Error = r.err.Error()
+	}
+	return r.out, r.fr, r.err
+}
+
 // optimize runs one input: PTX out, or the IR dump with bare --dump-ir.
 func (c *cli) optimize(ctx context.Context, p *ptxopt.Pipeline, name string, src []byte) ([]byte, *ptxopt.FileReport, error) {
 	if !c.dump.bare {
 		return p.Optimize(ctx, name, src)
 	}
-	m, err := ptxopt.Parse(name, src)
+	m, err := p.Parse(name, src)
 	if err != nil {
 		return nil, &ptxopt.FileReport{Path: name, Error: err.Error(), Functions: []ptxopt.FuncReport{}}, err
 	}
@@ -457,4 +538,68 @@ func versionLine() string {
 		}
 	}
 	return fmt.Sprintf("ptxopt %s (%s %s/%s, bitvec %s)", v, runtime.Version(), runtime.GOOS, runtime.GOARCH, bitvec.Level())
+}
+
+// isTerminal reports whether f is a terminal (a successful terminal
+// ioctl, not merely a character device: /dev/null is none). TERM=dumb
+// counts as no terminal, for the progress line's sake.
+func isTerminal(f *os.File) bool {
+	return term.IsTerminal(int(f.Fd())) && os.Getenv("TERM") != "dumb"
+}
+
+// byteSize is a flag value in bytes: a number with an optional K, M or G
+// (binary multiples; KiB, MiB, GiB and a trailing B are accepted too).
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+func (b *byteSize) Set(s string) error {
+	t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	shift := 0
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K':
+			shift = 10
+		case 'M':
+			shift = 20
+		case 'G':
+			shift = 30
+		}
+		if shift != 0 {
+			t = t[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || v < 0 || v > math.MaxInt64>>shift {
+		return fmt.Errorf("bad size %q: want bytes, optionally with K, M or G", s)
+	}
+	*b = byteSize(v << shift)
+	return nil
+}
+
+// readFile reads the file at path, at most max+1 bytes of it (max 0: all
+// of it), so that an input over the limit is reported by the parser at
+// the position that crosses it without being read in full.
+func readFile(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := int64(0)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return readInput(f, size, max)
+}
+
+// readInput reads r to its end, or to max+1 bytes when max > 0; size is
+// the expected length (0: unknown), used to allocate once.
+func readInput(r io.Reader, size, max int64) ([]byte, error) {
+	if max > 0 {
+		r = io.LimitReader(r, max+1)
+		size = min(size, max+1)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
 }

@@ -11,9 +11,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ptxopt/ptxopt/internal/testenv"
 )
 
-var binary string // built once by TestMain
+// binary is the command, built once by TestMain; faultBinary is the
+// same built with the ptxopt_faults tag (faults_on.go).
+var binary, faultBinary string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "ptxopt-cli-test")
@@ -22,10 +26,13 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "ptxopt")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	faultBinary = filepath.Join(dir, "ptxopt-faults")
+	for _, b := range [][]string{{"-o", binary}, {"-tags", "ptxopt_faults", "-o", faultBinary}} {
+		if out, err := exec.Command("go", append(append([]string{"build"}, b...), ".")...).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -52,8 +59,15 @@ var trackSources = sync.OnceFunc(func() {
 
 func runCLI(t *testing.T, stdin []byte, args ...string) result {
 	t.Helper()
+	return runBin(t, binary, nil, stdin, args...)
+}
+
+// runBin runs bin with env added to the environment.
+func runBin(t *testing.T, bin string, env []string, stdin []byte, args ...string) result {
+	t.Helper()
 	trackSources()
-	cmd := exec.Command(binary, args...)
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -76,15 +90,6 @@ func example(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// needParser skips a test while package ir/ptx is not wired in.
-func needParser(t *testing.T) {
-	t.Helper()
-	r := runCLI(t, example(t, "saxpy.ptx"), "-O0")
-	if strings.Contains(r.stderr, "parser (package ir/ptx) is not available") {
-		t.Skip("the PTX parser is not wired in yet")
-	}
 }
 
 func write(t *testing.T, path string, data []byte) {
@@ -113,6 +118,13 @@ func TestHelp(t *testing.T) {
 	r = runCLI(t, nil, "--help-knobs", "--sm", "sm_90")
 	if r.code != 0 || !strings.Contains(r.stdout, "ReassociateCSEWindow") || !strings.Contains(r.stdout, "0x9000") {
 		t.Errorf("--help-knobs: %d\n%s", r.code, r.stdout)
+	}
+	// Knobs no pass reads are marked (phases.KnobDef.Inert).
+	for _, line := range strings.Split(r.stdout, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 0 && (f[0] == "PredicationMaxInstrs") != strings.Contains(line, "[inert") && (f[0] == "PredicationMaxInstrs" || f[0] == "InlineMaxInstrs") {
+			t.Errorf("--help-knobs: %q; want PredicationMaxInstrs marked inert and InlineMaxInstrs not", line)
+		}
 	}
 }
 
@@ -146,7 +158,6 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestSingleAndStdin(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "saxpy.ptx")
 	write(t, in, example(t, "saxpy.ptx"))
@@ -193,7 +204,6 @@ func TestSingleAndStdin(t *testing.T) {
 }
 
 func TestReportJSON(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "rowsum.ptx")
 	write(t, in, example(t, "rowsum.ptx"))
@@ -256,7 +266,6 @@ func listFiles(t *testing.T, root string) []string {
 }
 
 func TestBatch(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src")
 	write(t, filepath.Join(src, "saxpy.ptx"), example(t, "saxpy.ptx"))
@@ -324,9 +333,8 @@ func TestBatch(t *testing.T) {
 
 // The output must not depend on the number of workers.
 func TestBatchDeterministic(t *testing.T) {
-	needParser(t)
-	in := filepath.Join("..", "..", "..", "shared", "corpus", "ptx")
-	if _, err := os.Stat(in); err != nil {
+	in := testenv.CorpusPath()
+	if _, ok := testenv.OptionalCorpus(t); !ok {
 		in = filepath.Join("..", "..", "examples")
 	}
 	dir := t.TempDir()
@@ -350,7 +358,6 @@ func TestBatchDeterministic(t *testing.T) {
 }
 
 func TestHTML(t *testing.T) {
-	needParser(t)
 	dir := t.TempDir()
 	in := filepath.Join(dir, "rowsum.ptx")
 	write(t, in, example(t, "rowsum.ptx"))
@@ -365,5 +372,54 @@ func TestHTML(t *testing.T) {
 	}
 	if r := runCLI(t, nil, in, "-o", filepath.Join(dir, "o.ptx"), "--html", "nosuch", "--html-out", page); r.code != 1 || !strings.Contains(r.stderr, "nosuch") {
 		t.Errorf("--html of a missing function: %d %s", r.code, r.stderr)
+	}
+}
+
+// -o naming an input directory, through a link or not, or the directory
+// of an input file, is refused before anything is read or written; a
+// directory without PTX fails.
+func TestBatchOutputIsInput(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	in := filepath.Join(src, "saxpy.ptx")
+	write(t, in, example(t, "saxpy.ptx"))
+	if err := os.Symlink(src, filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(in)
+	for _, args := range [][]string{
+		{"-o", src, src},
+		{"-o", filepath.Join(dir, "link"), src},
+		{"-o", src, filepath.Join(dir, "link")},
+		{"-o", src + "/", src},
+		{"-j", "1", "-o", src, in},
+		{"-o", filepath.Join(dir, "link"), in},
+	} {
+		r := runCLI(t, nil, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "would") || !strings.Contains(r.stderr, "replace") && !strings.Contains(r.stderr, "over itself") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error saying the outputs would replace the inputs", args, r.code, r.stderr)
+		}
+		if got := strings.Join(listFiles(t, dir), " "); got != "link src/saxpy.ptx" {
+			t.Errorf("%v: files now %q; nothing may be written", args, got)
+		}
+		if after, _ := os.ReadFile(in); !bytes.Equal(after, before) {
+			t.Errorf("%v: the input changed", args)
+		}
+	}
+
+	empty := filepath.Join(dir, "empty")
+	write(t, filepath.Join(empty, "notes.txt"), []byte("no PTX here"))
+	out := filepath.Join(dir, "out")
+	r := runCLI(t, nil, "-o", out, empty)
+	if r.code != 1 || !strings.Contains(r.stderr, empty+": no .ptx file in this directory") || !strings.Contains(r.stderr, "0 ok, 1 failed") {
+		t.Errorf("empty directory: exit %d, stderr %q; want 1 and the directory named", r.code, r.stderr)
+	}
+	// With a good input beside it, the good one is still written.
+	r = runCLI(t, nil, "-o", out, empty, in)
+	if r.code != 1 || !strings.Contains(r.stderr, "1 ok, 1 failed") {
+		t.Errorf("empty directory beside a file: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Join(listFiles(t, out), " "); got != "saxpy.ptx" {
+		t.Errorf("outputs %q, want saxpy.ptx", got)
 	}
 }

@@ -61,6 +61,18 @@ func writeOutput(path string, data []byte) error {
 	return writeRegular(path, lst, data)
 }
 
+// writeRecovered is writeOutput with a panic turned into an error (the
+// temporary file, if any, stays behind: a panic is a bug to report).
+func writeRecovered(path string, data []byte) (err error) {
+	defer func() {
+		if rec := recover(); rec != nil {
+			err = fmt.Errorf("internal error writing %s: %v", path, rec)
+		}
+	}()
+	fault("write", path)
+	return writeOutput(path, data)
+}
+
 // writeRegular replaces the existing regular file path (described by st).
 func writeRegular(path string, st fs.FileInfo, data []byte) error {
 	if linkCount(st) > 1 {

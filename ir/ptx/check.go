@@ -20,6 +20,7 @@ func Check(path string, src []byte, m *ir.Module) error {
 	var starts []int // line start offsets, built on the first error
 	pos := func(line int) (int, int) {
 		if starts == nil {
+			src = prepare(src) // the text Parse read: the same lines
 			starts = append(starts, 0)
 			for i, c := range src {
 				if c == '\n' {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -24,7 +25,7 @@ func corpusFiles(tb testing.TB) []corpusFile {
 	tb.Helper()
 	paths, _ := filepath.Glob(filepath.Join(corpusDir, "*.ptx"))
 	if len(paths) == 0 {
-		tb.Skipf("PTX corpus not found at %s (relative to ir/ptx); skipping corpus tests", corpusDir)
+		testenv.Missing(tb, "PTX corpus not found at %s (relative to ir/ptx); skipping corpus tests", corpusDir)
 	}
 	sort.Strings(paths)
 	out := make([]corpusFile, 0, len(paths))

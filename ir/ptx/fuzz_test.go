@@ -36,8 +36,11 @@ func FuzzParse(f *testing.F) {
 			f.Add(src)
 		}
 	}
+	// Small limits keep each input fast (a declaration of a million
+	// registers would take the fuzzer's time on one input).
+	lim := Limits{MaxInput: 1 << 20, MaxInstrs: 1 << 14, MaxRegs: 1 << 14, MaxNesting: 64}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		m, err := Parse("fuzz.ptx", src)
+		m, err := ParseWith("fuzz.ptx", src, lim)
 		if err != nil {
 			if _, ok := err.(*Error); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
@@ -48,7 +51,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		out := Format(m)
-		m2, err := Parse("printed.ptx", out)
+		m2, err := ParseWith("printed.ptx", out, NoLimits)
 		if err != nil {
 			t.Fatalf("printed form does not parse: %v\n--- printed ---\n%s", err, out)
 		}

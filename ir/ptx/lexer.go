@@ -8,6 +8,7 @@
 package ptx
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 )
@@ -108,6 +109,62 @@ func hashBytes(b []byte) uint32 {
 		h = (h ^ uint32(c)) * fnvPrime
 	}
 	return h
+}
+
+// prepare returns the text the lexer reads for the file src, with the
+// same byte positions as src (so that errors name the file as stored):
+//
+//   - NUL bytes at the end, and the blanks around them, are dropped (PTX
+//     saved from a C string, as NVRTC and the driver hand it out, ends
+//     with one or more NULs); a NUL anywhere else stays, and the lexer
+//     reports it at its position;
+//   - a UTF-8 byte-order mark at the start becomes three blanks;
+//   - a CR not followed by LF (old Mac line ends) becomes LF, so it ends a
+//     line as CRLF and LF do.
+//
+// src is copied only when a byte must change; otherwise the result is a
+// prefix of src.
+func prepare(src []byte) []byte {
+	end := len(src)
+	nul := false
+	for end > 0 && (src[end-1] == 0 || class[src[end-1]]&cSpace != 0) {
+		nul = nul || src[end-1] == 0
+		end--
+	}
+	if nul {
+		src = src[:end]
+	}
+	bom := len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF
+	lone := loneCR(src, 0)
+	if !bom && lone < 0 {
+		return src
+	}
+	out := make([]byte, len(src))
+	copy(out, src)
+	if bom {
+		out[0], out[1], out[2] = ' ', ' ', ' '
+	}
+	for i := lone; i >= 0; i = loneCR(out, i+1) {
+		out[i] = '\n'
+	}
+	return out
+}
+
+// loneCR returns the offset of the first CR at or after from that no LF
+// follows, or -1.
+func loneCR(b []byte, from int) int {
+	for from < len(b) {
+		k := bytes.IndexByte(b[from:], '\r')
+		if k < 0 {
+			return -1
+		}
+		i := from + k
+		if i+1 >= len(b) || b[i+1] != '\n' {
+			return i
+		}
+		from = i + 2
+	}
+	return -1
 }
 
 func (l *lexer) init(src []byte) {
@@ -286,11 +343,12 @@ func isDecimalFloatPrefix(b []byte) bool {
 	return true
 }
 
-// restOfLine returns the raw text from pos to the end of the line, with a
-// trailing // comment and trailing blanks removed, and moves pos to the
-// newline (not past it). Used for directives that end at the line's end
-// (.loc, .file, .version, .target, .address_size).
-func (l *lexer) restOfLine() []byte {
+// restOfLine returns the offsets of the text from pos to the end of the
+// line, without a trailing // or /* comment, a ';' and what follows, and
+// the blanks at either end, and moves pos to the comment, ';' or newline
+// (not past it). Used for directives that end at the line's end (.loc,
+// .file, .version, .target, .address_size).
+func (l *lexer) restOfLine() (int, int) {
 	src := l.src
 	i := l.pos
 	inStr := false
@@ -324,12 +382,8 @@ func (l *lexer) restOfLine() []byte {
 	for end > start && class[src[end-1]]&cSpace != 0 {
 		end--
 	}
-	// Resume lexing at the comment or semicolon (a stray ';' after .loc
-	// is harmless and skipped by the caller).
-	if i < len(src) && src[i] != '\n' {
-		l.pos = i
-	} else {
-		l.pos = i
-	}
-	return src[start:end]
+	// Resume lexing at the comment, the ';' (a stray ';' after .loc is
+	// harmless and skipped by the caller) or the newline.
+	l.pos = i
+	return start, end
 }

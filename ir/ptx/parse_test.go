@@ -311,7 +311,7 @@ $L__info_string0:
 		".global .align 8 .u64 ptrs[2] = {generic(gvar), 0};",
 		".weak .func wf(\n\t.param .b32 x\n)\n.noreturn;",
 		"\t.param .align 8 .b8 blob[16],\n\t.hidden .param .u32 h\n)\n.reqntid 32, 1, 1\n.maxnreg 64\n{",
-		"$L__info_string0:\n.b8 97\n}",
+		".section .debug_str\n{\n\t$L__info_string0:\n\t.b8 97\n}",
 	} {
 		if !strings.Contains(out, w) {
 			t.Errorf("printed form lacks %q:\n%s", w, out)

@@ -1,18 +1,63 @@
 package ptx
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"math/bits"
 	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// Parse reads a PTX module. It never panics on any input: malformed text
-// gives an *Error naming file:line:col.
-func Parse(filename string, src []byte) (m *ir.Module, err error) {
+// Limits bound what one input may ask of the parser and of the optimizer
+// after it, so that a huge or hostile input fails early with an error at
+// the position that crosses a limit instead of exhausting memory. A zero
+// field lifts that limit.
+type Limits struct {
+	MaxInput   int64 // bytes of input (--max-input)
+	MaxInstrs  int   // instructions per function (--max-instrs)
+	MaxRegs    int   // registers per function (--max-regs)
+	MaxNesting int   // depth of nested { } blocks in a function body (--max-nesting)
+}
+
+// DefaultLimits are the limits Parse applies. They were chosen by
+// measurement (go run ./cmd/ptxgen -size N > g.ptx; /usr/bin/time -v
+// ptxopt -O3 g.ptx -o /dev/null, on the generator's worst case, where the
+// values kept live grow with the size): 1.06 million instructions peak at
+// 1.9 GB, 1.32 million at 2.9 GB, 1.50 million at 3.6 GB, 2.1 million at
+// 24 GB. Up to 1.5 million instructions and registers per function a
+// default run thus stays within about 4 GB; ordinary kernels need far
+// less. 256 MiB of input holds 1.5 million instructions several times
+// over; nesting deeper than 256 blocks is found in no compiler's output.
+var DefaultLimits = Limits{MaxInput: 256 << 20, MaxInstrs: 1_500_000, MaxRegs: 1_500_000, MaxNesting: 256}
+
+// NoLimits lifts every limit.
+var NoLimits = Limits{}
+
+// Parse reads a PTX module under DefaultLimits. It never panics on any
+// input: malformed text gives an *Error naming file:line:col. Positions
+// are those of src as stored: trailing NULs, a byte-order mark and
+// CR-only line ends are accepted without moving them (see prepare).
+func Parse(filename string, src []byte) (*ir.Module, error) {
+	return ParseWith(filename, src, DefaultLimits)
+}
+
+// ParseWith is Parse under the limits lim. An input over lim.MaxInput is
+// an error at the position of its first byte too many (a reader that
+// stops after MaxInput+1 bytes gives the same error).
+func ParseWith(filename string, src []byte, lim Limits) (m *ir.Module, err error) {
+	if lim.MaxInput > 0 && int64(len(src)) > lim.MaxInput {
+		at := src[:lim.MaxInput]
+		line := 1 + bytes.Count(at, []byte{'\n'})
+		col := len(at) - bytes.LastIndexByte(at, '\n')
+		return nil, &Error{File: filename, Line: line, Col: col,
+			Msg: fmt.Sprintf("input larger than %d bytes (limit --max-input; 0 lifts it)", lim.MaxInput)}
+	}
+	src = prepare(src)
 	p, _ := parserPool.Get().(*parser)
 	if p == nil {
 		p = &parser{}
@@ -29,6 +74,7 @@ func Parse(filename string, src []byte) (m *ir.Module, err error) {
 		p.release()
 	}()
 	p.init(filename, src)
+	p.lim = lim
 	p.parseModule()
 	if p.err != nil {
 		return nil, p.err
@@ -126,6 +172,19 @@ type parser struct {
 	nest      int // operand list nesting depth
 	params    []ir.SymID
 	buf       []byte
+	lim       Limits
+	opPos     []srcPos  // start of each top-level operand of the instruction
+	calls     []callRef // direct call targets to check at the end of the module
+}
+
+// srcPos is a source position (1-based line and column).
+type srcPos struct{ line, col int32 }
+
+// callRef is a direct call to a name that must name a function of the
+// module by its end.
+type callRef struct {
+	name ir.StrID
+	pos  srcPos
 }
 
 func (p *parser) init(filename string, src []byte) {
@@ -144,6 +203,7 @@ func (p *parser) init(filename string, src []byte) {
 	clear(p.modBind)
 	p.growTables(nstr)
 	p.touched, p.undo, p.marks, p.pend = p.touched[:0], p.undo[:0], p.marks[:0], p.pend[:0]
+	p.calls = p.calls[:0]
 	p.depth = 0
 	sz := 1024
 	for sz < 2*nstr {
@@ -305,66 +365,95 @@ func (p *parser) growTables(n int) {
 	p.pendHead = append(p.pendHead, make([]int32, c-len(p.pendHead))...)
 }
 
-// rawText interns src[start:end] with comments and CRs removed and the
-// ends trimmed. Removing comments matters: the printer may append ';' to
-// the text, which must not land inside a trailing "// comment".
+// rawText interns the directive text src[start:end] in one canonical
+// layout, so that the same text laid out differently (tabs or blanks,
+// extra blanks, comments) prints the same bytes:
+//
+//   - the text is read as tokens; comments go, strings stay as written;
+//   - each source line that has a token gives one line, lines after the
+//     first indented by a tab (a line opening with a brace is not);
+//   - tokens on a line are separated by one blank, except none before
+//     , ; : ) ] }, none after ( [ {, none between a name and ( as in
+//     generic(x) (a directive word and the placeholder _ keep theirs:
+//     .callprototype (.param .b32 _) _ (…)), and none after a unary
+//     minus, plus, ! or ~ (one that opens the line or follows punctuation
+//     other than ) ] }).
+//
+// The result lexes to the same tokens as the source, so printing it and
+// parsing it again gives the same text. Removing comments also matters for
+// the printer, which may append ';' to the text. A byte that starts no
+// token is an error at its position.
 func (p *parser) rawText(start, end int) ir.StrID {
-	src := p.lx.src
-	b := src[start:end]
-	dirty := false
-	for _, c := range b {
-		if c == '\r' || c == '/' {
-			dirty = true
-			break
-		}
+	b, ok := p.appendCanon(p.buf[:0], start, end)
+	p.buf = b[:0]
+	if !ok {
+		return 0
 	}
-	if dirty {
-		p.buf = p.buf[:0]
-		inStr := false
-		for i := 0; i < len(b); i++ {
-			c := b[i]
-			switch {
-			case inStr:
-				if c == '\\' && i+1 < len(b) {
-					p.buf = append(p.buf, c)
-					i++
-					c = b[i]
-				} else if c == '"' {
-					inStr = false
+	return p.intern(b)
+}
+
+// appendCanon appends the canonical layout of src[start:end] (see
+// rawText) to b. It reports false after failing on a bad token.
+func (p *parser) appendCanon(b []byte, start, end int) ([]byte, bool) {
+	sub := lexer{src: p.lx.src[:end], pos: start, line: 1}
+	curLine := -1
+	prev := tEOF // the previous token on the line; tEOF: none yet
+	var prevCh byte
+	prevUnary, prevDot := false, false // prevDot: a directive word or _
+	for {
+		sub.next()
+		if sub.kind == tEOF {
+			return b, true
+		}
+		if sub.kind == tBad {
+			line, col := p.lineColAt(sub.start)
+			p.failAt(line, col, sub.badMsg)
+			return b, false
+		}
+		ch := byte(0)
+		if sub.kind == tPunct {
+			ch = sub.ch
+		}
+		if sub.tline != curLine {
+			if curLine >= 0 {
+				b = append(b, '\n')
+				if ch != '{' && ch != '}' {
+					b = append(b, '\t')
 				}
-			case c == '"':
-				inStr = true
-			case c == '/' && i+1 < len(b) && b[i+1] == '/':
-				for i < len(b) && b[i] != '\n' {
-					i++
-				}
-				if i < len(b) {
-					p.buf = append(p.buf, '\n')
-				}
-				continue
-			case c == '/' && i+1 < len(b) && b[i+1] == '*':
-				i += 2
-				for i+1 < len(b) && !(b[i] == '*' && b[i+1] == '/') {
-					i++
-				}
-				i++
-				p.buf = append(p.buf, ' ')
-				continue
-			case c == '\r':
-				continue
 			}
-			p.buf = append(p.buf, c)
+			curLine, prev = sub.tline, tEOF
+		} else {
+			space := !prevUnary
+			switch ch {
+			case ',', ';', ':', ')', ']', '}':
+				space = false
+			case '(':
+				space = prev != tWord || prevDot
+			}
+			if prev == tPunct && (prevCh == '(' || prevCh == '[' || prevCh == '{') {
+				space = false
+			}
+			if space {
+				b = append(b, ' ')
+			}
 		}
-		b = p.buf
+		prevUnary = (ch == '-' || ch == '+' || ch == '!' || ch == '~') &&
+			(prev == tEOF || prev == tPunct && prevCh != ')' && prevCh != ']' && prevCh != '}')
+		t := sub.text()
+		b = append(b, t...)
+		prev, prevCh, prevDot = sub.kind, ch, t[0] == '.' || len(t) == 1 && t[0] == '_'
 	}
-	i, j := 0, len(b)
-	for i < j && class[b[i]]&cSpace != 0 {
-		i++
+}
+
+// lineColAt returns the line and column of offset off of the source,
+// which must not be past the lexer's position.
+func (p *parser) lineColAt(off int) (int, int) {
+	src := p.lx.src
+	line := p.lx.line
+	if off <= p.lx.pos {
+		line -= bytes.Count(src[off:p.lx.pos], []byte{'\n'})
 	}
-	for j > i && class[b[j-1]]&cSpace != 0 {
-		j--
-	}
-	return p.intern(b[i:j])
+	return line, off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
 }
 
 func (p *parser) addSym(s ir.Symbol) ir.SymID {
@@ -381,6 +470,7 @@ func (p *parser) parseModule() {
 		l := &p.lx
 		switch l.kind {
 		case tEOF:
+			p.checkCalls()
 			return
 		case tBad:
 			p.fail(l.badMsg)
@@ -403,21 +493,33 @@ func (p *parser) parseModule() {
 		switch string(t) {
 		case ".version", ".target", ".address_size", ".file":
 			l.pos = l.end
-			l.restOfLine()
-			end := l.pos
+			argStart, end := l.restOfLine()
 			id := p.rawText(start, end)
+			if p.err != nil {
+				return
+			}
 			arg := string(t)
 			rest := p.m.Strings.Get(id)[len(arg):]
 			for len(rest) > 0 && (rest[0] == ' ' || rest[0] == '\t') {
 				rest = rest[1:]
 			}
+			argCol := l.colOf(argStart)
 			switch arg {
 			case ".version":
+				if !validVersion(rest) {
+					p.failAt(l.tline, argCol, fmt.Sprintf("unsupported .version %q: PTX versions run from 1.0 to 9.x", rest))
+					return
+				}
 				m.Version = rest
 			case ".target":
 				m.Target = rest
 			case ".address_size":
-				m.AddressSize, _ = strconv.Atoi(rest)
+				n, err := strconv.Atoi(rest)
+				if err != nil || n != 32 && n != 64 {
+					p.failAt(l.tline, argCol, fmt.Sprintf(".address_size %q: only 32 and 64 exist", rest))
+					return
+				}
+				m.AddressSize = n
 			}
 			m.Items = append(m.Items, ir.Item{Kind: ir.ItemDirective, Text: id})
 			l.next()
@@ -483,7 +585,8 @@ type declMods struct {
 	attrs    []byte // after the type
 	preAttrs []byte // unknown, before the type
 	spaceSet bool
-	unknown  bool // saw an unrecognised directive word first
+	unknown  bool   // saw an unrecognised directive word first
+	vecPos   srcPos // where the .vN modifier is
 }
 
 // readMods reads dotted modifier words (".visible .global .align 4 .b8",
@@ -508,6 +611,9 @@ func (p *parser) readMods(d *declMods) {
 					l.next()
 					if l.kind != tNum {
 						p.expected("alignment")
+						return
+					}
+					if _, ok := p.alignment(); !ok {
 						return
 					}
 					d.attrs = append(append(d.attrs, ' '), l.text()...)
@@ -546,21 +652,15 @@ func (p *parser) readMods(d *declMods) {
 					p.expected("alignment")
 					return
 				}
-				v, err := strconv.ParseUint(string(l.text()), 0, 32)
-				if err != nil || v == 0 {
-					p.fail("bad alignment " + string(l.text()))
+				v, ok := p.alignment()
+				if !ok {
 					return
 				}
-				d.align = uint32(v)
+				d.align = v
 				continue
-			case "v2":
-				d.vec = 2
-				continue
-			case "v4":
-				d.vec = 4
-				continue
-			case "v8":
-				d.vec = 8
+			case "v2", "v4", "v8":
+				d.vec = part[1] - '0'
+				d.vecPos = srcPos{int32(l.tline), int32(l.colOf(l.start))}
 				continue
 			case "ptr":
 				inPtr = true
@@ -592,14 +692,21 @@ func (p *parser) readMods(d *declMods) {
 						return
 					}
 					s := l.start
-					for l.kind != tEOF && !p.isPunct(')') {
+					for l.kind != tEOF && l.kind != tBad && !p.isPunct(')') {
 						l.next()
+					}
+					if l.kind == tBad {
+						p.fail(l.badMsg)
+						return
 					}
 					if l.kind == tEOF {
 						p.expected("')'")
 						return
 					}
-					d.preAttrs = append(d.preAttrs, l.src[s:l.end]...)
+					var ok bool
+					if d.preAttrs, ok = p.appendCanon(d.preAttrs, s, l.end); !ok {
+						return
+					}
 				}
 			} else {
 				d.attrs = append(append(d.attrs, " ."...), part...)
@@ -673,17 +780,30 @@ func (p *parser) parseDeclarator(d *declMods, owner ir.FuncID, allowInit bool) i
 	if len(d.preAttrs) > 0 {
 		s.PreAttrs = p.intern(trimSpace1(d.preAttrs))
 	}
+	if !p.checkVector(d) {
+		return s
+	}
 	l.next()
 	if p.isPunct('[') {
 		ds := l.start
+		dpos := srcPos{int32(l.tline), int32(l.colOf(l.start))}
+		elem := uint64(max(d.typ.Bits()/8, 1)) * uint64(max(d.vec, 1))
+		size, over := elem, false
 		for p.isPunct('[') {
 			l.next()
 			if l.kind == tNum {
+				n, err := strconv.ParseUint(string(l.text()), 0, 64)
+				hi, lo := bits.Mul64(size, n)
+				over = over || err != nil || hi != 0
+				size = lo
 				l.next()
 			}
 			if !p.expectPunct(']') {
 				return s
 			}
+		}
+		if !p.checkArraySize(d.space, size, over, dpos) {
+			return s
 		}
 		s.Dims = p.rawText(ds, l.start)
 		if hasSpace(p.m.Strings.Get(s.Dims)) {
@@ -732,6 +852,77 @@ func (p *parser) parseDeclarator(d *declMods, owner ir.FuncID, allowInit bool) i
 		s.Init = p.rawText(is, l.start)
 	}
 	return s
+}
+
+// Largest arrays per state space, from the device limits of the CUDA
+// programming guide (technical specifications per compute capability):
+// local memory per thread is at most 512 KiB, shared memory per block at
+// most 227 KiB on any GPU so far (256 KiB leaves room), and a constant
+// bank holds 64 KiB. Any other space is bounded by the address size.
+var spaceLimit = map[ir.Space]uint64{
+	ir.SpaceLocal:         512 << 10,
+	ir.SpaceShared:        256 << 10,
+	ir.SpaceSharedCluster: 256 << 10,
+	ir.SpaceConst:         64 << 10,
+}
+
+// checkArraySize fails, at pos, on an array of size bytes (over: more
+// than 2^64) that its state space cannot hold.
+func (p *parser) checkArraySize(sp ir.Space, size uint64, over bool, pos srcPos) bool {
+	if over {
+		p.failAt(int(pos.line), int(pos.col), fmt.Sprintf("a .%s array of more than 2^64 bytes", sp))
+		return false
+	}
+	lim, ok := spaceLimit[sp]
+	if !ok {
+		if p.m.AddressSize == 32 && size > 1<<32 {
+			p.failAt(int(pos.line), int(pos.col), fmt.Sprintf("a .%s array of %d bytes does not fit a 32-bit address space", sp, size))
+			return false
+		}
+		return true
+	}
+	if size > lim {
+		p.failAt(int(pos.line), int(pos.col), fmt.Sprintf("a .%s array of %d bytes is larger than the %d KiB .%s space", sp, size, lim>>10, sp))
+		return false
+	}
+	return true
+}
+
+// checkVector fails on a vector variable PTX does not have: only .v2 and
+// .v4 exist for variables, of at most 128 bits.
+func (p *parser) checkVector(d *declMods) bool {
+	if d.vec == 0 {
+		return true
+	}
+	at := func(msg string) bool {
+		p.failAt(int(d.vecPos.line), int(d.vecPos.col), msg)
+		return false
+	}
+	if d.vec != 2 && d.vec != 4 {
+		return at(fmt.Sprintf("a vector variable is .v2 or .v4, not .v%d", d.vec))
+	}
+	if b := d.typ.Bits() * int(d.vec); b > 128 {
+		return at(fmt.Sprintf(".v%d .%s is %d bits: a vector variable holds at most 128", d.vec, d.typ, b))
+	}
+	return true
+}
+
+// alignment reads the number token after .align: a power of two of at
+// most 64 KiB.
+func (p *parser) alignment() (uint32, bool) {
+	t := string(p.lx.text())
+	v, err := strconv.ParseUint(t, 0, 64)
+	switch {
+	case err != nil || v == 0:
+		p.fail("bad alignment " + t)
+	case v&(v-1) != 0:
+		p.fail(".align " + t + " is not a power of two")
+	case v > 1<<16:
+		p.fail(".align " + t + " is more than 65536")
+	default:
+		return uint32(v), true
+	}
+	return 0, false
 }
 
 func hasSpace(s string) bool {
@@ -1059,6 +1250,10 @@ func (p *parser) parseBody() {
 				p.closeScope()
 				continue
 			case '{':
+				if p.lim.MaxNesting > 0 && int(p.depth) >= p.lim.MaxNesting {
+					p.fail(fmt.Sprintf("blocks nested more than %d deep (limit --max-nesting; 0 lifts it)", p.lim.MaxNesting))
+					return
+				}
 				l.next()
 				p.openScope()
 				continue
@@ -1092,8 +1287,11 @@ func (p *parser) parseBodyDirective() {
 	switch string(t) {
 	case ".loc":
 		l.pos = l.end
-		b := l.restOfLine()
-		p.curLoc = p.intern(b)
+		ls, le := l.restOfLine()
+		p.curLoc = p.rawText(ls, le)
+		if p.err != nil {
+			return
+		}
 		l.next()
 		if p.isPunct(';') {
 			l.next()
@@ -1155,6 +1353,9 @@ func (p *parser) parseRegDecl(d *declMods) {
 		p.expected("a register type")
 		return
 	}
+	if !p.checkVector(d) {
+		return
+	}
 	w := &p.w
 	for p.err == nil {
 		if l.kind != tWord || l.text()[0] == '.' {
@@ -1175,6 +1376,9 @@ func (p *parser) parseRegDecl(d *declMods) {
 				p.fail("bad register count " + string(l.text()))
 				return
 			}
+			if !p.regRoom(cnt, l.tline, l.colOf(l.start)) {
+				return
+			}
 			l.next()
 			if !p.expectPunct('>') {
 				return
@@ -1193,6 +1397,9 @@ func (p *parser) parseRegDecl(d *declMods) {
 			name := p.intern(nameB)
 			if len(w.RegType) >= ir.MaxOperandIndex {
 				p.fail("too many registers")
+				return
+			}
+			if !p.regRoom(1, line, col) {
 				return
 			}
 			r := p.newReg(name, d)
@@ -1372,24 +1579,26 @@ func (p *parser) parseInstr() {
 	}
 	mi := p.mnemonicInfo(mn, mb)
 	p.ops = p.ops[:0]
+	p.opPos = p.opPos[:0]
 	p.elems = p.elems[:0]
 	p.hasAddr = false
 	first := true
 	for p.err == nil && !p.isPunct(';') {
+		fl := ir.OperandFlag(0)
 		if !first {
 			if p.isPunct(',') {
 				l.next()
 			} else if p.isPunct('|') {
 				l.next()
-				p.operand(ir.FlagPipe)
-				continue
+				fl = ir.FlagPipe
 			} else {
 				p.expected("',' or ';'")
 				return
 			}
 		}
 		first = false
-		p.operand(0)
+		p.opPos = append(p.opPos, srcPos{int32(l.tline), int32(l.colOf(l.start))})
+		p.operand(fl)
 	}
 	if p.err != nil {
 		return
@@ -1399,9 +1608,16 @@ func (p *parser) parseInstr() {
 		p.failAt(mline, mcol, "more than 255 operands")
 		return
 	}
+	if !p.checkVectorOperands(mi, mn) {
+		return
+	}
 	// Definitions.
 	ops := p.ops
 	if mi.isCall {
+		p.noteCall()
+		if p.err != nil {
+			return
+		}
 		if len(ops) > 1 && ops[0].Kind() == ir.KList && ops[0].Has(ir.FlagParen) {
 			p.markDef(0)
 		}
@@ -1425,7 +1641,181 @@ func (p *parser) parseInstr() {
 			}
 		}
 	}
+	if p.lim.MaxInstrs > 0 && len(p.w.Op) >= p.lim.MaxInstrs {
+		p.failAt(mline, mcol, fmt.Sprintf("function %s has more than %d instructions (limit --max-instrs; 0 lifts it)", p.f.Name, p.lim.MaxInstrs))
+		return
+	}
 	p.emit(mi.form.Op, mn, guard, mi, line)
+}
+
+// regRoom fails at line:col when n more registers would take the
+// function over the register limit.
+func (p *parser) regRoom(n uint64, line, col int) bool {
+	if p.lim.MaxRegs > 0 && uint64(len(p.w.RegType))+n > uint64(p.lim.MaxRegs) {
+		p.failAt(line, col, fmt.Sprintf("function %s has more than %d registers (limit --max-regs; 0 lifts it)", p.f.Name, p.lim.MaxRegs))
+		return false
+	}
+	return true
+}
+
+// Vector operands. The memory and texture instructions below take a
+// vector operand of as many elements as their .vN modifier says (a brace
+// list, or a register declared with that vector width), in the places
+// vectorOperands lists; .v8 exists only on ld, st, atom, red and
+// multimem (PTX ISA 8.x), and ld, ldu, st, atom, red and multimem without
+// .vN take scalars there.
+
+// vectorOperands returns the operand indexes of instruction form op
+// (mnemonic mn) that are vectors under .vN, and whether .v8 is allowed.
+func vectorOperands(op ir.Opcode, mn string) (idx []int, v8 bool) {
+	switch op {
+	case ir.OpLd:
+		return vecFirst, true
+	case ir.OpLdu, ir.OpTex, ir.OpTld4, ir.OpSuld:
+		return vecFirst, false
+	case ir.OpSt, ir.OpRed:
+		return vecSecond, true
+	case ir.OpSust:
+		return vecSecond, false
+	case ir.OpAtom:
+		return vecAtom, true
+	case ir.OpMultimem:
+		switch {
+		case strings.HasPrefix(mn, "multimem.ld_reduce"):
+			return vecFirst, true
+		case strings.HasPrefix(mn, "multimem.st"), strings.HasPrefix(mn, "multimem.red"):
+			return vecSecond, true
+		}
+	}
+	return nil, false
+}
+
+var (
+	vecFirst  = []int{0}
+	vecSecond = []int{1}
+	vecAtom   = []int{0, 2}
+)
+
+// checkVectorOperands fails on a vector operand of the wrong size, a
+// scalar where a vector is due, a vector where a scalar is due, or a .v8
+// the instruction does not have; positions are the operand's.
+func (p *parser) checkVectorOperands(mi *mnInfo, mn ir.StrID) bool {
+	vec := mi.form.Mods.Vec()
+	name := p.m.Strings.Get(mn)
+	idx, v8 := vectorOperands(mi.form.Op, name)
+	if idx == nil {
+		return true
+	}
+	if vec == 8 && !v8 {
+		p.failAt(int(p.opPos[0].line), int(p.opPos[0].col), fmt.Sprintf("%s: .v8 is not allowed on %s", name, mi.form.Op))
+		return false
+	}
+	scalarOnly := vec == 0 && mi.form.Op != ir.OpTex && mi.form.Op != ir.OpTld4 && mi.form.Op != ir.OpSuld && mi.form.Op != ir.OpSust
+	for _, k := range idx {
+		if k >= len(p.ops) {
+			continue // the verifier reports operand counts
+		}
+		o, pos := p.ops[k], p.opPos[k]
+		n := -1 // elements; -1: a scalar
+		switch o.Kind() {
+		case ir.KList:
+			if o.Has(ir.FlagParen) {
+				continue
+			}
+			n = int(p.w.Lists[o.Index()].Count)
+		case ir.KReg:
+			if v := p.w.RegVec[o.Index()]; v != 0 {
+				n = int(v)
+			}
+		case ir.KImm, ir.KSpecial:
+		default:
+			continue // symbols, addresses, forward references: not this check's
+		}
+		switch {
+		case vec != 0 && n != vec:
+			found := "a scalar"
+			if n >= 0 {
+				found = fmt.Sprintf("a vector of %d", n)
+			}
+			p.failAt(int(pos.line), int(pos.col), fmt.Sprintf("%s wants a vector of %d elements here, found %s", name, vec, found))
+			return false
+		case vec == 0 && scalarOnly && n > 1: // Triton writes a scalar as {%r1}
+			p.failAt(int(pos.line), int(pos.col), fmt.Sprintf("%s wants a scalar here, found a vector of %d (a vector takes .v%d)", name, n, n))
+			return false
+		}
+	}
+	return true
+}
+
+// noteCall checks the target of the call just parsed: a register (an
+// indirect call) is left alone, a name must name a function. Names not
+// declared yet are checked at the end of the module (checkCalls).
+func (p *parser) noteCall() {
+	k := 0
+	for k < len(p.ops) && p.ops[k].Kind() == ir.KList && p.ops[k].Has(ir.FlagParen) {
+		k++
+	}
+	if k >= len(p.ops) {
+		return // the verifier reports a call without a target
+	}
+	o, pos := p.ops[k], p.opPos[k]
+	switch o.Kind() {
+	case ir.KLabel:
+		if o.Flags() == placeholderFlags {
+			p.calls = append(p.calls, callRef{p.pend[o.Index()].name, pos})
+			return
+		}
+		p.failAt(int(pos.line), int(pos.col), "call to a label, not a function")
+	case ir.KSym:
+		s := &p.m.Syms[o.Index()]
+		if s.Owner != ir.NoFunc {
+			p.failAt(int(pos.line), int(pos.col), fmt.Sprintf("call to %s, which is not a function", p.m.Strings.Get(s.Name)))
+			return
+		}
+		p.calls = append(p.calls, callRef{s.Name, pos})
+	}
+}
+
+// checkCalls fails on a direct call whose target, at the end of the
+// module, names no function: a variable, or nothing at all. OptiX and the
+// older OptiX runtime call intrinsics nobody declares (_optix_*, _rt_*):
+// those are accepted.
+func (p *parser) checkCalls() {
+	for _, c := range p.calls {
+		name := p.m.Strings.Get(c.name)
+		b := p.modBind[c.name]
+		kind := ir.SymImplicit
+		if b != 0 {
+			kind = p.m.Syms[b-1].Kind
+		}
+		switch {
+		case kind == ir.SymFunc:
+		case kind == ir.SymImplicit:
+			if strings.HasPrefix(name, "_optix_") || strings.HasPrefix(name, "_rt_") {
+				continue
+			}
+			p.failAt(int(c.pos.line), int(c.pos.col), fmt.Sprintf("call to undeclared function %s", name))
+			return
+		default:
+			p.failAt(int(c.pos.line), int(c.pos.col), fmt.Sprintf("call to %s, which is not a function", name))
+			return
+		}
+	}
+}
+
+// validVersion reports whether v is a PTX version this parser knows of:
+// major.minor with major from 1 to 9.
+func validVersion(v string) bool {
+	major, minor, ok := strings.Cut(v, ".")
+	if !ok || len(major) != 1 || major[0] < '1' || major[0] > '9' || minor == "" || len(minor) > 2 {
+		return false
+	}
+	for _, c := range []byte(minor) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // realFlags returns the flags of o, looking through a forward-reference

@@ -1,0 +1,192 @@
+package phases
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/phases/rules/rulegen"
+	"github.com/ptxopt/ptxopt/sim/simtest"
+)
+
+// TestRulesGenerated fails when generalopt_rules_gen.go is not what the
+// generator makes of rules/*.rules: run `go generate ./phases`.
+func TestRulesGenerated(t *testing.T) {
+	rules, err := rulegen.ParseDir("rules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := rulegen.Generate(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := os.ReadFile("generalopt_rules_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, want) {
+		t.Fatal("generalopt_rules_gen.go is stale: run `go generate ./phases`")
+	}
+}
+
+// foldSlot is the GeneralOptimize slot the rule tests run: one whose
+// bundle applies the rules.
+const foldSlot = "GeneralOptimize"
+
+// ruleCase is a positive and a negative example of one rule: the rule
+// must rewrite the first body (genOptKernel wraps it) and leave the
+// second alone; both must compute what they computed.
+type ruleCase struct {
+	rule, pos, neg string
+}
+
+// plainOnly are the rules that can only fire on code as written (SSA form
+// has no such instruction): in the slot, only their negative is checked.
+var plainOnly = map[string]bool{"MovSelf": true}
+
+// pIn defines two predicates nothing knows; pOut stores %p3.
+const (
+	pIn  = "setp.lt.u32 %p1, %r2, 3;\n setp.lt.u32 %p2, %r1, 5;\n "
+	pOut = "\n selp.u32 %r30, %r2, 7, %p3;"
+)
+
+var ruleCases = []ruleCase{
+	{"FoldAdd", "mov.u32 %r3, 5;\n add.u32 %r30, %r3, 7;", "add.u32 %r30, %r2, 7;"},
+	{"FoldSub", "mov.u32 %r3, 5;\n sub.u32 %r30, %r3, 7;", "sub.u32 %r30, %r2, 7;"},
+	{"FoldMulLo", "mov.u32 %r3, 6;\n mul.lo.u32 %r30, %r3, 7;", "mov.u32 %r3, 6;\n mul.hi.u32 %r30, %r3, 7;"},
+	{"FoldMadLo", "mov.u32 %r3, 6;\n mov.u32 %r4, 3;\n mad.lo.u32 %r30, %r3, 7, %r4;", "mov.u32 %r3, 6;\n mad.lo.u32 %r30, %r3, 7, %r2;"},
+	{"FoldAnd", "mov.b32 %r3, 12;\n and.b32 %r30, %r3, 10;", "and.b32 %r30, %r2, 10;"},
+	{"FoldOr", "mov.b32 %r3, 12;\n or.b32 %r30, %r3, 10;", "or.b32 %r30, %r2, 10;"},
+	{"FoldXor", "mov.b32 %r3, 12;\n xor.b32 %r30, %r3, 10;", "xor.b32 %r30, %r2, 10;"},
+	{"FoldNot", "mov.b32 %r3, 12;\n not.b32 %r30, %r3;", "not.b32 %r30, %r2;"},
+	{"FoldNeg", "mov.s32 %r3, 12;\n neg.s32 %r30, %r3;", "neg.s32 %r30, %r2;"},
+	{"FoldShl", "mov.b32 %r3, 3;\n shl.b32 %r30, %r3, 4;", "shl.b32 %r30, %r2, 4;"},
+	{"FoldShr", "mov.s32 %r3, -64;\n shr.s32 %r30, %r3, 3;", "shr.s32 %r30, %r2, 3;"},
+	{"FoldMin", "mov.s32 %r3, -64;\n min.s32 %r30, %r3, 3;", "min.s32 %r30, %r2, 3;"},
+	{"FoldMax", "mov.u32 %r3, -64;\n max.u32 %r30, %r3, 3;", "max.u32 %r30, %r2, 3;"},
+	{"FoldSetp", "mov.u32 %r3, 5;\n setp.lt.s32 %p1, %r3, -7;\n selp.u32 %r30, %r2, 2, %p1;",
+		"setp.lt.s32 %p1, %r2, -7;\n selp.u32 %r30, %r2, 2, %p1;"},
+	{"AddZero", "add.u32 %r30, %r2, 0;", "add.u32 %r30, %r2, 1;"},
+	{"SubZero", "sub.u32 %r30, %r2, 0;", "sub.u32 %r30, 0, %r2;"},
+	{"SubSelf", "sub.u32 %r30, %r2, %r2;", "sub.u32 %r30, %r2, %r1;"},
+	{"MulOne", "mul.lo.u32 %r30, %r2, 1;", "mul.hi.u32 %r30, %r2, 1;"},
+	{"MulZero", "mul.lo.u32 %r30, %r2, 0;", "mul.lo.u32 %r30, %r2, 2;"},
+	{"AndOnes", "and.b32 %r30, %r2, -1;", "and.b32 %r30, %r2, 0xfffffffe;"},
+	{"AndZero", "and.b32 %r30, %r2, 0;", "and.b32 %r30, %r2, 1;"},
+	{"AndSelf", "and.b32 %r30, %r2, %r2;", "and.b32 %r30, %r2, %r1;"},
+	{"OrZero", "or.b32 %r30, %r2, 0;", "or.b32 %r30, %r2, 2;"},
+	{"OrOnes", "or.b32 %r30, %r2, 0xffffffff;", "or.b32 %r30, %r2, 0x7fffffff;"},
+	{"OrSelf", "or.b32 %r30, %r2, %r2;", "or.b32 %r30, %r2, %r1;"},
+	{"XorZero", "xor.b32 %r30, %r2, 0;", "xor.b32 %r30, %r2, 4;"},
+	{"XorSelf", "xor.b32 %r30, %r2, %r2;", "xor.b32 %r30, %r2, %r1;"},
+	{"XorOnes", "xor.b32 %r30, %r2, -1;", "xor.b32 %r30, %r2, -2;"},
+	{"MinSelf", "min.s32 %r30, %r2, %r2;", "min.s32 %r30, %r2, %r1;"},
+	{"MaxSelf", "max.u32 %r30, %r2, %r2;", "max.u32 %r30, %r2, %r1;"},
+	{"NotNot", "not.b32 %r3, %r2;\n not.b32 %r30, %r3;",
+		// the inner not is guarded
+		"setp.lt.u32 %p1, %r2, 5;\n mov.u32 %r3, %r1;\n @%p1 not.b32 %r3, %r2;\n not.b32 %r30, %r3;"},
+	{"NegNeg", "neg.s32 %r3, %r2;\n neg.s32 %r30, %r3;", "neg.s32 %r3, %r2;\n not.b32 %r30, %r3;"},
+	{"ShlZero", "shl.b32 %r30, %r2, 0;", "shl.b32 %r30, %r2, 1;"},
+	{"ShrZero", "shr.u32 %r30, %r2, 0;", "shr.u32 %r30, %r2, 1;"},
+	{"ShlWide", "shl.b32 %r30, %r2, 32;", "shl.b32 %r30, %r2, 31;"},
+	{"ShrWide", "shr.u32 %r30, %r2, 40;", "shr.u32 %r30, %r2, 31;"},
+	{"ShrSignWide", "shr.s32 %r30, %r2, 40;", "shr.s32 %r30, %r2, 31;"},
+	{"MadZero", "mad.lo.u32 %r30, %r2, 0, %r1;", "mad.lo.u32 %r30, %r2, 2, %r1;"},
+	{"MadOne", "mad.lo.u32 %r30, %r2, 1, %r1;", "mad.hi.u32 %r30, %r2, 1, %r1;"},
+	{"MadAddZero", "mad.lo.u32 %r30, %r2, %r1, 0;", "mad.lo.u32 %r30, %r2, %r1, 1;"},
+	{"SetpSelf", "setp.le.s32 %p1, %r2, %r2;\n selp.u32 %r30, %r2, 7, %p1;", "setp.le.s32 %p1, %r2, %r1;\n selp.u32 %r30, %r2, 7, %p1;"},
+	{"SelpSame", "setp.lt.u32 %p1, %r2, 3;\n selp.u32 %r30, %r1, %r1, %p1;", "setp.lt.u32 %p1, %r2, 3;\n selp.u32 %r30, %r1, %r2, %p1;"},
+	{"SelpTrue", "mov.pred %p1, 1;\n selp.u32 %r30, %r2, %r1, %p1;", "setp.lt.u32 %p1, %r2, 3;\n selp.u32 %r30, %r2, %r1, %p1;"},
+	{"SelpFalse", "mov.pred %p1, 0;\n selp.u32 %r30, %r2, %r1, %p1;", "setp.lt.u32 %p1, %r2, 3;\n selp.u32 %r30, %r2, %r1, %p1;"},
+	{"MovSelf", "add.u32 %r30, %r2, 1;\n mov.u32 %r30, %r30;", "add.u32 %r30, %r2, 1;\n mov.u32 %r30, %r2;"},
+	{"PredFoldAnd", "mov.pred %p1, 1;\n mov.pred %p2, 0;\n and.pred %p3, %p1, %p2;" + pOut, pIn + "and.pred %p3, %p1, %p2;" + pOut},
+	{"PredFoldOr", "mov.pred %p1, 1;\n mov.pred %p2, 0;\n or.pred %p3, %p1, %p2;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredFoldXor", "mov.pred %p1, 1;\n mov.pred %p2, 1;\n xor.pred %p3, %p1, %p2;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredFoldNot", "mov.pred %p1, 1;\n not.pred %p3, %p1;" + pOut, pIn + "not.pred %p3, %p1;" + pOut},
+	{"PredAndTrue", pIn + "mov.pred %p4, 1;\n and.pred %p3, %p1, %p4;" + pOut, pIn + "and.pred %p3, %p1, %p2;" + pOut},
+	{"PredAndFalse", pIn + "mov.pred %p4, 0;\n and.pred %p3, %p4, %p1;" + pOut, pIn + "and.pred %p3, %p2, %p1;" + pOut},
+	{"PredOrFalse", pIn + "mov.pred %p4, 0;\n or.pred %p3, %p1, %p4;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredOrTrue", pIn + "mov.pred %p4, 1;\n or.pred %p3, %p1, %p4;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredXorFalse", pIn + "mov.pred %p4, 0;\n xor.pred %p3, %p1, %p4;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredXorTrue", pIn + "mov.pred %p4, 1;\n xor.pred %p3, %p1, %p4;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredAndSelf", pIn + "and.pred %p3, %p1, %p1;" + pOut, pIn + "and.pred %p3, %p1, %p2;" + pOut},
+	{"PredOrSelf", pIn + "or.pred %p3, %p1, %p1;" + pOut, pIn + "or.pred %p3, %p1, %p2;" + pOut},
+	{"PredXorSelf", pIn + "xor.pred %p3, %p1, %p1;" + pOut, pIn + "xor.pred %p3, %p1, %p2;" + pOut},
+	{"PredNotNot", pIn + "not.pred %p4, %p1;\n not.pred %p3, %p4;" + pOut,
+		pIn + "mov.pred %p4, %p2;\n @%p2 not.pred %p4, %p1;\n not.pred %p3, %p4;" + pOut},
+	{"BraNext", "mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n$L__a:\n add.u32 %r30, %r30, 1;",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n add.u32 %r30, %r30, 2;\n$L__a:\n add.u32 %r30, %r30, 1;"},
+	{"BraThread", "mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n bra.uni $L__c;\n$L__a:\n bra.uni $L__b;\n$L__c:\n st.global.u32 [%rd4], %r2;\n$L__b:",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n bra.uni $L__c;\n$L__a:\n st.global.u32 [%rd4], %r1;\n bra.uni $L__b;\n$L__c:\n st.global.u32 [%rd4], %r2;\n$L__b:"},
+	{"BraInvert", "mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n bra.uni $L__b;\n$L__a:\n add.u32 %r30, %r30, 1;\n$L__b:",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 bra $L__a;\n add.u32 %r30, %r30, 2;\n bra.uni $L__b;\n$L__a:\n add.u32 %r30, %r30, 1;\n$L__b:"},
+	{"GuardTrue", "mov.u32 %r30, %r1;\n mov.pred %p1, 1;\n @%p1 add.u32 %r30, %r2, 1;",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @%p1 add.u32 %r30, %r2, 1;"},
+	{"GuardFalse", "mov.u32 %r30, %r1;\n mov.pred %p1, 1;\n @!%p1 add.u32 %r30, %r2, 1;",
+		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @!%p1 add.u32 %r30, %r2, 1;"},
+	{"CvtaRoundTrip", "cvta.global.u64 %rd5, %rd4;\n cvta.to.global.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd6];",
+		"cvta.global.u64 %rd5, %rd4;\n cvta.to.shared.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd4];"},
+}
+
+// TestRuleCases runs every rule's positive and negative example: the rule
+// fires on the first and not on the second, and neither changes what the
+// kernel computes. Every rule must have its case.
+func TestRuleCases(t *testing.T) {
+	have := map[string]bool{}
+	for _, tc := range ruleCases {
+		have[tc.rule] = true
+		t.Run(tc.rule, func(t *testing.T) {
+			for k, body := range []string{tc.pos, tc.neg} {
+				// In the slot (SSA form), and the sub-passes alone on
+				// the code as written.
+				for _, ssa := range []bool{true, false} {
+					var before, after *ir.Func
+					var out string
+					var stats []PhaseStat
+					if ssa {
+						before, after, out, stats = runPass(t, genOptKernel(body), "k", foldSlot)
+					} else {
+						before, after, out, stats = runSubs(t, genOptKernel(body), "k", []subPass{spCopyProp, spFold, spPred})
+					}
+					n := ruleCounter(stats, tc.rule+"\x00")
+					if (k == 0) != (n > 0) && !(k == 0 && ssa && plainOnly[tc.rule]) {
+						t.Errorf("%s (SSA %v) fired %d times on the %s example:\n%s\n->\n%s", tc.rule, ssa, n, [2]string{"positive", "negative"}[k], body, out)
+					}
+					simtest.CheckEquivalent(t, before, after, 4)
+				}
+			}
+		})
+	}
+	for _, n := range ruleNames {
+		if !have[n] {
+			t.Errorf("rule %s has no test case", n)
+		}
+	}
+}
+
+// TestBundlesDescribed: each GeneralOptimize slot has its own pass
+// function and bundle, and --help-phases lists the bundle's sub-passes.
+func TestBundlesDescribed(t *testing.T) {
+	fns := map[uintptr]string{}
+	for _, b := range bundles {
+		i, ok := Lookup(b.slot)
+		if !ok {
+			t.Fatalf("bundle for unknown slot %s", b.slot)
+		}
+		ph := &pipeline[i]
+		if !strings.HasSuffix(ph.Help, ": "+b.describe()) {
+			t.Errorf("%s: help %q does not end with its sub-passes %q", b.slot, ph.Help, b.describe())
+		}
+		fn := reflect.ValueOf(ph.Fn).Pointer()
+		if other, dup := fns[fn]; dup {
+			t.Errorf("%s and %s share a pass function", b.slot, other)
+		}
+		fns[fn] = b.slot
+	}
+	if len(bundles) != 6 {
+		t.Errorf("%d bundles, want the six slots", len(bundles))
+	}
+}
