@@ -7,8 +7,10 @@ type frame struct {
 	p      *Program
 	regs   []uint64
 	stack  []entry
-	local  []byte
-	lsize  int
+	lv     *space
+	lstr   uint64
+	pa     []byte
+	pstr   int
 	hit    []bool
 	mask   uint32 // lanes that entered the callee (exits removed)
 	in     *inst  // the call instruction
@@ -22,7 +24,7 @@ func (w *warp) call(in *inst, mask uint32) {
 		return
 	}
 	q := in.callee
-	fr := frame{p: w.p, regs: w.regs, stack: w.stack, local: w.local, lsize: w.lsize, mask: mask, in: in, hit: w.hit}
+	fr := frame{p: w.p, regs: w.regs, stack: w.stack, lv: w.lv, lstr: w.lstr, pa: w.pa, pstr: w.pstr, mask: mask, in: in, hit: w.hit}
 	for x := mask; x != 0; x &= x - 1 {
 		l := trailing(x)
 		buf := make([]byte, q.paramSize)
@@ -39,7 +41,7 @@ func (w *warp) call(in *inst, mask uint32) {
 					return
 				}
 				off := src.v - paramLocalBase
-				area := w.local[l*w.lsize+w.p.localVars : (l+1)*w.lsize]
+				area := w.pa[l*w.pstr : (l+1)*w.pstr]
 				if off+uint64(sz) > uint64(len(area)) {
 					w.trap(in, l, src.v, "call argument out of bounds")
 					return
@@ -68,8 +70,10 @@ func (w *warp) call(in *inst, mask uint32) {
 		}
 	}
 	w.stack = []entry{{0, -1, mask}}
-	w.lsize = q.localSize
-	w.local = make([]byte, 32*q.localSize)
+	w.lstr = uint64(q.localVars)
+	w.lv = newSpace(32*w.lstr, &w.m.used)
+	w.pstr = q.paramArea
+	w.pa = make([]byte, 32*q.paramArea)
 }
 
 // retFrame handles ret inside a callee: the lanes leave the callee.
@@ -99,7 +103,7 @@ func (w *warp) popFrame() {
 			sz := q.retSize[k]
 			if in.sub == 1 { // return into a caller .param variable
 				off := uint64(in.d[k])
-				area := fr.local[l*fr.lsize+fr.p.localVars : (l+1)*fr.lsize]
+				area := fr.pa[l*fr.pstr : (l+1)*fr.pstr]
 				if off+uint64(sz) <= uint64(len(area)) {
 					copy(area[off:off+uint64(sz)], buf[ro:ro+sz])
 				}
@@ -108,6 +112,7 @@ func (w *warp) popFrame() {
 			}
 		}
 	}
-	w.p, w.regs, w.stack, w.local, w.lsize, w.hit = fr.p, fr.regs, fr.stack, fr.local, fr.lsize, fr.hit
+	w.lv.reset() // give the callee's pages back
+	w.p, w.regs, w.stack, w.lv, w.lstr, w.pa, w.pstr, w.hit = fr.p, fr.regs, fr.stack, fr.lv, fr.lstr, fr.pa, fr.pstr, fr.hit
 	w.frames = w.frames[:len(w.frames)-1]
 }

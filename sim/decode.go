@@ -24,8 +24,8 @@ type Program struct {
 	retSize    []int
 	sharedSize int
 	dynShared  int
-	localVars  int
-	localSize  int
+	localVars  int // bytes of .local variables per lane
+	paramArea  int // bytes of .param call-argument variables per lane
 	// argReg/retReg give, for each parameter/return parameter of a
 	// .func, the register of a .reg-space one (".func (.reg .u32 r) f
 	// (.reg .u32 x)": the IR gives it a register of the function), -1
@@ -53,6 +53,9 @@ func Compile(f *ir.Func) (*Program, error) {
 		return nil, fmt.Errorf("sim: function %s has no module", f.Name)
 	}
 	ml := newModLayout(f.Mod)
+	if ml.err != nil {
+		return nil, ml.err
+	}
 	return ml.compile(f)
 }
 
@@ -87,15 +90,21 @@ func (ml *modLayout) compile(f *ir.Func) (*Program, error) {
 	}
 	if f.Kind == ir.KindEntry {
 		p.paramOff, p.paramSz, p.paramSize = ml.paramLayout(f.Params)
+		if p.paramSize > maxParamArea {
+			return nil, &Unsupported{Op: ".param", Detail: fmt.Sprintf("parameters of %s take %d bytes (the simulator holds at most %d)", f.Name, p.paramSize, maxParamArea)}
+		}
 	} else {
 		all := append(append([]ir.SymID(nil), f.Params...), f.RetParams...)
 		offs, sizes, total := ml.paramLayout(all)
 		p.argOff, p.argSize = offs[:len(f.Params)], sizes[:len(f.Params)]
 		p.retOff, p.retSize = offs[len(f.Params):], sizes[len(f.Params):]
 		p.paramSize = total
+		if total > maxParamArea {
+			return nil, &Unsupported{Op: ".param", Detail: fmt.Sprintf("parameters of %s take %d bytes (the simulator holds at most %d)", f.Name, total, maxParamArea)}
+		}
 	}
 	p.localVars = alignUp(ml.localVars[f.ID], 16)
-	p.localSize = p.localVars + alignUp(ml.paramLocal[f.ID], 16)
+	p.paramArea = alignUp(ml.paramLocal[f.ID], 16)
 
 	// Lay out the code: blocks in layout order, empty blocks get a nop.
 	blockPC := make([]int32, f.NumBlocks())

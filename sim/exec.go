@@ -80,9 +80,9 @@ type entry struct {
 }
 
 type cta struct {
-	id     [3]uint32
-	shared []byte
-	warps  []*warp
+	id    [3]uint32
+	sh    *space
+	warps []*warp
 }
 
 type warp struct {
@@ -96,8 +96,10 @@ type warp struct {
 	done   bool
 	atBar  bool
 	tid    [32][3]uint32
-	local  []byte // per-lane local memory, localSize bytes each
-	lsize  int
+	lv     *space // .local variables: lane l at l*lstride
+	lstr   uint64
+	pa     []byte // .param call-argument variables: lane l at l*pstr
+	pstr   int
 	frames []frame
 	hit    []bool // coverage of the current program (nil: not recorded)
 }
@@ -113,6 +115,7 @@ type machine struct {
 	max    int64
 	cov    *Coverage
 	cbank  []byte // the .const bytes of this run
+	used   int64  // pages of paged spaces in use
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
@@ -461,9 +464,25 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		}
 		return b
 	case ir.SpaceShared, ir.SpaceSharedCluster:
-		buf = w.c.shared
+		if addr+uint64(size) > w.c.sh.size || addr+uint64(size) < addr {
+			w.trap(in, l, addr, "shared access out of bounds")
+			return nil
+		}
+		b, why := w.c.sh.at(addr, size)
+		if b == nil {
+			w.trap(in, l, addr, why)
+		}
+		return b
 	case ir.SpaceLocal:
-		buf = w.local[l*w.lsize : (l+1)*w.lsize]
+		if addr+uint64(size) > w.lstr || addr+uint64(size) < addr {
+			w.trap(in, l, addr, "local access out of bounds")
+			return nil
+		}
+		b, why := w.lv.at(uint64(l)*w.lstr+addr, size)
+		if b == nil {
+			w.trap(in, l, addr, why)
+		}
+		return b
 	case ir.SpaceConst:
 		buf = w.m.cbank
 		if write {
@@ -473,7 +492,7 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 	case ir.SpaceParam:
 		if addr >= paramLocalBase {
 			addr -= paramLocalBase
-			buf = w.local[l*w.lsize+w.p.localVars : (l+1)*w.lsize]
+			buf = w.pa[l*w.pstr : (l+1)*w.pstr]
 		} else {
 			buf = w.m.params
 			if len(w.frames) > 0 {

@@ -27,6 +27,20 @@ type modLayout struct {
 	list       []*Program // compiled programs in compile order (Program.idx)
 	localVars  []int      // by FuncID: bytes of .local variables
 	paramLocal []int      // by FuncID: bytes of .param call-argument variables
+	err        error      // a variable the simulator cannot hold
+}
+
+// Largest variables the simulator holds in memory it allocates up front;
+// .shared and .local variables of any size are paged in on first touch.
+const (
+	maxGlobalVar = 64 << 20 // a module .global variable
+	maxConstBank = 16 << 20 // all .const variables
+	maxParamArea = 1 << 20  // the parameters of a function, or its .param call-argument variables
+)
+
+// tooLarge is the error for a variable the simulator refuses.
+func tooLarge(mod *ir.Module, s *ir.Symbol, size int, limit int) error {
+	return &Unsupported{Op: "." + s.Space.String() + " variable", Detail: fmt.Sprintf("%s of %d bytes (the simulator holds at most %d)", mod.Strings.Get(s.Name), size, limit)}
 }
 
 // setAddr records the address of symbol id.
@@ -118,6 +132,10 @@ func newModLayout(mod *ir.Module) *modLayout {
 			ml.setAddr(id, uint64(ml.shared))
 			ml.shared += size
 		case ir.SpaceGlobal:
+			if size > maxGlobalVar {
+				ml.err = tooLarge(mod, s, size, maxGlobalVar)
+				continue
+			}
 			a := alignUp(int(gnext), max(align, 16))
 			data := make([]byte, max(size, 1))
 			initVar(mod, s, data)
@@ -126,6 +144,10 @@ func newModLayout(mod *ir.Module) *modLayout {
 			gnext = uint64(a+size) + 256
 		case ir.SpaceConst:
 			off := alignUp(len(ml.constBank), align)
+			if off+size > maxConstBank {
+				ml.err = tooLarge(mod, s, size, maxConstBank)
+				continue
+			}
 			for len(ml.constBank) < off+size {
 				ml.constBank = append(ml.constBank, 0)
 			}
@@ -139,6 +161,10 @@ func newModLayout(mod *ir.Module) *modLayout {
 		case ir.SpaceParam:
 			fid := s.Owner
 			off := alignUp(ml.paramLocal[fid], align)
+			if off+size > maxParamArea {
+				ml.err = tooLarge(mod, s, size, maxParamArea)
+				continue
+			}
 			ml.setAddr(id, paramLocalBase+uint64(off))
 			ml.paramLocal[fid] = off + size
 		}
@@ -301,5 +327,3 @@ func specialByName(name string) (uint32, uint64, bool) {
 	}
 	return 0, 0, false
 }
-
-var _ = fmt.Sprintf

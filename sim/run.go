@@ -74,17 +74,16 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	}
 	bs := l.Block.Size()
 	nw := (bs + 31) / 32
-	c := &cta{shared: make([]byte, p.dynShared+l.DynShared)}
+	shSize := p.dynShared + l.DynShared
 	if p.dynShared < p.sharedSize {
-		c.shared = make([]byte, p.sharedSize+l.DynShared)
+		shSize = p.sharedSize + l.DynShared
 	}
+	c := &cta{sh: newSpace(uint64(shSize), &m.used)}
 	warps := make([]*warp, nw)
 	regs := make([]uint64, nw*p.nregs*32)
-	local := make([]byte, nw*32*p.localSize)
 	for i := range warps {
-		w := &warp{m: m, p: p, c: c, id: i, lsize: p.localSize}
+		w := &warp{m: m, p: p, c: c, id: i}
 		w.regs = regs[i*p.nregs*32 : (i+1)*p.nregs*32]
-		w.local = local[i*32*p.localSize : (i+1)*32*p.localSize]
 		w.stack = make([]entry, 0, 16)
 		for ln := 0; ln < 32; ln++ {
 			t := i*32 + ln
@@ -92,21 +91,27 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 		}
 		warps[i] = w
 	}
+	lvs := make([]*space, nw)
+	pas := make([]byte, nw*32*p.paramArea)
+	for i := range lvs {
+		lvs[i] = newSpace(32*uint64(p.localVars), &m.used)
+	}
 	c.warps = warps
 	var st Stats
 	for cz := 0; cz < l.Grid.Z; cz++ {
 		for cy := 0; cy < l.Grid.Y; cy++ {
 			for cx := 0; cx < l.Grid.X; cx++ {
 				c.id = [3]uint32{uint32(cx), uint32(cy), uint32(cz)}
-				clear(c.shared)
+				c.sh.reset()
 				clear(regs)
-				clear(local)
+				clear(pas)
 				for i, w := range warps {
 					w.p = p
 					w.hit = m.cov.of(p)
 					w.regs = regs[i*p.nregs*32 : (i+1)*p.nregs*32]
-					w.local = local[i*32*p.localSize : (i+1)*32*p.localSize]
-					w.lsize = p.localSize
+					lvs[i].reset()
+					w.lv, w.lstr = lvs[i], uint64(p.localVars)
+					w.pa, w.pstr = pas[i*32*p.paramArea:(i+1)*32*p.paramArea], p.paramArea
 					n := min(32, bs-i*32)
 					w.live = uint32(1<<n - 1)
 					w.stack = append(w.stack[:0], entry{0, -1, w.live})
