@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
@@ -197,7 +198,10 @@ func m2rNames(body string) string {
 }
 
 // TestConvertMemoryToRegisterGenerated: the phase alone and the whole
-// pipeline on generated kernels.
+// pipeline on generated kernels with .local frames reached through
+// generic pointers (gen.Config.Frames).
 func TestConvertMemoryToRegisterGenerated(t *testing.T) {
-	checkGenerated(t, "ConvertMemoryToRegister", "slots promoted", 9100, func(seed int64) int { return 100 + int(seed%5)*60 })
+	checkGeneratedWith(t, "ConvertMemoryToRegister", "slots promoted", func(n int64) gen.Config {
+		return gen.Config{Seed: 9100 + n, Size: 100 + int(n%5)*60, Frames: true}
+	})
 }
