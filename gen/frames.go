@@ -58,9 +58,10 @@ type frame struct {
 	arr     ir.SymID
 	arrOff  int64
 	arrBase ir.RegID
-	dyn     bool // the array is indexed by thread-dependent values
-	vec     bool // .v2 accesses allowed
-	gOutG   ir.RegID
+	dyn     bool     // the array is indexed by thread-dependent values
+	vec     bool     // .v2 accesses allowed
+	gOutG   ir.RegID // a generic pointer to the thread's output words
+	calls   bool     // the kernel calls device functions
 }
 
 func (g *gen) symOp(s ir.SymID) ir.Operand { return ir.Pack(ir.KSym, uint32(s), 0, false) }
@@ -73,6 +74,10 @@ func (g *gen) frameInit() {
 	fr.dyn = kind < 2
 	sep := kind == 1
 	fr.vec = g.rnd.Intn(4) == 0
+	fr.calls = g.rnd.Intn(3) != 0
+	if fr.calls {
+		g.makeDevFuncs()
+	}
 	size := int64(frameBytes)
 	if sep {
 		size = frameAOff
@@ -217,6 +222,8 @@ func (g *gen) frameOp() {
 		}
 	case k < 15: // the array
 		g.frameArray()
+	case k < 16 && fr.calls:
+		g.frameCall()
 	case k < 16 && fr.vec: // a .v2 access of two word slots
 		off := int64(8 * g.rnd.Intn(frameWords/2))
 		if g.rnd.Intn(2) == 0 {
@@ -289,4 +296,141 @@ func (g *gen) frameArray() {
 	d := g.reg(ir.TB32)
 	g.emit("ld.u32", def(d), g.addr(a, off))
 	g.p.r32 = append(g.p.r32, d)
+}
+
+// Device functions (with Frames): two small .funcs the kernel calls with
+// clang's -O0 call sequence ("st.param" of each argument into a .param
+// variable of the caller, "call.uni (retval), f, (args)", "ld.param" of
+// the result):
+//
+//	gen_fval(a, b) -> r   spills its arguments to a frame of its own,
+//	                      reads them back and returns an integer mix
+//	gen_fptr(p, v)        *p = *p op v through a generic pointer the
+//	                      caller passes (to its output words)
+//
+// Both are called from anywhere in the kernel (divergent code included).
+type devFuncs struct {
+	fval, fptr ir.SymID
+	nparam     int
+}
+
+// devFunc starts a non-visible .func with the given parameters and
+// switches the generator to it; the caller restores g.f and friends.
+func (g *gen) devFunc(name string, ret ir.Type, params ...ir.Type) (ir.SymID, []ir.SymID, ir.SymID) {
+	id := ir.FuncID(len(g.mod.Funcs))
+	f := &ir.Func{Mod: g.mod, ID: id, Name: name, Kind: ir.KindFunc, HasBody: true}
+	g.mod.Funcs = append(g.mod.Funcs, f)
+	f.Sym = g.sym(ir.Symbol{Name: g.str(name), Kind: ir.SymFunc, Owner: ir.NoFunc, Func: id})
+	var rp ir.SymID = ir.NoSym
+	if ret != ir.TNone {
+		rp = g.sym(ir.Symbol{Name: g.str("func_retval0"), Kind: ir.SymRetParam, Space: ir.SpaceParam, Type: ret, Owner: id, Elems: 1})
+		f.RetParams = []ir.SymID{rp}
+	}
+	var ps []ir.SymID
+	for k, t := range params {
+		s := g.sym(ir.Symbol{Name: g.str(fmt.Sprintf("%s_param_%d", name, k)), Kind: ir.SymParam, Space: ir.SpaceParam, Type: t, Owner: id, Elems: 1})
+		ps = append(ps, s)
+	}
+	f.Params = ps
+	// the function's item goes before the kernel's (defined before use)
+	g.mod.Items = append([]ir.Item{{Kind: ir.ItemFunc, Func: id}}, g.mod.Items...)
+	g.f = f
+	g.order = nil
+	g.enter(f.AddBlock(ir.NoSym))
+	return f.Sym, ps, rp
+}
+
+func (g *gen) paramAddr(s ir.SymID) ir.Operand {
+	return g.f.AddAddr([]ir.Operand{g.symOp(s)}, 0, false)
+}
+
+// makeDevFuncs builds gen_fval and gen_fptr; the generator is back on the
+// kernel afterwards.
+func (g *gen) makeDevFuncs() {
+	kf, kcur, korder, kcount := g.f, g.cur, g.order, g.count
+	d := &devFuncs{}
+
+	// gen_fval
+	sym, ps, rp := g.devFunc("gen_fval", ir.TB32, ir.TB32, ir.TB32)
+	d.fval = sym
+	f := g.f
+	depot := g.sym(ir.Symbol{Name: g.str("__local_depot1"), Kind: ir.SymVar, Space: ir.SpaceLocal, Type: ir.TB8, Align: 4,
+		Dims: g.str("[8]"), Elems: 8, Owner: f.ID})
+	f.Locals = append(f.Locals, depot)
+	spl, sp := f.AddReg(g.str("%SPL"), ir.TB64), f.AddReg(g.str("%SP"), ir.TB64)
+	g.emit("mov.u64", def(spl), g.symOp(depot))
+	g.emit("cvta.local.u64", def(sp), use(spl))
+	a, b := g.reg(ir.TB32), g.reg(ir.TB32)
+	g.emit("ld.param.u32", def(a), g.paramAddr(ps[0]))
+	g.emit("ld.param.u32", def(b), g.paramAddr(ps[1]))
+	g.emit("st.u32", g.addr(sp, 0), use(a))
+	g.emit("st.u32", g.addr(sp, 4), use(b))
+	a2, b2 := g.reg(ir.TB32), g.reg(ir.TB32)
+	g.emit("ld.u32", def(a2), g.addr(sp, 0))
+	g.emit("ld.u32", def(b2), g.addr(sp, 4))
+	x, y, r := g.reg(ir.TB32), g.reg(ir.TB32), g.reg(ir.TB32)
+	g.emit([]string{"add.s32", "xor.b32", "mul.lo.s32"}[g.rnd.Intn(3)], def(x), use(a2), use(b2))
+	g.emit("shl.b32", def(y), use(a2), g.imm(int64(1+g.rnd.Intn(7))))
+	g.emit("sub.s32", def(r), use(x), use(y))
+	g.emit("st.param.b32", g.paramAddr(rp), use(r))
+	g.emit("ret")
+	f.Layout = g.order
+
+	// gen_fptr
+	sym, ps, _ = g.devFunc("gen_fptr", ir.TNone, ir.TB64, ir.TB32)
+	d.fptr = sym
+	f = g.f
+	p, v, o, n := g.reg(ir.TB64), g.reg(ir.TB32), g.reg(ir.TB32), g.reg(ir.TB32)
+	g.emit("ld.param.u64", def(p), g.paramAddr(ps[0]))
+	g.emit("ld.param.u32", def(v), g.paramAddr(ps[1]))
+	g.emit("ld.u32", def(o), g.addr(p, 0))
+	g.emit([]string{"add.s32", "xor.b32", "max.u32"}[g.rnd.Intn(3)], def(n), use(o), use(v))
+	g.emit("st.u32", g.addr(p, 0), use(n))
+	g.emit("ret")
+	f.Layout = g.order
+
+	g.f, g.cur, g.order, g.count = kf, kcur, korder, kcount
+	g.dev = d
+}
+
+// argVar declares a call argument (or return) .param variable of the
+// kernel.
+func (g *gen) argVar(t ir.Type) ir.SymID {
+	g.dev.nparam++
+	s := g.sym(ir.Symbol{Name: g.str(fmt.Sprintf("gen_arg%d", g.dev.nparam)), Kind: ir.SymVar, Space: ir.SpaceParam, Type: t, Owner: g.f.ID, Elems: 1})
+	g.f.Locals = append(g.f.Locals, s)
+	return s
+}
+
+func (g *gen) callList(def bool, syms ...ir.SymID) ir.Operand {
+	ops := make([]ir.Operand, len(syms))
+	for k, s := range syms {
+		ops[k] = g.symOp(s)
+	}
+	return ir.Pack(ir.KList, g.f.AddList(ops), ir.FlagParen, def)
+}
+
+// frameCall emits a call of one of the device functions.
+func (g *gen) frameCall() {
+	d := g.dev
+	if g.rnd.Intn(2) == 0 {
+		a0, a1, rv := g.argVar(ir.TB32), g.argVar(ir.TB32), g.argVar(ir.TB32)
+		g.emit("st.param.b32", g.paramAddr(a0), use(g.pick32()))
+		g.emit("st.param.b32", g.paramAddr(a1), use(g.pick32()))
+		g.emit("call.uni", g.callList(true, rv), g.symOp(d.fval), g.callList(false, a0, a1))
+		r := g.reg(ir.TB32)
+		g.emit("ld.param.b32", def(r), g.paramAddr(rv))
+		g.p.r32 = append(g.p.r32, r)
+		return
+	}
+	// the thread's output word, through a generic pointer. (Not a slot of
+	// the caller's frame: package sim gives each call a local window of
+	// its own, so a caller's generic local address does not reach the
+	// caller's frame from inside the callee there.)
+	ptr := g.reg(ir.TB64)
+	g.emit("add.u64", def(ptr), use(g.fr.gOutG), g.imm(int64(4*g.rnd.Intn(Slots-1))))
+	a0, a1 := g.argVar(ir.TB64), g.argVar(ir.TB32)
+	g.emit("st.param.b64", g.paramAddr(a0), use(ptr))
+	g.emit("st.param.b32", g.paramAddr(a1), use(g.pick32()))
+	g.emit("call.uni", g.symOp(d.fptr), g.callList(false, a0, a1))
 }

@@ -87,7 +87,8 @@ type gen struct {
 	gIn, gOut, outBase, shBase, tid, ntid, gtid, rN, lane ir.RegID
 	uw                                                    ir.RegID // a CTA-uniform input word
 	sh                                                    ir.SymID
-	fr                                                    *frame // Frames: the frame, nil without
+	fr                                                    *frame    // Frames: the frame, nil without
+	dev                                                   *devFuncs // Frames: the device functions
 }
 
 // Kernel generates a module with one kernel from cfg.
