@@ -100,6 +100,12 @@ var pipeline = []Phase{
 	// Into pruned SSA: every phase from here to CSSA relies on it.
 	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
+	// Name the state space of generic accesses whose pointer comes from a
+	// cvta.X (addrspace.go): in SSA form, where a pointer's one definition
+	// chain is its origin on every path; the next bundle deletes the
+	// conversions nothing reads any more.
+	{Name: "InferAddressSpaces", Form: NeedsSSA, Fn: inferAddressSpaces, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "generic ld/st/atom through a pointer made by cvta.X become ld.X/st.X/atom.X; cvta.to.X of such a pointer folds"},
 	// Main bundle on SSA form, where copy propagation is exact.
 	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMain, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
@@ -188,6 +194,7 @@ var orderRules = []orderRule{
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
 	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
+	{"IntoSSA", "InferAddressSpaces", "a pointer's origin is its one definition chain in SSA"},
 	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
 	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},
 	{"GvnCse", "OriReassociateAndCommon", "reassociation commons what GvnCse left"},
