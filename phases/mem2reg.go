@@ -47,7 +47,11 @@ import (
 // bytes, the smallest access) tiles it: every access starts on a piece
 // and covers 1, 2 or 4 whole pieces (8 bytes at most); a wide access then
 // packs or unpacks the pieces ("mov.b64 %rd, {%a, %b}", "mov.b64 {%a,
-// %b}, %rd"). Any other cluster stays in memory, and so does S's frame;
+// %b}, %rd"). A cluster that pieces do not tile, whose stores all write
+// one whole 4- or 8-byte word and whose other loads read bytes inside it
+// into a register of the word's width, becomes one register, the narrow
+// loads bit-field extracts (planSubword). Any other cluster stays in
+// memory, and so does S's frame;
 // when S has vector accesses, nothing of S is promoted then (a vector
 // instruction moves all its elements or none).
 //
@@ -75,8 +79,9 @@ import (
 // What it does not do: promote slots of a frame that escapes in part
 // (a pointer passed to a call makes the whole variable escape: inlining
 // first is what helps: OriInline), or arrays indexed by values that are
-// not constants; a byte read out of a wider slot (piece size 1) is left
-// in memory.
+// not constants; bytes read out of a wider slot into a narrower register
+// (ld.u8 into a 16-bit register from a 32-bit word), or out of a slot
+// also written in parts, are left in memory.
 //
 //	before: mov.u64 %SPL, __local_depot0;  cvta.local.u64 %SP, %SPL;
 //	        st.u32 [%SP+4], %r1;  ld.u32 %r2, [%SP+4];
@@ -149,7 +154,16 @@ type m2rEdit struct {
 	instr ir.InstrID
 	elem  uint8
 	form  ir.Form
-	ops   [2]ir.Operand
+	ops   [4]ir.Operand
+	nops  uint8 // operands used in ops (0: 2)
+}
+
+// operands returns the operands of the planned instruction.
+func (e *m2rEdit) operands() []ir.Operand {
+	if e.nops == 0 {
+		return e.ops[:2]
+	}
+	return e.ops[:e.nops]
 }
 
 type mem2reg struct {
@@ -642,14 +656,15 @@ func (m *mem2reg) planCluster(cl []m2rAccess, lo, hi int64) bool {
 		}
 	}
 	if !same {
-		if piece != 2 && piece != 4 {
-			return false
-		}
+		tiles := piece == 2 || piece == 4
 		for _, a := range cl {
 			n := a.size / piece
 			if (a.off-lo)%piece != 0 || a.size%piece != 0 || (n != 1 && n != 2 && n != 4) || a.size > 8 {
-				return false
+				tiles = false
 			}
+		}
+		if !tiles {
+			return m.planSubword(cl, lo, hi)
 		}
 	} else {
 		piece = hi - lo
@@ -696,10 +711,10 @@ func (m *mem2reg) applyEdits() {
 	for _, e := range m.edits {
 		if e.elem == 0 {
 			f.SetForm(e.instr, e.form)
-			f.SetOps(e.instr, e.ops[:])
+			f.SetOps(e.instr, e.operands())
 			last = e.instr
 		} else {
-			ni := f.NewInstr(e.form, e.ops[:])
+			ni := f.NewInstr(e.form, e.operands())
 			f.Guard[ni] = f.Guard[e.instr]
 			f.Loc[ni] = f.Loc[e.instr]
 			f.InsertAfter(last, ni)
@@ -784,7 +799,7 @@ func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) m2rEdi
 		} else {
 			ops = [2]ir.Operand{v, ir.Pack(ir.KList, lst, 0, false)}
 		}
-		return m2rEdit{instr: i, elem: a.elem, form: form, ops: ops}
+		return m2rEdit{instr: i, elem: a.elem, form: form, ops: [4]ir.Operand{ops[0], ops[1]}}
 	}
 	slot := ir.RegOp(reg)
 	signed := t.IsSigned()
@@ -812,5 +827,62 @@ func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) m2rEdi
 		}
 		ops = [2]ir.Operand{v, slot}
 	}
-	return m2rEdit{instr: i, elem: a.elem, form: form, ops: ops}
+	return m2rEdit{instr: i, elem: a.elem, form: form, ops: [4]ir.Operand{ops[0], ops[1]}}
+}
+
+// planSubword plans a cluster that pieces do not tile but one word does:
+// every store writes the whole cluster [lo, hi) (4 or 8 bytes) and the
+// loads read it whole or read bytes inside it (clang -O0 reads the bytes
+// of a packed word back one at a time). The word becomes one register; a
+// narrower load becomes a bit-field extract of its bytes, "bfe.uW d, %s,
+// 8k, 8n" (bfe.sW for a signed load: the sign extension the load made),
+// when its register has the word's width; a cost of 1.0 like a
+// conversion. Anything else stays in memory.
+func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
+	f := m.f
+	w := hi - lo
+	if w != 4 && w != 8 {
+		return false
+	}
+	pw := int(w * 8)
+	saved := 0.0
+	for _, a := range cl {
+		if a.vec > 0 {
+			return false
+		}
+		if a.store || a.size == w {
+			if a.off != lo || a.size != w {
+				return false
+			}
+			cost, ok := m.planCost(a, w, pw)
+			if !ok {
+				return false
+			}
+			saved += 1.0 - cost
+			continue
+		}
+		v := m.valueOp(a)
+		if v.Kind() != ir.KReg || v.Flags() != 0 || f.RegType[v.Reg()].Bits() != pw || f.RegVec[v.Reg()] != 0 || f.Type[a.instr].IsFloat() {
+			return false
+		}
+	}
+	if saved <= 0 {
+		return false
+	}
+	reg := ir.RegID(f.NumRegs())
+	m.name = strconv.AppendUint(append(m.name[:0], "%m2r"...), uint64(f.NumRegs()), 10)
+	f.AddReg(f.Mod.Strings.InternBytes(m.name), bitType(pw))
+	for _, a := range cl {
+		if a.store || a.size == w {
+			m.edits = append(m.edits, m.rewrite(a, reg, w, pw))
+			continue
+		}
+		t := f.Type[a.instr]
+		form := ir.Form{Op: ir.OpBfe, Type: intType(pw, t.IsSigned())}
+		pos := f.AddImm(ir.Imm{Bits: uint64(8 * (a.off - lo)), Kind: ir.ImmInt})
+		n := f.AddImm(ir.Imm{Bits: uint64(8 * a.size), Kind: ir.ImmInt})
+		m.edits = append(m.edits, m2rEdit{instr: a.instr, form: form, nops: 4,
+			ops: [4]ir.Operand{m.valueOp(a), ir.RegOp(reg), pos, n}})
+	}
+	return true
 }

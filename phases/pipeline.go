@@ -109,6 +109,12 @@ var pipeline = []Phase{
 	// Main bundle on SSA form, where copy propagation is exact.
 	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMain, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
+	// Forward stored and loaded values to later loads of the same bytes
+	// (loadfwd.go): in SSA form, where one base register is one address
+	// on every path, after the first SSA bundle made addresses canonical;
+	// the next bundle propagates the moves it leaves.
+	{Name: "LoadStoreForwarding", Form: NeedsSSA, Fn: loadStoreForwarding, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "store-to-load forwarding and redundant-load elimination where nothing in between may write the bytes (state space, base and offset disambiguation; .shared and .global forgotten at barriers)"},
 	// Again after the first SSA bundle exposed more constants.
 	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, middle instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
@@ -195,6 +201,7 @@ var orderRules = []orderRule{
 	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
 	{"IntoSSA", "InferAddressSpaces", "a pointer's origin is its one definition chain in SSA"},
+	{"GeneralOptimize", "LoadStoreForwarding", "forwarding compares canonical addresses"},
 	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
 	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},
 	{"GvnCse", "OriReassociateAndCommon", "reassociation commons what GvnCse left"},
