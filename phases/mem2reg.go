@@ -684,11 +684,19 @@ func (m *mem2reg) planCluster(cl []m2rAccess, lo, hi int64) bool {
 	}
 	npieces := (hi - lo) / piece
 	base := ir.RegID(f.NumRegs())
+	// A slot all of whose accesses move registers of one type gets that
+	// type (an .f32 slot for .f32 values): its moves are then plain
+	// copies between registers of one type, which copy propagation
+	// removes whatever its rules on mixed types.
+	rt := bitType(pw)
+	if npieces == 1 {
+		rt = m.uniformType(cl, pw)
+	}
 	for range npieces {
 		// named after their register number ("%m2r17"), so dumps and
 		// tests can tell the pieces apart
 		m.name = strconv.AppendUint(append(m.name[:0], "%m2r"...), uint64(f.NumRegs()), 10)
-		f.AddReg(f.Mod.Strings.InternBytes(m.name), bitType(pw))
+		f.AddReg(f.Mod.Strings.InternBytes(m.name), rt)
 	}
 	for _, a := range cl {
 		m.edits = append(m.edits, m.rewrite(a, base+ir.RegID((a.off-lo)/piece), piece, pw))
@@ -885,4 +893,26 @@ func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
 			ops: [4]ir.Operand{m.valueOp(a), ir.RegOp(reg), pos, n}})
 	}
 	return true
+}
+
+// uniformType returns the register type every access of cl moves, when
+// there is one of pw bits, else the bit type of pw bits.
+func (m *mem2reg) uniformType(cl []m2rAccess, pw int) ir.Type {
+	f := m.f
+	t := ir.TNone
+	for _, a := range cl {
+		v := m.valueOp(a)
+		if v.Kind() != ir.KReg {
+			return bitType(pw)
+		}
+		rt := f.RegType[v.Reg()]
+		if rt.Bits() != pw || t != ir.TNone && rt != t {
+			return bitType(pw)
+		}
+		t = rt
+	}
+	if t == ir.TNone {
+		return bitType(pw)
+	}
+	return t
 }
