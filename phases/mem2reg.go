@@ -90,22 +90,40 @@ import (
 // convertMemoryToRegister runs the promotion on p's function and reports
 // whether it changed anything. It is the sub-pass the GeneralOptimize
 // bundle calls; the pipeline slot ConvertMemoryToRegister runs it alone.
+//
+// Rounds: a frame pointer kept in another frame slot (a pointer argument
+// of an inlined call lands in a .local argument variable) makes its frame
+// escape until that slot is promoted; the pointer then moves through
+// registers, and the next round promotes the frame it points into. The
+// pass runs rounds while a round promoted a slot and some variable
+// escaped, at most m2rRounds.
 func convertMemoryToRegister(p *Pass) bool {
 	f := p.F
-	m := &mem2reg{f: f, p: p}
-	if !m.findCandidates() {
-		return false
-	}
-	m.movWeight = p.Knobs.Double(MovWeightForConvertMemToReg)
-	m.indexedLimit = p.Knobs.Int(ConvertMemoryToRegIndexedSizeLimit)
-	m.findPointers()
-	m.classify()
+	var m *mem2reg
 	changed := false
-	for c := range m.cands {
-		if m.promote(int32(c + 1)) {
-			changed = true
+	var slots, rewritten, frames, bytes int64
+	for range m2rRounds {
+		m = &mem2reg{f: f, p: p}
+		if !m.findCandidates() {
+			break
+		}
+		m.movWeight = p.Knobs.Double(MovWeightForConvertMemToReg)
+		m.indexedLimit = p.Knobs.Int(ConvertMemoryToRegIndexedSizeLimit)
+		m.findPointers()
+		m.classify()
+		escaped := false
+		for c := range m.cands {
+			if m.promote(int32(c + 1)) {
+				changed = true
+			}
+			escaped = escaped || m.cands[c].escaped
+		}
+		slots, rewritten, frames, bytes = slots+m.slots, rewritten+m.rewritten, frames+m.frames, bytes+m.bytes
+		if m.slots == 0 || !escaped {
+			break
 		}
 	}
+	m.slots, m.rewritten, m.frames, m.bytes = slots, rewritten, frames, bytes
 	if changed {
 		p.A.Invalidate(instrAnalyses)
 	}
@@ -119,6 +137,9 @@ func convertMemoryToRegister(p *Pass) bool {
 	}
 	return changed
 }
+
+// m2rRounds bounds the rounds of convertMemoryToRegister.
+const m2rRounds = 3
 
 // A frame variable the pass may promote.
 type m2rCand struct {
