@@ -1,0 +1,78 @@
+package phases
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/sim"
+	"github.com/ptxopt/ptxopt/sim/simtest"
+)
+
+// TestFramesWholePipeline is the semantic gate of the -O0 memory phases
+// (OriInline, ConvertMemoryToRegister, InferAddressSpaces,
+// LoadStoreForwarding, dead loads) on generated kernels with frames,
+// pointer pairs and device functions (gen.Config.Frames): the whole -O3
+// pipeline, inlining included, verifier on, then the differential check
+// of the kernel against the original. It fails on any mismatch, and on a
+// changed kernel whose change no compared run executed.
+//
+// PTXOPT_FRAMES_KERNELS sets the number of kernels (default 60, 15 under
+// -short) and PTXOPT_FRAMES_SEED the first seed, for long runs:
+//
+//	PTXOPT_FRAMES_KERNELS=2000 go test ./phases -run TestFramesWholePipeline -timeout 0 -v
+func TestFramesWholePipeline(t *testing.T) {
+	n, first := int64(60), int64(20000)
+	if testing.Short() {
+		n = 15
+	}
+	if v, err := strconv.ParseInt(os.Getenv("PTXOPT_FRAMES_KERNELS"), 10, 64); err == nil && v > 0 {
+		n = v
+	}
+	if v, err := strconv.ParseInt(os.Getenv("PTXOPT_FRAMES_SEED"), 10, 64); err == nil {
+		first = v
+	}
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Verify = true
+	sc := NewScratch()
+	var inlined, matched, unchanged int64
+	ran, total := 0, 0
+	for k := range n {
+		seed := first + k
+		cfg := gen.Config{Seed: seed, Size: 60 + int(seed%7)*50, Frames: true}
+		orig, opt := gen.Kernel(cfg), gen.Kernel(cfg)
+		inlined += int64(InlineModule(c, opt).Inlined)
+		if _, err := Run(context.Background(), c, sc, gen.Func(opt), nil); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		res, err := sim.Diff(gen.Func(orig), gen.Func(opt), sim.DiffOptions{Seeds: 3, ExtraSeeds: simtest.ExtraSeeds})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if res.Mismatch != nil {
+			t.Fatalf("seed %d (ptxgen -frames -seed %d -size %d): the pipeline changes what the kernel computes: %v", seed, seed, cfg.Size, res.Mismatch)
+		}
+		if msg := simtest.Verdict(res); msg != "" {
+			t.Fatalf("seed %d (ptxgen -frames -seed %d -size %d): the change was not checked: %s", seed, seed, cfg.Size, msg)
+		}
+		switch res.Status {
+		case sim.StatusMatched:
+			matched++
+		case sim.StatusUnchanged:
+			unchanged++
+		}
+		r, tot := res.Executed()
+		ran += r
+		total += tot
+	}
+	t.Logf("%d kernels from seed %d: %d matched, %d unchanged; %d calls inlined; %d of %d changed instructions executed", n, first, matched, unchanged, inlined, ran, total)
+	if inlined == 0 {
+		t.Errorf("no call inlined in %d kernels", n)
+	}
+}
