@@ -160,8 +160,8 @@ var pipeline = []Phase{
 	// leaves unnamed; these are our names for them.
 	{Name: "DoMemMovement", Families: []string{"HoistInvariants"}, Fn: memMovement, Preserves: PreserveNothing, MinOpt: 3,
 		Help: "move long-latency loads early (sibling movement of DoTexMovement)"},
-	{Name: "DoSinkMovement", Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveNothing, MinOpt: 3,
-		Help: "sink computations towards their only use (sibling movement of DoKillMovement)"},
+	{Name: "DoSinkMovement", Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+		Help: "sink pure computations and invariant loads to the block of their uses, before their first use (in SSA, never into or out of a loop)"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
 	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
