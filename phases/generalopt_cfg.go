@@ -93,6 +93,11 @@ func (g *genOpt) cfgCleanup() int64 {
 		}
 	}
 	n += g.rewrites - rw0
+	// The layout first: a block the rules emptied (BraInvert's jump
+	// block) still sits between its neighbours in f.Layout, and the CFG
+	// computed from it would route the fall-through through it, so the
+	// PHIs would lose the pairs of the block that now falls through.
+	g.applyLayout()
 	f.ComputeCFG() // rebuilt only if an edit made it stale
 	// The PHIs follow the edges the rules removed before merging renames
 	// any.
@@ -259,7 +264,7 @@ func (g *genOpt) toEnd(b ir.BlockID) {
 }
 
 // applyLayout writes the layout list back: the blocks still in place, in
-// order, then the emptied ones.
+// order, then the ones this cleanup emptied.
 func (g *genOpt) applyLayout() {
 	f := g.f
 	c := &g.cfg
@@ -273,7 +278,8 @@ func (g *genOpt) applyLayout() {
 	}
 	out = append(out, c.end...)
 	f.Layout = out
-	c.end = c.end[:0]
+	// c.end is kept: a later call (after merging) lays out the emptied
+	// blocks of the whole cleanup again.
 	f.InvalidateCFG()
 }
 

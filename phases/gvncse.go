@@ -89,7 +89,7 @@ func gvnCse(p *Pass) bool {
 	if f.NumInstrs() == 0 || len(f.Layout) == 0 {
 		return false
 	}
-	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: p.Knobs.Int(EnableGvnCseMode)}
+	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: p.Knobs.Int(EnableGvnCseMode), ssa: p.ssa}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)
@@ -103,6 +103,7 @@ type gvn struct {
 	a    *Analyses
 	sc   *Scratch
 	mode int64
+	ssa  *ssaState // in SSA form: the versions' original registers
 
 	du     *core.DefUse
 	dom    *core.DomTree
@@ -250,6 +251,11 @@ func (g *gvn) block(b ir.BlockID) int64 {
 				if dl := f.Ops(i)[0].Reg(); len(g.du.Defs(dl)) == 1 && !g.opaque[dl] {
 					g.setGlobalAlias(dl, f.Ops(e)[0].Reg(), i)
 				}
+			} else if g.ssa != nil && g.ssa.multiVersion(f.Ops(i)[0].Reg()) {
+				// In SSA form a version of a register written several
+				// times leads nothing: reading it later would keep it
+				// live across the register's other versions, and
+				// OutOfSSA would give it a register of its own.
 			} else {
 				g.local.insert(g, h, i)
 				if g.global.slots != nil && g.globalCandidate(i) {
@@ -419,6 +425,9 @@ func (g *gvn) globalCandidate(e ir.InstrID) bool {
 	f := g.f
 	d := f.Ops(e)[0].Reg()
 	if defs := g.du.Defs(d); len(defs) != 1 || defs[0].Instr != e || g.opaque[d] {
+		return false
+	}
+	if g.ssa != nil && g.ssa.multiVersion(d) {
 		return false
 	}
 	return g.keyRegs(e, func(r ir.RegID) bool {

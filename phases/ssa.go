@@ -58,6 +58,8 @@ type ssaState struct {
 	copies   int  // copies CSSA inserted
 	// CSSA's copy registers are [copyFrom, copyTo).
 	copyFrom, copyTo int
+	// multi[o]: original register o has versions (computed on first use).
+	multi []bool
 }
 
 func (s *ssaState) origOf(r ir.RegID) ir.RegID {
@@ -65,6 +67,21 @@ func (s *ssaState) origOf(r ir.RegID) ir.RegID {
 		return s.orig[r]
 	}
 	return r
+}
+
+// multiVersion reports whether r is one of several versions IntoSSA made
+// of a register written more than once.
+func (s *ssaState) multiVersion(r ir.RegID) bool {
+	if s.multi == nil {
+		s.multi = make([]bool, len(s.orig))
+		for v, o := range s.orig {
+			if o != ir.RegID(v) && int(o) < len(s.multi) {
+				s.multi[o] = true
+			}
+		}
+	}
+	o := s.origOf(r)
+	return int(o) < len(s.multi) && s.multi[o]
 }
 
 // setOrig records that r (made after IntoSSA) stands for original o.

@@ -347,15 +347,37 @@ func (w *warp) branch(top *entry, pc int32, in *inst, taken uint32) {
 	case taken == 0:
 		top.pc = pc + 1
 	default:
+		// Which side runs first is not something PTX defines, but it
+		// decides the order of float atomics (and so their rounding):
+		// the side whose code comes first in the layout, past
+		// unconditional jumps, runs first, so inverting a branch
+		// ("@p bra A; bra B; A:" into "@!p bra B; A:") keeps the order.
+		first, fm, second, sm := in.target, taken, pc+1, not
+		if w.p.resolveJump(pc+1) < w.p.resolveJump(in.target) {
+			first, fm, second, sm = pc+1, not, in.target, taken
+		}
 		r := in.rpc
 		if r == top.rpc {
-			top.pc, top.mask = pc+1, not
-			w.stack = append(w.stack, entry{in.target, r, taken})
+			top.pc, top.mask = second, sm
+			w.stack = append(w.stack, entry{first, r, fm})
 		} else {
 			top.pc = r
-			w.stack = append(w.stack, entry{pc + 1, r, not}, entry{in.target, r, taken})
+			w.stack = append(w.stack, entry{second, r, sm}, entry{first, r, fm})
 		}
 	}
+}
+
+// resolveJump follows unguarded direct jumps from pc (a few at most) and
+// returns where the code really starts.
+func (p *Program) resolveJump(pc int32) int32 {
+	for k := 0; k < 8 && int(pc) < len(p.code); k++ {
+		in := &p.code[pc]
+		if in.ctl != ctlBra || in.hasG {
+			break
+		}
+		pc = in.target
+	}
+	return pc
 }
 
 func (w *warp) brx(top *entry, pc int32, in *inst, mask uint32) {
