@@ -50,7 +50,8 @@ import (
 // %b}, %rd"). A cluster that pieces do not tile, whose stores all write
 // one whole 4- or 8-byte word and whose other loads read bytes inside it
 // into a register of the word's width, becomes one register, the narrow
-// loads bit-field extracts (planSubword). Any other cluster stays in
+// loads bit-field extracts (planSubword), or, for the low bytes into a
+// narrower register, conversions. Any other cluster stays in
 // memory, and so does S's frame;
 // when S has vector accesses, nothing of S is promoted then (a vector
 // instruction moves all its elements or none).
@@ -79,9 +80,10 @@ import (
 // What it does not do: promote slots of a frame that escapes in part
 // (a pointer passed to a call makes the whole variable escape: inlining
 // first is what helps: OriInline), or arrays indexed by values that are
-// not constants; bytes read out of a wider slot into a narrower register
-// (ld.u8 into a 16-bit register from a 32-bit word), or out of a slot
-// also written in parts, are left in memory.
+// not constants; bytes other than the low ones read out of a wider slot
+// into a narrower register (ld.u8 of byte 1 of a 32-bit word into a
+// 16-bit register), or out of a slot also written in parts, are left in
+// memory.
 //
 //	before: mov.u64 %SPL, __local_depot0;  cvta.local.u64 %SP, %SPL;
 //	        st.u32 [%SP+4], %r1;  ld.u32 %r2, [%SP+4];
@@ -865,8 +867,10 @@ func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) m2rEdi
 // of a packed word back one at a time). The word becomes one register; a
 // narrower load becomes a bit-field extract of its bytes, "bfe.uW d, %s,
 // 8k, 8n" (bfe.sW for a signed load: the sign extension the load made),
-// when its register has the word's width; a cost of 1.0 like a
-// conversion. Anything else stays in memory.
+// when its register has the word's width; a load of the word's low bytes
+// into a narrower register becomes "cvt.uR.uN d, %s" (cvt.sR.sN when
+// signed). Each costs 1.0 like a conversion. Anything else stays in
+// memory.
 func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
 	f := m.f
 	w := hi - lo
@@ -891,7 +895,10 @@ func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
 			continue
 		}
 		v := m.valueOp(a)
-		if v.Kind() != ir.KReg || v.Flags() != 0 || f.RegType[v.Reg()].Bits() != pw || f.RegVec[v.Reg()] != 0 || f.Type[a.instr].IsFloat() {
+		if v.Kind() != ir.KReg || v.Flags() != 0 || f.RegVec[v.Reg()] != 0 || f.Type[a.instr].IsFloat() {
+			return false
+		}
+		if rw := f.RegType[v.Reg()].Bits(); rw != pw && (a.off != lo || rw < int(8*a.size) || rw > pw) {
 			return false
 		}
 	}
@@ -907,6 +914,15 @@ func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
 			continue
 		}
 		t := f.Type[a.instr]
+		if rw := f.RegType[m.valueOp(a).Reg()].Bits(); rw < pw {
+			// the low bytes into a narrower register: the conversion
+			// reads the low 8n bits of the word and extends them as the
+			// load did (cvt accepts a source register wider than its type)
+			signed := t.IsSigned()
+			m.edits = append(m.edits, m2rEdit{instr: a.instr, form: ir.Form{Op: ir.OpCvt, Type: intType(rw, signed), Type2: intType(int(8*a.size), signed)},
+				ops: [4]ir.Operand{m.valueOp(a), ir.RegOp(reg)}})
+			continue
+		}
 		form := ir.Form{Op: ir.OpBfe, Type: intType(pw, t.IsSigned())}
 		pos := f.AddImm(ir.Imm{Bits: uint64(8 * (a.off - lo)), Kind: ir.ImmInt})
 		n := f.AddImm(ir.Imm{Bits: uint64(8 * a.size), Kind: ir.ImmInt})
