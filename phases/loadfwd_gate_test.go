@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/sim"
@@ -28,7 +29,9 @@ var framesRegressSeeds = []int64{21408}
 // changed kernel whose change no compared run executed.
 //
 // PTXOPT_FRAMES_KERNELS sets the number of kernels (default 60, 15 under
-// -short) and PTXOPT_FRAMES_SEED the first seed, for long runs:
+// -short), PTXOPT_FRAMES_SEED the first seed and PTXOPT_FRAMES_SECONDS a
+// time budget after which the run stops and reports how many it checked,
+// for long runs:
 //
 //	PTXOPT_FRAMES_KERNELS=2000 go test ./phases -run TestFramesWholePipeline -timeout 0 -v
 func TestFramesWholePipeline(t *testing.T) {
@@ -41,6 +44,10 @@ func TestFramesWholePipeline(t *testing.T) {
 	}
 	if v, err := strconv.ParseInt(os.Getenv("PTXOPT_FRAMES_SEED"), 10, 64); err == nil {
 		first = v
+	}
+	var deadline time.Time
+	if v, err := strconv.ParseInt(os.Getenv("PTXOPT_FRAMES_SECONDS"), 10, 64); err == nil && v > 0 {
+		deadline = time.Now().Add(time.Duration(v) * time.Second)
 	}
 	target, _ := ParseTarget("sm_80")
 	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
@@ -55,7 +62,16 @@ func TestFramesWholePipeline(t *testing.T) {
 	for k := range n {
 		seeds = append(seeds, first+k)
 	}
+	checked := int64(0)
 	for _, seed := range seeds {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			t.Logf("time budget spent after %d kernels", checked)
+			break
+		}
+		if checked > 0 && checked%5000 == 0 {
+			t.Logf("%d kernels checked (seed %d)", checked, seed)
+		}
+		checked++
 		cfg := gen.Config{Seed: seed, Size: 60 + int(seed%7)*50, Frames: true}
 		orig, opt := gen.Kernel(cfg), gen.Kernel(cfg)
 		inlined += int64(InlineModule(c, opt).Inlined)
@@ -82,7 +98,7 @@ func TestFramesWholePipeline(t *testing.T) {
 		ran += r
 		total += tot
 	}
-	t.Logf("%d kernels from seed %d (and %d regression seeds): %d matched, %d unchanged; %d calls inlined; %d of %d changed instructions executed", n, first, len(framesRegressSeeds), matched, unchanged, inlined, ran, total)
+	t.Logf("%d kernels checked from seed %d (%d regression seeds first): %d matched, %d unchanged; %d calls inlined; %d of %d changed instructions executed", checked, first, len(framesRegressSeeds), matched, unchanged, inlined, ran, total)
 	if inlined == 0 {
 		t.Errorf("no call inlined in %d kernels", n)
 	}
