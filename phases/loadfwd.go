@@ -1,6 +1,8 @@
 package phases
 
 import (
+	"strconv"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -59,6 +61,9 @@ import (
 // (ordering qualifier), guarded and vector accesses are never replaced;
 // guarded and vector stores still make their bytes forgotten.
 //
+// After the walk, the halves of a 64-bit value assembled and split again
+// are forwarded to the split (splits, below).
+//
 //	before: st.local.u32 [%rd3+4], %r1;  ld.param.u64 %rd9, [p];
 //	        ld.local.u32 %r2, [%rd3+4];  ld.param.u64 %rd10, [p];
 //	after:  st.local.u32 [%rd3+4], %r1;  ld.param.u64 %rd9, [p];
@@ -84,7 +89,15 @@ func loadStoreForwarding(p *Pass) bool {
 			ends[b] = append([]lfEntry(nil), l.avail...)
 		}
 	}
-	if l.fromStore+l.fromLoad == 0 {
+	// splits read def-use chains: fresh ones after forwarding added uses
+	if l.fromStore+l.fromLoad > 0 {
+		p.A.Invalidate(instrAnalyses)
+		l.du = p.A.DefUse()
+	}
+	for _, b := range order.RPO {
+		l.splits(b)
+	}
+	if l.fromStore+l.fromLoad+l.split == 0 {
 		return false
 	}
 	p.A.Invalidate(instrAnalyses)
@@ -93,6 +106,9 @@ func loadStoreForwarding(p *Pass) bool {
 	}
 	if l.fromLoad > 0 {
 		p.Count("redundant loads replaced", int64(l.fromLoad))
+	}
+	if l.split > 0 {
+		p.Count("64-bit values split into their halves", int64(l.split))
 	}
 	return true
 }
@@ -125,8 +141,9 @@ type lfState struct {
 	f     *ir.Func
 	du    *core.DefUse
 	avail []lfEntry
+	name  []byte // scratch for register names
 	// counters
-	fromStore, fromLoad int
+	fromStore, fromLoad, split int
 }
 
 // stable reports whether r holds one value wherever it is read.
@@ -405,4 +422,143 @@ func (l *lfState) forward(i ir.InstrID, d ir.RegID, db int, t ir.Type, e *lfEntr
 		l.fromStore++
 	}
 	return true
+}
+
+// Split forwarding. clang -O0 copies an 8-byte struct as one 64-bit value
+// that promotion (mem2reg.go) then splits into its two 32-bit halves
+// again: "mov.b64 {%a, %b}, %X". When %X was just assembled from the two
+// halves, the halves are forwarded and the 64-bit value disappears:
+//   - %X = "mov.b64 %X, {%x, %y}": the split becomes "mov.b32 %a, %x;
+//     mov.b32 %b, %y";
+//   - %X = "or.b64 %X, (shl.b64 %H, 32), %L" (either order), with %L a
+//     zero-extended 32-bit value ("ld.u32"/"ld.b32" into a 64-bit
+//     register, or "cvt.u64.u32 %L, %l") and %H any 32-bit value widened
+//     the same ways (or "ld.s32", "cvt.s64.s32": the shift drops the
+//     upper half): a load then writes a 32-bit register of its own, a
+//     conversion's source is used, and the or and shl go.
+//
+// Each intermediate (X, the shifted half, the widened halves) must have
+// the split, or the one instruction of the chain, as its only use, and
+// one unguarded definition: then nothing else sees the rewrite.
+func (l *lfState) splits(b ir.BlockID) {
+	f := l.f
+	for u := f.BlockFirst[b]; u != ir.NoInstr; u = f.Next[u] {
+		if f.Op[u] != ir.OpMov || f.Guard[u] != ir.NoOperand || f.Mods[u] != 0 {
+			continue
+		}
+		ops := f.Ops(u)
+		if len(ops) != 2 || ops[0].Kind() != ir.KList || !ops[0].IsDef() || ops[1].Kind() != ir.KReg || ops[1].Flags() != 0 {
+			continue
+		}
+		halves := f.ListElems(ops[0].Index())
+		if len(halves) != 2 || halves[0].Kind() != ir.KReg || halves[1].Kind() != ir.KReg ||
+			f.RegType[halves[0].Reg()].Bits() != 32 || f.RegType[halves[1].Reg()].Bits() != 32 {
+			continue
+		}
+		d, ok := l.onlyFeeds(ops[1].Reg(), u)
+		if !ok {
+			continue
+		}
+		var src [2]ir.Operand
+		var kill [3]ir.InstrID
+		if !l.splitSources(d, &src, &kill) {
+			continue
+		}
+		a, bb := halves[0].Reg(), halves[1].Reg()
+		for _, k := range kill {
+			if k != ir.NoInstr {
+				f.Remove(k)
+			}
+		}
+		f.SetForm(u, ir.Form{Op: ir.OpMov, Type: ir.TB32})
+		f.SetOps(u, []ir.Operand{ir.RegDef(a), src[0]})
+		nb := f.NewInstr(ir.Form{Op: ir.OpMov, Type: ir.TB32}, []ir.Operand{ir.RegDef(bb), src[1]})
+		f.Loc[nb] = f.Loc[u]
+		f.InsertAfter(u, nb)
+		u = nb
+		l.split++
+	}
+}
+
+// onlyFeeds returns the one unguarded definition of r when r is read by
+// instruction u alone.
+func (l *lfState) onlyFeeds(r ir.RegID, u ir.InstrID) (ir.InstrID, bool) {
+	defs, uses := l.du.Defs(r), l.du.Uses(r)
+	if len(defs) != 1 || len(uses) != 1 || uses[0].Instr != u || uses[0].Loc.IsGuard() || l.f.Guard[defs[0].Instr] != ir.NoOperand {
+		return 0, false
+	}
+	return defs[0].Instr, true
+}
+
+// splitSources finds the 32-bit halves of the 64-bit value d defines:
+// src[0] the low, src[1] the high; kill lists the instructions that go
+// once the split reads the halves (NoInstr where none).
+func (l *lfState) splitSources(d ir.InstrID, src *[2]ir.Operand, kill *[3]ir.InstrID) bool {
+	f := l.f
+	ops := f.Ops(d)
+	*kill = [3]ir.InstrID{ir.NoInstr, ir.NoInstr, ir.NoInstr}
+	if f.Op[d] == ir.OpMov && len(ops) == 2 && ops[1].Kind() == ir.KList && !ops[1].IsDef() {
+		el := f.ListElems(ops[1].Index())
+		if len(el) != 2 {
+			return false
+		}
+		for k, e := range el {
+			if e.Kind() != ir.KReg || e.Flags() != 0 || f.RegType[e.Reg()].Bits() != 32 || !l.stable(e.Reg()) {
+				return false
+			}
+			src[k] = e
+		}
+		kill[0] = d
+		return true
+	}
+	if f.Op[d] != ir.OpOr || f.Type[d].Bits() != 64 || len(ops) != 3 || ops[1].Kind() != ir.KReg || ops[2].Kind() != ir.KReg {
+		return false
+	}
+	for _, sh := range [2]int{1, 2} {
+		lo := ops[3-sh]
+		s, ok := l.onlyFeeds(ops[sh].Reg(), d)
+		if !ok || f.Op[s] != ir.OpShl || f.Type[s].Bits() != 64 {
+			continue
+		}
+		sops := f.Ops(s)
+		if len(sops) != 3 || sops[1].Kind() != ir.KReg || sops[2].Kind() != ir.KImm || f.Imms[sops[2].Index()].Bits != 32 {
+			continue
+		}
+		hi, ok1 := l.half(sops[1].Reg(), s, false)
+		low, ok2 := l.half(lo.Reg(), d, true)
+		if !ok1 || !ok2 {
+			continue
+		}
+		src[0], src[1] = low, hi
+		kill[0], kill[1] = d, s
+		return true
+	}
+	return false
+}
+
+// half returns a 32-bit register holding the low half of the 64-bit
+// register r, read by instruction u alone; zext asks that r's upper half
+// be zero. A 32-bit load into r is changed to write a new 32-bit
+// register instead.
+func (l *lfState) half(r ir.RegID, u ir.InstrID, zext bool) (ir.Operand, bool) {
+	f := l.f
+	d, ok := l.onlyFeeds(r, u)
+	if !ok {
+		return 0, false
+	}
+	ops := f.Ops(d)
+	t := f.Type[d]
+	switch {
+	case f.Op[d] == ir.OpCvt && len(ops) == 2 && t.Bits() == 64 && f.Type2[d].Bits() == 32 && ops[1].Kind() == ir.KReg &&
+		ops[1].Flags() == 0 && f.RegType[ops[1].Reg()].Bits() == 32 && l.stable(ops[1].Reg()) && (!zext || !f.Type2[d].IsSigned()) && !t.IsFloat():
+		return ops[1], true
+	case f.Op[d] == ir.OpLd && len(ops) == 2 && ops[0].Kind() == ir.KReg && t.Bits() == 32 && !t.IsFloat() && (!zext || !t.IsSigned()) && f.Mods[d].Vec() == 0:
+		// named after its register number ("%lf17"), like promotion's
+		l.name = strconv.AppendUint(append(l.name[:0], "%lf"...), uint64(f.NumRegs()), 10)
+		nr := f.AddReg(f.Mod.Strings.InternBytes(l.name), ir.TB32)
+		ops[0] = ir.RegDef(nr)
+		f.SetOps(d, ops)
+		return ir.RegOp(nr), true
+	}
+	return 0, false
 }

@@ -114,7 +114,7 @@ var pipeline = []Phase{
 	// on every path, after the first SSA bundle made addresses canonical;
 	// the next bundle propagates the moves it leaves.
 	{Name: "LoadStoreForwarding", Form: NeedsSSA, Fn: loadStoreForwarding, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "store-to-load forwarding and redundant-load elimination where nothing in between may write the bytes (state space, base and offset disambiguation; .shared and .global forgotten at barriers)"},
+		Help: "store-to-load forwarding and redundant-load elimination where nothing in between may write the bytes (state space, base and offset disambiguation; .shared and .global forgotten at barriers); the halves of a 64-bit value assembled and split again forwarded to the split"},
 	// Again after the first SSA bundle exposed more constants.
 	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, middle instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
