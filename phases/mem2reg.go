@@ -932,13 +932,17 @@ func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
 	return true
 }
 
-// uniformType returns the register type every access of cl moves, when
-// there is one of pw bits, else the bit type of pw bits.
+// uniformType returns the register type every register access of cl
+// moves (immediates stored do not count), when there is one of pw bits,
+// else the bit type of pw bits.
 func (m *mem2reg) uniformType(cl []m2rAccess, pw int) ir.Type {
 	f := m.f
 	t := ir.TNone
 	for _, a := range cl {
 		v := m.valueOp(a)
+		if v.Kind() == ir.KImm {
+			continue // "mov.bW" writes an immediate's bits into any type
+		}
 		if v.Kind() != ir.KReg {
 			return bitType(pw)
 		}
