@@ -53,6 +53,10 @@ type Config struct {
 	// 255 registers); with Pool 0 every value stays readable to the end,
 	// so the number of live values grows with the kernel's size.
 	Pool int
+	// Frames gives the kernel a .local frame reached through generic
+	// pointers, pointer pairs that alias or do not, and store-then-load
+	// pairs on global memory (see frames.go).
+	Frames bool
 }
 
 type pool struct {
@@ -83,6 +87,8 @@ type gen struct {
 	gIn, gOut, outBase, shBase, tid, ntid, gtid, rN, lane ir.RegID
 	uw                                                    ir.RegID // a CTA-uniform input word
 	sh                                                    ir.SymID
+	fr                                                    *frame    // Frames: the frame, nil without
+	dev                                                   *devFuncs // Frames: the device functions
 }
 
 // Kernel generates a module with one kernel from cfg.
@@ -108,6 +114,9 @@ func Kernel(cfg Config) *ir.Module {
 	g.enter(f.AddBlock(ir.NoSym))
 	g.conv, g.unif = true, true
 	g.prologue(pin, pout, pn)
+	if cfg.Frames {
+		g.frameInit()
+	}
 	g.stmts(g.budget)
 	g.epilogue()
 	f.Layout = g.order
@@ -340,6 +349,10 @@ func (g *gen) stmts(n int) {
 			g.retire()
 		}
 		left := end - g.count
+		if g.fr != nil && g.rnd.Intn(100) < 15 {
+			g.frameOp()
+			continue
+		}
 		k := g.rnd.Intn(100)
 		switch {
 		case k < 6 && g.depth < g.max && left > 12:

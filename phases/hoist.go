@@ -634,8 +634,6 @@ func texMovement(p *Pass) bool { return false }
 // reports no counters.
 func memMovement(p *Pass) bool { return false }
 
-// sinkMovement: DoSinkMovement (an unnamed sibling movement in ptxas).
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func sinkMovement(p *Pass) bool { return false }
+// sinkMovement: DoSinkMovement (an unnamed sibling movement in ptxas),
+// in sink.go.
+func sinkMovement(p *Pass) bool { return sinkMovementSSA(p) }

@@ -26,10 +26,13 @@ import (
 // What may be deleted: an instruction the opcode table calls pure, after
 // the per-instruction refinement (.cc, .volatile, special registers such
 // as %clock), that is not convergent, a branch, a call, a pseudo other
-// than a PHI, or a carry-chain member, and that reads no memory: a dead load stays, so a
-// load that would fault still faults (the differential check compares
-// completion status too). Its register results must all be dead; a result
-// written to the sink "_" is dead by definition.
+// than a PHI, or a carry-chain member, and that reads no memory; and a
+// plain load (ld or ldu without .volatile, an ordering qualifier or
+// .mmio: the table marks those volatile): reading memory has no effect
+// but its result, and a load that would fault on an address out of
+// bounds is undefined behaviour, not a result to keep. Its register
+// results must all be dead; a result written to the sink "_" is dead by
+// definition.
 const keepProps = ir.PSideEffect | ir.PVolatile | ir.PConvergent | ir.PCall | ir.PReadsMem | ir.PWritesMem |
 	ir.PTerminator | ir.PBranch | ir.POpaque | ir.PPseudo | ir.PCarry | ir.PBarrier | ir.PAsync
 
@@ -38,6 +41,9 @@ func removable(f *ir.Func, i ir.InstrID) bool {
 		return true // a PHI whose result is dead goes like any pure value
 	}
 	p := f.InstrProps(i)
+	if op := f.Op[i]; op == ir.OpLd || op == ir.OpLdu {
+		return p&(keepProps&^(ir.PReadsMem|ir.PPure)) == 0
+	}
 	return p&ir.PPure != 0 && p&keepProps == 0
 }
 

@@ -22,7 +22,8 @@ const dceKernel = `
 	mov.u32 %r2, %tid.x;
 	add.u32 %r3, %r2, 7;        // feeds only %r4: dead chain
 	mul.lo.u32 %r4, %r3, %r3;   // dead
-	ld.global.u32 %r5, [%rd1];  // dead load: kept (it may fault)
+	ld.global.u32 %r5, [%rd1];  // dead load: removed (a fault would be undefined behaviour)
+	ld.volatile.global.u32 %r13, [%rd1]; // dead volatile load: kept
 	add.cc.u32 %r6, %r1, 1;     // carry chain: kept
 	addc.u32 %r7, %r1, 0;
 	shfl.sync.idx.b32 %r8, %r2, 0, 31, -1; // convergent: kept although dead
@@ -42,18 +43,18 @@ $L__skip:
 
 func TestOriPerformLiveDead(t *testing.T) {
 	before, after, body, stats := runPass(t, dceKernel, "k", "OriPerformLiveDead")
-	for _, gone := range []string{"add.u32 %r3", "mul.lo.u32 %r4", "mov.u32 %r10", "sub.u32 %r12"} {
+	for _, gone := range []string{"add.u32 %r3", "mul.lo.u32 %r4", "mov.u32 %r10", "sub.u32 %r12", "ld.global.u32 %r5"} {
 		if strings.Contains(body, gone) {
 			t.Errorf("%s survived:\n%s", gone, body)
 		}
 	}
-	for _, kept := range []string{"ld.global.u32 %r5", "add.cc.u32 %r6", "addc.u32 %r7", "shfl.sync", "mov.u32 %r9, %clock", "add.u32 %r11", "st.global.u32"} {
+	for _, kept := range []string{"ld.volatile.global.u32 %r13", "add.cc.u32 %r6", "addc.u32 %r7", "shfl.sync", "mov.u32 %r9, %clock", "add.u32 %r11", "st.global.u32"} {
 		if !strings.Contains(body, kept) {
 			t.Errorf("%s was removed:\n%s", kept, body)
 		}
 	}
-	if n := phaseCounter(stats, "OriPerformLiveDead", "instructions removed"); n != 4 {
-		t.Errorf("counted %d removals, want 4", n)
+	if n := phaseCounter(stats, "OriPerformLiveDead", "instructions removed"); n != 5 {
+		t.Errorf("counted %d removals, want 5", n)
 	}
 	simtest.CheckEquivalent(t, before, after, 8)
 }
@@ -62,16 +63,16 @@ func TestEarlySimpleLiveDead(t *testing.T) {
 	// Without global liveness the early sweep still removes registers that
 	// nothing reads anywhere, chains included, but not %r12's operand.
 	_, _, body, stats := runPass(t, dceKernel, "k", "EarlyOriSimpleLiveDead")
-	for _, gone := range []string{"add.u32 %r3", "mul.lo.u32 %r4", "mov.u32 %r10", "sub.u32 %r12"} {
+	for _, gone := range []string{"add.u32 %r3", "mul.lo.u32 %r4", "mov.u32 %r10", "sub.u32 %r12", "ld.global.u32 %r5"} {
 		if strings.Contains(body, gone) {
 			t.Errorf("%s survived:\n%s", gone, body)
 		}
 	}
-	if !strings.Contains(body, "ld.global.u32 %r5") || !strings.Contains(body, "shfl.sync") {
+	if !strings.Contains(body, "ld.volatile.global.u32 %r13") || !strings.Contains(body, "shfl.sync") {
 		t.Errorf("a kept instruction went:\n%s", body)
 	}
-	if n := phaseCounter(stats, "EarlyOriSimpleLiveDead", "instructions removed"); n != 4 {
-		t.Errorf("counted %d removals, want 4", n)
+	if n := phaseCounter(stats, "EarlyOriSimpleLiveDead", "instructions removed"); n != 5 {
+		t.Errorf("counted %d removals, want 5", n)
 	}
 }
 

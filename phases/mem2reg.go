@@ -47,7 +47,12 @@ import (
 // bytes, the smallest access) tiles it: every access starts on a piece
 // and covers 1, 2 or 4 whole pieces (8 bytes at most); a wide access then
 // packs or unpacks the pieces ("mov.b64 %rd, {%a, %b}", "mov.b64 {%a,
-// %b}, %rd"). Any other cluster stays in memory, and so does S's frame;
+// %b}, %rd"). A cluster that pieces do not tile, whose stores all write
+// one whole 4- or 8-byte word and whose other loads read bytes inside it
+// into a register of the word's width, becomes one register, the narrow
+// loads bit-field extracts (planSubword), or, for the low bytes into a
+// narrower register, conversions. Any other cluster stays in
+// memory, and so does S's frame;
 // when S has vector accesses, nothing of S is promoted then (a vector
 // instruction moves all its elements or none).
 //
@@ -75,8 +80,10 @@ import (
 // What it does not do: promote slots of a frame that escapes in part
 // (a pointer passed to a call makes the whole variable escape: inlining
 // first is what helps: OriInline), or arrays indexed by values that are
-// not constants; a byte read out of a wider slot (piece size 1) is left
-// in memory.
+// not constants; bytes other than the low ones read out of a wider slot
+// into a narrower register (ld.u8 of byte 1 of a 32-bit word into a
+// 16-bit register), or out of a slot also written in parts, are left in
+// memory.
 //
 //	before: mov.u64 %SPL, __local_depot0;  cvta.local.u64 %SP, %SPL;
 //	        st.u32 [%SP+4], %r1;  ld.u32 %r2, [%SP+4];
@@ -85,22 +92,40 @@ import (
 // convertMemoryToRegister runs the promotion on p's function and reports
 // whether it changed anything. It is the sub-pass the GeneralOptimize
 // bundle calls; the pipeline slot ConvertMemoryToRegister runs it alone.
+//
+// Rounds: a frame pointer kept in another frame slot (a pointer argument
+// of an inlined call lands in a .local argument variable) makes its frame
+// escape until that slot is promoted; the pointer then moves through
+// registers, and the next round promotes the frame it points into. The
+// pass runs rounds while a round promoted a slot and some variable
+// escaped, at most m2rRounds.
 func convertMemoryToRegister(p *Pass) bool {
 	f := p.F
-	m := &mem2reg{f: f, p: p}
-	if !m.findCandidates() {
-		return false
-	}
-	m.movWeight = p.Knobs.Double(MovWeightForConvertMemToReg)
-	m.indexedLimit = p.Knobs.Int(ConvertMemoryToRegIndexedSizeLimit)
-	m.findPointers()
-	m.classify()
+	var m *mem2reg
 	changed := false
-	for c := range m.cands {
-		if m.promote(int32(c + 1)) {
-			changed = true
+	var slots, rewritten, frames, bytes int64
+	for range m2rRounds {
+		m = &mem2reg{f: f, p: p}
+		if !m.findCandidates() {
+			break
+		}
+		m.movWeight = p.Knobs.Double(MovWeightForConvertMemToReg)
+		m.indexedLimit = p.Knobs.Int(ConvertMemoryToRegIndexedSizeLimit)
+		m.findPointers()
+		m.classify()
+		escaped := false
+		for c := range m.cands {
+			if m.promote(int32(c + 1)) {
+				changed = true
+			}
+			escaped = escaped || m.cands[c].escaped
+		}
+		slots, rewritten, frames, bytes = slots+m.slots, rewritten+m.rewritten, frames+m.frames, bytes+m.bytes
+		if m.slots == 0 || !escaped {
+			break
 		}
 	}
+	m.slots, m.rewritten, m.frames, m.bytes = slots, rewritten, frames, bytes
 	if changed {
 		p.A.Invalidate(instrAnalyses)
 	}
@@ -114,6 +139,9 @@ func convertMemoryToRegister(p *Pass) bool {
 	}
 	return changed
 }
+
+// m2rRounds bounds the rounds of convertMemoryToRegister.
+const m2rRounds = 3
 
 // A frame variable the pass may promote.
 type m2rCand struct {
@@ -149,7 +177,16 @@ type m2rEdit struct {
 	instr ir.InstrID
 	elem  uint8
 	form  ir.Form
-	ops   [2]ir.Operand
+	ops   [4]ir.Operand
+	nops  uint8 // operands used in ops (0: 2)
+}
+
+// operands returns the operands of the planned instruction.
+func (e *m2rEdit) operands() []ir.Operand {
+	if e.nops == 0 {
+		return e.ops[:2]
+	}
+	return e.ops[:e.nops]
 }
 
 type mem2reg struct {
@@ -642,14 +679,15 @@ func (m *mem2reg) planCluster(cl []m2rAccess, lo, hi int64) bool {
 		}
 	}
 	if !same {
-		if piece != 2 && piece != 4 {
-			return false
-		}
+		tiles := piece == 2 || piece == 4
 		for _, a := range cl {
 			n := a.size / piece
 			if (a.off-lo)%piece != 0 || a.size%piece != 0 || (n != 1 && n != 2 && n != 4) || a.size > 8 {
-				return false
+				tiles = false
 			}
+		}
+		if !tiles {
+			return m.planSubword(cl, lo, hi)
 		}
 	} else {
 		piece = hi - lo
@@ -669,11 +707,19 @@ func (m *mem2reg) planCluster(cl []m2rAccess, lo, hi int64) bool {
 	}
 	npieces := (hi - lo) / piece
 	base := ir.RegID(f.NumRegs())
+	// A slot all of whose accesses move registers of one type gets that
+	// type (an .f32 slot for .f32 values): its moves are then plain
+	// copies between registers of one type, which copy propagation
+	// removes whatever its rules on mixed types.
+	rt := bitType(pw)
+	if npieces == 1 {
+		rt = m.uniformType(cl, pw)
+	}
 	for range npieces {
 		// named after their register number ("%m2r17"), so dumps and
 		// tests can tell the pieces apart
 		m.name = strconv.AppendUint(append(m.name[:0], "%m2r"...), uint64(f.NumRegs()), 10)
-		f.AddReg(f.Mod.Strings.InternBytes(m.name), bitType(pw))
+		f.AddReg(f.Mod.Strings.InternBytes(m.name), rt)
 	}
 	for _, a := range cl {
 		m.edits = append(m.edits, m.rewrite(a, base+ir.RegID((a.off-lo)/piece), piece, pw))
@@ -696,10 +742,10 @@ func (m *mem2reg) applyEdits() {
 	for _, e := range m.edits {
 		if e.elem == 0 {
 			f.SetForm(e.instr, e.form)
-			f.SetOps(e.instr, e.ops[:])
+			f.SetOps(e.instr, e.operands())
 			last = e.instr
 		} else {
-			ni := f.NewInstr(e.form, e.ops[:])
+			ni := f.NewInstr(e.form, e.operands())
 			f.Guard[ni] = f.Guard[e.instr]
 			f.Loc[ni] = f.Loc[e.instr]
 			f.InsertAfter(last, ni)
@@ -784,7 +830,7 @@ func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) m2rEdi
 		} else {
 			ops = [2]ir.Operand{v, ir.Pack(ir.KList, lst, 0, false)}
 		}
-		return m2rEdit{instr: i, elem: a.elem, form: form, ops: ops}
+		return m2rEdit{instr: i, elem: a.elem, form: form, ops: [4]ir.Operand{ops[0], ops[1]}}
 	}
 	slot := ir.RegOp(reg)
 	signed := t.IsSigned()
@@ -812,5 +858,102 @@ func (m *mem2reg) rewrite(a m2rAccess, reg ir.RegID, piece int64, pw int) m2rEdi
 		}
 		ops = [2]ir.Operand{v, slot}
 	}
-	return m2rEdit{instr: i, elem: a.elem, form: form, ops: ops}
+	return m2rEdit{instr: i, elem: a.elem, form: form, ops: [4]ir.Operand{ops[0], ops[1]}}
+}
+
+// planSubword plans a cluster that pieces do not tile but one word does:
+// every store writes the whole cluster [lo, hi) (4 or 8 bytes) and the
+// loads read it whole or read bytes inside it (clang -O0 reads the bytes
+// of a packed word back one at a time). The word becomes one register; a
+// narrower load becomes a bit-field extract of its bytes, "bfe.uW d, %s,
+// 8k, 8n" (bfe.sW for a signed load: the sign extension the load made),
+// when its register has the word's width; a load of the word's low bytes
+// into a narrower register becomes "cvt.uR.uN d, %s" (cvt.sR.sN when
+// signed). Each costs 1.0 like a conversion. Anything else stays in
+// memory.
+func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
+	f := m.f
+	w := hi - lo
+	if w != 4 && w != 8 {
+		return false
+	}
+	pw := int(w * 8)
+	saved := 0.0
+	for _, a := range cl {
+		if a.vec > 0 {
+			return false
+		}
+		if a.store || a.size == w {
+			if a.off != lo || a.size != w {
+				return false
+			}
+			cost, ok := m.planCost(a, w, pw)
+			if !ok {
+				return false
+			}
+			saved += 1.0 - cost
+			continue
+		}
+		v := m.valueOp(a)
+		if v.Kind() != ir.KReg || v.Flags() != 0 || f.RegVec[v.Reg()] != 0 || f.Type[a.instr].IsFloat() {
+			return false
+		}
+		if rw := f.RegType[v.Reg()].Bits(); rw != pw && (a.off != lo || rw < int(8*a.size) || rw > pw) {
+			return false
+		}
+	}
+	if saved <= 0 {
+		return false
+	}
+	reg := ir.RegID(f.NumRegs())
+	m.name = strconv.AppendUint(append(m.name[:0], "%m2r"...), uint64(f.NumRegs()), 10)
+	f.AddReg(f.Mod.Strings.InternBytes(m.name), bitType(pw))
+	for _, a := range cl {
+		if a.store || a.size == w {
+			m.edits = append(m.edits, m.rewrite(a, reg, w, pw))
+			continue
+		}
+		t := f.Type[a.instr]
+		if rw := f.RegType[m.valueOp(a).Reg()].Bits(); rw < pw {
+			// the low bytes into a narrower register: the conversion
+			// reads the low 8n bits of the word and extends them as the
+			// load did (cvt accepts a source register wider than its type)
+			signed := t.IsSigned()
+			m.edits = append(m.edits, m2rEdit{instr: a.instr, form: ir.Form{Op: ir.OpCvt, Type: intType(rw, signed), Type2: intType(int(8*a.size), signed)},
+				ops: [4]ir.Operand{m.valueOp(a), ir.RegOp(reg)}})
+			continue
+		}
+		form := ir.Form{Op: ir.OpBfe, Type: intType(pw, t.IsSigned())}
+		pos := f.AddImm(ir.Imm{Bits: uint64(8 * (a.off - lo)), Kind: ir.ImmInt})
+		n := f.AddImm(ir.Imm{Bits: uint64(8 * a.size), Kind: ir.ImmInt})
+		m.edits = append(m.edits, m2rEdit{instr: a.instr, form: form, nops: 4,
+			ops: [4]ir.Operand{m.valueOp(a), ir.RegOp(reg), pos, n}})
+	}
+	return true
+}
+
+// uniformType returns the register type every register access of cl
+// moves (immediates stored do not count), when there is one of pw bits,
+// else the bit type of pw bits.
+func (m *mem2reg) uniformType(cl []m2rAccess, pw int) ir.Type {
+	f := m.f
+	t := ir.TNone
+	for _, a := range cl {
+		v := m.valueOp(a)
+		if v.Kind() == ir.KImm {
+			continue // "mov.bW" writes an immediate's bits into any type
+		}
+		if v.Kind() != ir.KReg {
+			return bitType(pw)
+		}
+		rt := f.RegType[v.Reg()]
+		if rt.Bits() != pw || t != ir.TNone && rt != t {
+			return bitType(pw)
+		}
+		t = rt
+	}
+	if t == ir.TNone {
+		return bitType(pw)
+	}
+	return t
 }

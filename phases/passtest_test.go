@@ -94,6 +94,13 @@ func counter(stats []PhaseStat, name string) int64 { return phaseCounter(stats, 
 // the whole pipeline.
 func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func(seed int64) int) (alone, whole int64) {
 	t.Helper()
+	return checkGeneratedWith(t, phase, name, func(seed int64) gen.Config { return gen.Config{Seed: firstSeed + seed, Size: size(seed)} })
+}
+
+// checkGeneratedWith is checkGenerated on the kernels cfg describes (the
+// n-th kernel is gen.Kernel(cfg(n))).
+func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.Config) (alone, whole int64) {
+	t.Helper()
 	n := 40
 	if testing.Short() {
 		n = 10
@@ -111,7 +118,7 @@ func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func
 	sc := NewScratch()
 	ran, total := 0, 0
 	for seed := range int64(n) {
-		f := gen.Func(gen.Kernel(gen.Config{Seed: firstSeed + seed, Size: size(seed)}))
+		f := gen.Func(gen.Kernel(cfg(seed)))
 		for _, c := range []*Config{only, all} {
 			after := f.Clone()
 			stats, err := Run(context.Background(), c, sc, after, nil)

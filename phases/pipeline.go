@@ -100,9 +100,21 @@ var pipeline = []Phase{
 	// Into pruned SSA: every phase from here to CSSA relies on it.
 	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
+	// Name the state space of generic accesses whose pointer comes from a
+	// cvta.X (addrspace.go): in SSA form, where a pointer's one definition
+	// chain is its origin on every path; the next bundle deletes the
+	// conversions nothing reads any more.
+	{Name: "InferAddressSpaces", Form: NeedsSSA, Fn: inferAddressSpaces, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "generic ld/st/atom through a pointer made by cvta.X become ld.X/st.X/atom.X; cvta.to.X of such a pointer folds"},
 	// Main bundle on SSA form, where copy propagation is exact.
 	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMain, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
+	// Forward stored and loaded values to later loads of the same bytes
+	// (loadfwd.go): in SSA form, where one base register is one address
+	// on every path, after the first SSA bundle made addresses canonical;
+	// the next bundle propagates the moves it leaves.
+	{Name: "LoadStoreForwarding", Form: NeedsSSA, Fn: loadStoreForwarding, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "store-to-load forwarding and redundant-load elimination where nothing in between may write the bytes (state space, base and offset disambiguation; .shared and .global forgotten at barriers); the halves of a 64-bit value assembled and split again forwarded to the split"},
 	// Again after the first SSA bundle exposed more constants.
 	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, middle instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
@@ -148,8 +160,8 @@ var pipeline = []Phase{
 	// leaves unnamed; these are our names for them.
 	{Name: "DoMemMovement", Families: []string{"HoistInvariants"}, Fn: memMovement, Preserves: PreserveNothing, MinOpt: 3,
 		Help: "move long-latency loads early (sibling movement of DoTexMovement)"},
-	{Name: "DoSinkMovement", Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveNothing, MinOpt: 3,
-		Help: "sink computations towards their only use (sibling movement of DoKillMovement)"},
+	{Name: "DoSinkMovement", Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+		Help: "sink pure computations and invariant loads to the block of their uses, before their first use (in SSA, never into or out of a loop)"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
 	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
@@ -188,6 +200,8 @@ var orderRules = []orderRule{
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
 	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
+	{"IntoSSA", "InferAddressSpaces", "a pointer's origin is its one definition chain in SSA"},
+	{"GeneralOptimize", "LoadStoreForwarding", "forwarding compares canonical addresses"},
 	{"IntoSSA", "GvnCse", "value numbering needs SSA"},
 	{"GeneralOptimizeMid2", "GvnCse", "GvnCse wants canonical operands"},
 	{"GvnCse", "OriReassociateAndCommon", "reassociation commons what GvnCse left"},

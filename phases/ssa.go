@@ -480,7 +480,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 		ops := f.Ops(i)
 		isCSSA := false
 		if !f.Dead[i] && f.Op[i] == ir.OpMov && len(ops) == 2 {
-			isCSSA = st.isCopyReg(ops[0].Reg()) || ops[1].IsReg() && st.isCopyReg(ops[1].Reg())
+			isCSSA = ops[0].IsReg() && st.isCopyReg(ops[0].Reg()) || ops[1].IsReg() && st.isCopyReg(ops[1].Reg())
 		}
 		for k, o := range ops {
 			switch o.Kind() {
@@ -499,7 +499,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 		case f.Op[i] == ir.OpPhi:
 			f.Remove(i)
 			res.changed = true
-		case f.Op[i] == ir.OpMov && len(ops) == 2 && ops[1].IsReg() && ops[0].Reg() == ops[1].Reg() && f.Mods[i] == 0:
+		case f.Op[i] == ir.OpMov && len(ops) == 2 && ops[0].IsReg() && ops[1].IsReg() && ops[0].Reg() == ops[1].Reg() && f.Mods[i] == 0:
 			f.Remove(i)
 			res.removed++
 			res.changed = true

@@ -103,12 +103,16 @@ func checkKernel(t *testing.T, k Kernel, before, after *ir.Func, seeds int) {
 	if err != nil {
 		t.Fatalf("%s: %v", k.Name, err)
 	}
-	if mm := res.Mismatch; mm != nil && mm.BeforeError != nil && mm.AfterError == nil {
+	if mm := res.Mismatch; mm != nil && mm.BeforeError != nil && mm.AfterError == nil || res.Status == sim.StatusOrigUndefined {
 		ref, err := ptxopt.Parse(k.Name+".llvm.ptx", k.LLVM)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: the -O0 kernel traps (%v); checking against LLVM -O3", k.Name, mm.BeforeError)
+		trap := res.Undefined
+		if mm != nil {
+			trap = mm.BeforeError
+		}
+		t.Logf("%s: the -O0 kernel traps (%v); checking against LLVM -O3", k.Name, trap)
 		simtest.CheckEquivalent(t, ref.Func(k.Name), after, seeds)
 		return
 	}

@@ -19,12 +19,13 @@ func main() {
 	seed := flag.Int64("seed", 1, "random seed")
 	depth := flag.Int("depth", 3, "maximum nesting of loops and branches")
 	pool := flag.Int("pool", 0, "bound on the values kept readable (0: all, so live values grow with -size)")
+	frames := flag.Bool("frames", false, "give the kernel a .local frame reached through generic pointers, as -O0 compilers do")
 	flag.Parse()
 	if flag.NArg() != 0 || *size < 1 || *depth < 1 || *pool < 0 {
-		fmt.Fprintln(os.Stderr, "usage: ptxgen [-size N] [-seed S] [-depth D] [-pool P] > out.ptx")
+		fmt.Fprintln(os.Stderr, "usage: ptxgen [-size N] [-seed S] [-depth D] [-pool P] [-frames] > out.ptx")
 		os.Exit(2)
 	}
-	m := gen.Kernel(gen.Config{Seed: *seed, Size: *size, MaxDepth: *depth, Pool: *pool})
+	m := gen.Kernel(gen.Config{Seed: *seed, Size: *size, MaxDepth: *depth, Pool: *pool, Frames: *frames})
 	if _, err := os.Stdout.Write(ptx.Format(m)); err != nil {
 		fmt.Fprintln(os.Stderr, "ptxgen:", err)
 		os.Exit(1)
