@@ -92,6 +92,8 @@ var (
 		"common equal instructions even where the profitability test declines")
 	DisableMoveCommoning = boolKnob("DisableMoveCommoning", "false", "LateOriCommoning",
 		"never common move instructions")
+	BackPropVReg = boolKnob("AdvancedPhaseBackPropVReg", "false", "OriBackCopyPropagate",
+		"the per-target gate of AdvancedPhaseBackPropVReg: OriBackCopyPropagate runs only when it is on (default from the SM profile: on from sm_70, off before; set it to force either way)")
 	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",
 		"maximum number of copies removed by back copy propagation per function")
 	CopyPropBudget = budgetKnob("CopyPropBudget", "10000", "GeneralOptimize",

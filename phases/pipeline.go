@@ -160,7 +160,7 @@ var pipeline = []Phase{
 	// ptxas's per-architecture hook before back copy propagation; a
 	// gate that does nothing unless a target overrides it.
 	{Name: "AdvancedPhaseBackPropVReg", Form: NeedsNonSSA, Fn: advancedBackPropVReg, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "per-target hook before back copy propagation (no target overrides it)"},
+		Help: "per-target gate of back copy propagation: OriBackCopyPropagate runs only where the knob AdvancedPhaseBackPropVReg is on (SM profile: from sm_70)"},
 	// Remove the moves out-of-SSA inserted by renaming definitions
 	// backwards into their copies.
 	{Name: "OriBackCopyPropagate", Form: NeedsNonSSA, Fn: backCopyPropagate, Preserves: PreserveCFG, MinOpt: 2, Impl: true,

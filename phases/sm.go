@@ -137,6 +137,7 @@ type Profile struct {
 func ProfileFor(t Target) *Profile {
 	p := &Profile{Gen: t.Gen, Arch: archName(t), Defaults: map[string]string{}}
 	p.Defaults["EnableGvnCseMode"] = strconv.Itoa(gvnDefaultMode(t))
+	p.Defaults["AdvancedPhaseBackPropVReg"] = strconv.FormatBool(t.SM >= 70)
 	p.Defaults["limit-fold-fp"] = strconv.FormatBool(t.Encoding <= FoldEligibleBoundary)
 	names := make([]string, 0, len(p.Defaults))
 	for n := range p.Defaults {
@@ -154,7 +155,7 @@ func ProfileFor(t Target) *Profile {
 }
 
 // ProfileRules says, for --help-knobs, how the profiles choose defaults.
-const ProfileRules = "EnableGvnCseMode " + gvnModeRule + "; limit-fold-fp on at encodings <= 20479 (0x4fff: Kepler, Maxwell)."
+const ProfileRules = "EnableGvnCseMode " + gvnModeRule + "; AdvancedPhaseBackPropVReg (runs OriBackCopyPropagate) on from sm_70 (backends SM70 and newer), off before; limit-fold-fp on at encodings <= 20479 (0x4fff: Kepler, Maxwell)."
 
 func archName(t Target) string {
 	switch {
