@@ -81,11 +81,13 @@ var (
 	AllowFPReassociate = boolKnob("AllowFPReassociate", "false", "OriReassociateAndCommon",
 		"also reassociate floating-point chains (changes rounding; off by default)")
 	ReassociateCSEBudget = budgetKnob("ReassociateCSEBudget", "2000", "OriReassociateAndCommon",
-		"maximum number of chains rewritten per function")
+		"maximum number of rewrites (chains rebuilt, subs turned into adds, products distributed, expressions commoned) per function")
 	ReassociateCSEWindow = intKnob("ReassociateCSEWindow", "16", 1, 1024, "OriReassociateAndCommon",
-		"how many instructions back a chain operand may be looked for")
+		"how many instructions back the commoning after reassociation looks for an equal operation")
 	ReassociateCSESkip = intKnob("ReassociateCSESkip", "0", 0, math.MaxInt32, "OriReassociateAndCommon",
 		"skip the first N candidate rewrites (to bisect a miscompile)")
+	ReassociateLargeImmInUIADD64 = boolKnob("ReassociateLargeImmInUIADD64", "false", "OriReassociateAndCommon",
+		"let reassociation fold a 64-bit add's constants into an immediate that does not fit 32 signed bits")
 	DistributeAndReassociateMulBudget = budgetKnob("DistributeAndReassociateMulBudget", "100", "OriReassociateAndCommon",
 		"maximum number of multiplications distributed over additions per function")
 	ForceLateCommoning = boolKnob("ForceLateCommoning", "false", "LateOriCommoning",

@@ -117,7 +117,7 @@ var pipeline = []Phase{
 	{Name: "GvnCse", Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "global value numbering and common-subexpression elimination"},
 	// Reassociate integer chains so that GvnCse leftovers become common.
-	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, Preserves: PreserveNothing, MinOpt: 2,
+	{Name: "OriReassociateAndCommon", Form: NeedsSSA, Fn: reassociateAndCommon, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "reassociate integer expression chains and common the results"},
 	// Fold what value numbering and reassociation exposed.
 	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
