@@ -72,10 +72,10 @@ func budgetKnob(name, def, phase, help string) BudgetKnob {
 var (
 	EnableGvnCse = boolKnob("EnableGvnCse", "true", "GvnCse",
 		"run global value numbering / CSE")
-	EnableGvnCseMode = intKnob("EnableGvnCseMode", "2", 0, 3, "GvnCse",
-		"GVN-CSE mode: 0 block-local, 1 dominator-scoped, 2 dominator-scoped with redundant loads of read-only memory, 3 mode 2 plus uniform-register aware (default from the SM profile)")
-	EnableGvnCsePerInstr = boolKnob("EnableGvnCsePerInstr", "false", "GvnCse",
-		"number each instruction as it is visited instead of block by block")
+	EnableGvnCseMode = intKnob("EnableGvnCseMode", "3", 0, 6, "GvnCse",
+		"GVN-CSE mode (seed 000): 0 off, 1 single-block, 2 extended basic blocks (the EBB pre-pass on encodings <= 0x7fff, else one dominator up), 3-6 full dominator scoping with the scope-tree drain, 5-6 also shfl.sync (default from the SM profile)")
+	EnableGvnCsePerInstr = budgetKnob("EnableGvnCsePerInstr", "unlimited", "GvnCse",
+		"per-instruction gate: only the first N instructions (in walk order) GvnCse would common are commoned (bisect a miscompile to one instruction)")
 	AllowReassociateCSE = boolKnob("AllowReassociateCSE", "true", "OriReassociateAndCommon",
 		"allow reassociation of integer chains to find common subexpressions")
 	AllowFPReassociate = boolKnob("AllowFPReassociate", "false", "OriReassociateAndCommon",

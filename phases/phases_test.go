@@ -179,9 +179,9 @@ func TestTargets(t *testing.T) {
 		mode int64
 		lim  bool
 	}{
-		{"sm_35", 0x3005, 1, true},
-		{"sm_50", 0x4001, 1, true},
-		{"sm_86", 0x7007, 2, false},
+		{"sm_35", 0x3005, 3, true},
+		{"sm_50", 0x4001, 3, true},
+		{"sm_86", 0x7007, 3, false},
 		{"sm_90a", 0x8000, 3, false},
 		{"sm_120", 0x9014, 3, false},
 	} {
