@@ -167,6 +167,13 @@ type gvn struct {
 	hasSurfaceWrite  bool
 	nGuarded, nDrain int64
 	draining         bool // the drain's block-local passes: no dominator-scoped table
+	// LateOriCommoning (commoning.go): only across blocks, the class
+	// filter below, no drain; noMoves: DisableMoveCommoning.
+	late, noMoves bool
+	// mask: the class bits (classBit) of the dominator-scoped entries on
+	// the dominator path to the current instruction, the seeds' Bloom
+	// filter of LateOriCommoning.
+	mask uint64
 
 	du     *core.DefUse
 	dom    *core.DomTree
@@ -274,6 +281,7 @@ func (g *gvn) run() int64 {
 	type frame struct {
 		b    ir.BlockID
 		mark int
+		mask uint64
 		exit bool
 	}
 	if g.dom.Root == ir.NoBlock {
@@ -285,9 +293,10 @@ func (g *gvn) run() int64 {
 		stack = stack[:len(stack)-1]
 		if fr.exit {
 			g.global.undo(fr.mark)
+			g.mask = fr.mask
 			continue
 		}
-		stack = append(stack, frame{b: fr.b, mark: len(g.global.log), exit: true})
+		stack = append(stack, frame{b: fr.b, mark: len(g.global.log), mask: g.mask, exit: true})
 		n += g.block(fr.b)
 		kids := g.dom.Children(fr.b)
 		for j := len(kids) - 1; j >= 0; j-- {
@@ -298,7 +307,7 @@ func (g *gvn) run() int64 {
 	// number each recorded block once more on its own (block-local): a
 	// value commoned from a dominating block turned an instruction into
 	// a copy, and keys of the block may now meet through it.
-	if g.mode >= 3 {
+	if g.mode >= 3 && !g.late {
 		g.draining = true
 		g.scope.drain(func(b ir.BlockID) {
 			k := g.block(b)
@@ -327,11 +336,11 @@ func (g *gvn) block(b ir.BlockID) int64 {
 		}
 		h, ok := g.candidate(i)
 		if ok {
-			if e := g.local.find(g, h, i, g.localValid); e != ir.NoInstr && g.commonWith(i, e) {
+			if e := g.localFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
 				n++
-			} else if e := g.global.find(g, h, i, g.globalValid); !g.draining && e != ir.NoInstr && g.commonWith(i, e) {
+			} else if e := g.globalFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
 				n++
-				if g.mode >= 3 {
+				if g.mode >= 3 && !g.late {
 					g.scope.insert(uint32(b))
 				}
 				// i is now "mov %dL, %dE" with %dE's only definition e
@@ -344,6 +353,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 				g.local.insert(g, h, i)
 				if g.global.slots != nil && !g.draining && g.globalCandidate(i) {
 					g.global.insert(g, h, i)
+					g.mask |= g.classBit(i)
 				}
 			}
 		}
@@ -353,7 +363,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 				g.lastDef[x.Reg] = g.clock
 			}
 		}
-		if s, ok := g.copyOf(i); ok {
+		if s, ok := g.copyOf(i); ok && !g.noMoves {
 			// After the copy, %d and what s stands for are equal until
 			// either is written again.
 			d := f.Ops(i)[0].Reg()
@@ -409,6 +419,9 @@ func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
 // was not written since) and through dominating single-definition
 // copies.
 func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
+	if g.noMoves {
+		return r
+	}
 	for range 8 {
 		if s := g.alias[r]; s != ir.NoReg && g.aliasSeq[r] >= g.blockStart && g.aliasSeq[r] < g.seq[x] &&
 			g.lastDef[r] == g.aliasSeq[r] && g.lastDef[s] < g.aliasSeq[r] {
@@ -859,11 +872,42 @@ func (g *gvn) ebbPre() {
 	}
 }
 
+// localFind looks i up in the block's table (not in LateOriCommoning,
+// which commons only across blocks: the seeds' condition C1).
+func (g *gvn) localFind(h uint64, i ir.InstrID) ir.InstrID {
+	if g.late {
+		return ir.NoInstr
+	}
+	return g.local.find(g, h, i, g.localValid)
+}
+
+// globalFind looks i up in the dominator-scoped table; in
+// LateOriCommoning only when the class filter says an entry of i's class
+// is on the dominator path.
+func (g *gvn) globalFind(h uint64, i ir.InstrID) ir.InstrID {
+	if g.draining || (g.late && g.mask&g.classBit(i) == 0) {
+		return ir.NoInstr
+	}
+	return g.global.find(g, h, i, g.globalValid)
+}
+
+// classBit is i's bit in the class filter: one of 64 classes by opcode,
+// type and state space. Equal keys have equal classes, so a clear bit
+// proves no entry can match.
+func (g *gvn) classBit(i ir.InstrID) uint64 {
+	f := g.f
+	h := uint64(f.Op[i])*0x9E3779B97F4A7C15 ^ uint64(f.Type[i])<<7 ^ uint64(f.Space[i])<<13
+	return 1 << (mix(h, 0) >> 58)
+}
+
 // globalValid reports whether the dominating entry e may stand for l in
 // the current mode: modes 3 to 6 take any dominating entry; mode 2 only
 // one in l's block or l's extended basic block (with the pre-pass) or in
 // l's immediate dominator (without).
 func (g *gvn) globalValid(e, l ir.InstrID) bool {
+	if g.late {
+		return g.f.Block[e] != g.f.Block[l]
+	}
 	if g.mode != 2 {
 		return true
 	}

@@ -90,10 +90,10 @@ var (
 		"let reassociation fold a 64-bit add's constants into an immediate that does not fit 32 signed bits")
 	DistributeAndReassociateMulBudget = budgetKnob("DistributeAndReassociateMulBudget", "100", "OriReassociateAndCommon",
 		"maximum number of multiplications distributed over additions per function")
-	ForceLateCommoning = boolKnob("ForceLateCommoning", "false", "LateOriCommoning",
-		"common equal instructions even where the profitability test declines")
+	ForceLateCommoning = boolKnob("ForceLateCommoning", "true", "LateOriCommoning",
+		"the LateOriCommoning gate (the seeds' knob 487): off, the phase does nothing")
 	DisableMoveCommoning = boolKnob("DisableMoveCommoning", "false", "LateOriCommoning",
-		"never common move instructions")
+		"LateOriCommoning does not see through copies (keys compare registers as written)")
 	BackPropVReg = boolKnob("AdvancedPhaseBackPropVReg", "false", "OriBackCopyPropagate",
 		"the per-target gate of AdvancedPhaseBackPropVReg: OriBackCopyPropagate runs only when it is on (default from the SM profile: on from sm_70, off before; set it to force either way)")
 	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",

@@ -130,8 +130,8 @@ var pipeline = []Phase{
 	{Name: "OriDoPredication", Fn: predication, Preserves: PreserveNothing, MinOpt: 2,
 		Help: "if-conversion of short branches into predicated instructions"},
 	// Predication put formerly exclusive paths side by side: common them.
-	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "late commoning of equal instructions (moves included unless DisableMoveCommoning)"},
+	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "late commoning: an instruction equal to one in a dominating block becomes a copy of it (through copies unless DisableMoveCommoning)"},
 	// Clean up after predication and commoning.
 	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
