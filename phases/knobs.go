@@ -117,7 +117,9 @@ var (
 	SplitLiveRangesBudget = budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",
 		"maximum number of live ranges split per function")
 	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
-		"largest branch region (in instructions) turned into predicated code")
+		"most instructions OriDoPredication moves out of a triangle's or diamond's arms (0: the phase is off)")
+	PredicateUniformBranches = boolKnob("PredicateUniformBranches", "false", "OriDoPredication",
+		"also if-convert branches whose condition is the same in every lane of a warp (by default only divergent branches are)")
 	GeneralOptimizeRuleLimit = budgetKnob("GeneralOptimizeRuleLimit", "unlimited", "GeneralOptimize",
 		"debug counter: each GeneralOptimize run applies at most N rewrite rules per function (bisect a miscompile to one rule application; the report names the first rule refused)")
 	ConvertMemoryToRegIndexedSizeLimit = intKnob("ConvertMemoryToRegIndexedSizeLimit", "64", 0, 1<<20, "ConvertMemoryToRegister",

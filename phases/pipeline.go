@@ -127,8 +127,8 @@ var pipeline = []Phase{
 	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, third instance"},
 	// If-convert short branches into predicated code.
-	{Name: "OriDoPredication", Fn: predication, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "if-conversion of short branches into predicated instructions"},
+	{Name: "OriDoPredication", Form: NeedsSSA, Fn: predication, Preserves: PreserveNothing, MinOpt: 2, Impl: true,
+		Help: "if-conversion of small triangles and diamonds: arms run unguarded (speculated), PHIs become selp, duplicates of the two arms merge"},
 	// Predication put formerly exclusive paths side by side: common them.
 	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "late commoning: an instruction equal to one in a dominating block becomes a copy of it (through copies unless DisableMoveCommoning)"},
