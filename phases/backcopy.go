@@ -86,16 +86,20 @@ import (
 //	before:  add.s32 %r1, %r5, %r6; mov.b32 %r2, %r1;
 //	after:   add.s32 %r2, %r5, %r6;
 
-// advancedBackPropVReg: AdvancedPhaseBackPropVReg, a per-target gate in
-// front of OriBackCopyPropagate. No target overrides it, so it changes
-// nothing and reports no counters; that is the whole of its behaviour.
+// advancedBackPropVReg: AdvancedPhaseBackPropVReg, the per-target gate in
+// front of OriBackCopyPropagate (seed 000: ptxas's phase 83 is a no-op
+// unless an SM backend overrides phase 82). The gate is the knob of the
+// same name, which the SM profile sets (on from sm_70, off before) and
+// --knob AdvancedPhaseBackPropVReg=true|false forces; OriBackCopyPropagate
+// reads it and does nothing while it is off. The slot itself rewrites
+// nothing: the algorithm is OriBackCopyPropagate's.
 func advancedBackPropVReg(p *Pass) bool { return false }
 
 // backCopyPropagate: OriBackCopyPropagate (see the file comment).
 func backCopyPropagate(p *Pass) bool {
 	f := p.F
 	budget := p.Knobs.Budget(BackCopyPropBudget)
-	if budget <= 0 || f.NumInstrs() == 0 {
+	if !p.Knobs.Bool(BackPropVReg) || budget <= 0 || f.NumInstrs() == 0 {
 		return false
 	}
 	b := &backCopy{f: f, sc: p.Scratch}

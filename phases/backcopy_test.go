@@ -57,6 +57,11 @@ func TestBackCopyPropagate(t *testing.T) {
 			knobs:   []string{"BackCopyPropBudget=1"},
 			want:    []string{"add.s32 %r6, %r1, %r3;", "mov.b32 %r10, %r6;"},
 			removed: 1},
+		{name: "gate off: AdvancedPhaseBackPropVReg=false",
+			body:    "add.s32 %r5, %r1, %r3;\n mov.b32 %r10, %r5;",
+			knobs:   []string{"AdvancedPhaseBackPropVReg=false"},
+			want:    []string{"add.s32 %r5, %r1, %r3;", "mov.b32 %r10, %r5;"},
+			removed: 0},
 		{name: "unrelated instruction in between",
 			body:    "add.s32 %r5, %r1, %r3;\n mul.lo.s32 %r11, %r1, 7;\n mov.b32 %r10, %r5;",
 			want:    []string{"add.s32 %r10, %r1, %r3;", "mul.lo.s32 %r11, %r1, 7;"},
@@ -236,5 +241,19 @@ func TestBackCopyGenerated(t *testing.T) {
 	alone, whole := checkGenerated(t, "OriBackCopyPropagate", "copies removed", 2000, func(int64) int { return 200 })
 	if alone+whole == 0 {
 		t.Errorf("no generated kernel had a copy removed")
+	}
+}
+
+// TestBackCopyGateProfiles: the SM profile decides whether the gate is
+// open (seed 000: phase 83 runs only where a backend overrides phase 82).
+func TestBackCopyGateProfiles(t *testing.T) {
+	for _, tc := range []struct {
+		sm   string
+		want bool
+	}{{"sm_52", false}, {"sm_61", false}, {"sm_70", true}, {"sm_86", true}, {"sm_90a", true}} {
+		tg, _ := ParseTarget(tc.sm)
+		if got := NewKnobs(ProfileFor(tg), nil).Bool(BackPropVReg); got != tc.want {
+			t.Errorf("%s: AdvancedPhaseBackPropVReg %v, want %v", tc.sm, got, tc.want)
+		}
 	}
 }

@@ -1,33 +1,73 @@
 package phases
 
 import (
+	"math/bits"
+	"slices"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
 // GvnCse: value numbering with common-subexpression elimination, block
-// by block and over the dominator tree. Knobs: EnableGvnCse,
-// EnableGvnCseMode (the SM profile picks the default mode),
+// by block and over the dominator tree (seed 000, phase 49). Knobs:
+// EnableGvnCse, EnableGvnCseMode (the SM profile picks the default),
 // EnableGvnCsePerInstr.
+//
+// Modes (EnableGvnCseMode, the seeds' numbering):
+//
+//	0    off.
+//	1    single-block: the local rule only.
+//	2    extended basic blocks: the local rule, and the dominator-scoped
+//	     rule only between blocks of one extended basic block (the
+//	     pre-pass ebbPre marks, for every block, the head of its EBB: a
+//	     block with exactly one predecessor continues it). On targets
+//	     above EbbPrePassBoundary (0x7fff: sm_90 and newer) the seeds skip
+//	     the pre-pass; there the lookup reaches only the immediate
+//	     dominator's block. (The seeds' eligibility fixed point, which
+//	     marks the definitions feeding an eligible instruction, is not
+//	     built: here eligibility is a per-instruction safety property,
+//	     and keys see through commoned copies instead; see the report of
+//	     issue 12.)
+//	3-6  full dominator scoping, then the scope-tree drain: the blocks
+//	     where a value was commoned from a dominating block are recorded
+//	     in a scopeTree (a sparse set of 256-bit nodes) and drained in
+//	     ascending order with trailing-zero counts, each numbered once
+//	     more block-locally. 5 and 6 also let shfl.sync take part.
+//
+// EnableGvnCsePerInstr is a per-instruction gate for bisection: only the
+// first N instructions the walk would common are commoned.
+//
+// Guarded instructions are candidates of the local rule: the guard
+// (register and polarity, as written) is part of the key, so "@%p op"
+// matches only "@%p op" with the same %p not written in between; L
+// becomes "@%p mov %dL, %dE", which writes the lanes L wrote with the
+// value E wrote in those same lanes. Warp-collective classes (vote.sync,
+// match.sync; shfl.sync in modes 5-6), unguarded, are local-rule
+// candidates too: in one block the same lanes run E and L, and no source
+// register (in any lane) is written in between. Texture fetches (tex,
+// tld4) count as invariant reads when the function writes no surface.
 //
 // Purpose: the same address arithmetic, the same conversion, the same
 // kernel-parameter load computed twice; the second computation becomes a
 // copy of the first, which GeneralOptimize propagates and LiveDead
 // removes.
 //
-// Preconditions: none. The IR is not in SSA form (IntoSSA is a no-op):
-// a register may be written many times and a guarded write keeps the old
-// value in the lanes whose guard is false. GeneralOptimizeMid2 has
-// canonicalised operands, which only makes more keys equal.
+// Preconditions: none. On SSA form most registers have one definition,
+// which the dominator-scoped rule needs; registers IntoSSA left alone
+// (guarded definitions) may still be written many times, and a guarded
+// write keeps the old value in the lanes whose guard is false.
+// GeneralOptimizeMid2 has canonicalised operands, which only makes more
+// keys equal.
 //
 // Candidates. An instruction takes part (as the earlier E or the later L)
-// when it is unguarded; InstrProps has none of PVolatile, PConvergent
-// (shfl, vote, bar, …: never merged), PCarry (.cc, addc: never merged),
-// PSideEffect, PWritesMem, PCall, PAsync, POpaque, PPseudo, PBarrier,
-// PBranch, PCopy (commoning a copy gains nothing); and either it is
-// PPure without PReadsMem, or (modes 2 and 3) it is an invariant load:
+// when (guards and collectives aside, above) InstrProps has none of
+// PVolatile, PConvergent (bar, other collectives: never merged), PCarry
+// (.cc, addc: never merged), PSideEffect, PWritesMem, PCall, PAsync,
+// POpaque, PPseudo, PBarrier, PBranch, PCopy (commoning a copy gains
+// nothing, the seeds' MOV class aside: it only lengthens a live range);
+// and either it is PPure without PReadsMem, or it is an invariant read:
 // ld with PInvariant whose state space is .param (a parameter of its own
-// kernel, which InstrProps checks) or .const. It writes exactly one
+// kernel, which InstrProps checks) or .const, or a texture fetch as above. It writes exactly one
 // operand, its first, an unflagged ordinary scalar register (no vector
 // or .reg parameter register, no "%p|%q", no list destination, no sink).
 //
@@ -53,8 +93,8 @@ import (
 //     "%p|%q"; an opaque instruction forgets the whole block so far).
 //     Then each source holds at L the value it held at E, and %dE still
 //     holds what E wrote: L would compute exactly %dE, in every lane.
-//   - Dominator-scoped (modes 1 to 3). %dE has exactly one definition in
-//     the function, E (unguarded by the candidate rule); every source
+//   - Dominator-scoped (modes 2 to 6). %dE has exactly one definition in
+//     the function, E (unguarded, not a collective); every source
 //     register s of E has no definition (it keeps its entry value) or
 //     exactly one, D, which strictly dominates E (D's block strictly
 //     dominates E's, or D comes first in E's block); E dominates L; equal
@@ -69,8 +109,7 @@ import (
 // (open addressing in slices, with an undo log) holds the dominator-
 // scoped candidates of the blocks on the path from the root, and a
 // second table, emptied at each block, the local ones. Unreachable blocks
-// are left alone. EnableGvnCsePerInstr changes nothing here: instructions
-// are numbered one by one as visited in either setting.
+// are left alone.
 //
 // Guarantees: the program computes exactly what it did; only L's
 // operation and operands change, its destination and position do not.
@@ -89,10 +128,21 @@ func gvnCse(p *Pass) bool {
 	if f.NumInstrs() == 0 || len(f.Layout) == 0 {
 		return false
 	}
-	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: p.Knobs.Int(EnableGvnCseMode), ssa: p.ssa}
+	mode := p.Knobs.Int(EnableGvnCseMode)
+	if mode == 0 {
+		return false
+	}
+	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: mode, gate: p.Knobs.Budget(EnableGvnCsePerInstr),
+		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)
+	}
+	if g.nGuarded > 0 {
+		p.Count("guarded expressions commoned", g.nGuarded)
+	}
+	if g.nDrain > 0 {
+		p.Count("commoned in the scope drain", g.nDrain)
 	}
 	return n > 0
 }
@@ -104,6 +154,27 @@ type gvn struct {
 	sc   *Scratch
 	mode int64
 	ssa  *ssaState // in SSA form: the versions' original registers
+	// gate: EnableGvnCsePerInstr, how many more candidates may still be
+	// commoned (the per-instruction gate, for bisection).
+	gate int64
+	// Mode 2: ebbHead[b] is the head of b's extended basic block (the
+	// pre-pass), or, without the pre-pass, b's immediate dominator.
+	ebbPrePass bool
+	ebbHead    []ir.BlockID
+	// Modes 3 to 6: the blocks where a value was commoned from a
+	// dominating block, drained after the walk.
+	scope            scopeTree
+	cur              ir.BlockID
+	hasSurfaceWrite  bool
+	nGuarded, nDrain int64
+	draining         bool // the drain's block-local passes: no dominator-scoped table
+	// LateOriCommoning (commoning.go): only across blocks, the class
+	// filter below, no drain; noMoves: DisableMoveCommoning.
+	late, noMoves bool
+	// mask: the class bits (classBit) of the dominator-scoped entries on
+	// the dominator path to the current instruction, the seeds' Bloom
+	// filter of LateOriCommoning.
+	mask uint64
 
 	du     *core.DefUse
 	dom    *core.DomTree
@@ -144,7 +215,7 @@ const gvnExclude = ir.PVolatile | ir.PConvergent | ir.PCarry | ir.PSideEffect | 
 func (g *gvn) run() int64 {
 	f := g.f
 	g.dom = g.a.Dom()
-	if g.mode >= 1 {
+	if g.mode >= 2 {
 		g.du = g.a.DefUse()
 		g.opaque = take[bool](g.sc, f.NumRegs())
 		for _, b := range f.Layout {
@@ -158,6 +229,16 @@ func (g *gvn) run() int64 {
 			}
 		}
 	}
+	if g.mode == 2 {
+		g.ebbPre()
+	}
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if f.Op[i] == ir.OpSust || f.Op[i] == ir.OpSured {
+				g.hasSurfaceWrite = true
+			}
+		}
+	}
 	g.pos = take[int32](g.sc, f.NumInstrs())
 	g.seq = take[uint32](g.sc, f.NumInstrs())
 	g.lastDef = take[uint32](g.sc, f.NumRegs())
@@ -167,7 +248,7 @@ func (g *gvn) run() int64 {
 		g.alias[r] = ir.NoReg
 	}
 	g.keyStart = take[int32](g.sc, f.NumInstrs())
-	if g.mode >= 1 {
+	if g.mode >= 2 {
 		g.galias = take[ir.RegID](g.sc, f.NumRegs())
 		g.gcopy = take[ir.InstrID](g.sc, f.NumRegs())
 		for r := range g.galias {
@@ -184,7 +265,7 @@ func (g *gvn) run() int64 {
 		cand += int(k)
 	}
 	g.local.init(g.sc, cand)
-	if g.mode >= 1 {
+	if g.mode >= 2 {
 		g.global.init(g.sc, cand)
 		for r := range f.NumRegs() {
 			d := ir.RegID(r)
@@ -201,6 +282,7 @@ func (g *gvn) run() int64 {
 	type frame struct {
 		b    ir.BlockID
 		mark int
+		mask uint64
 		exit bool
 	}
 	if g.dom.Root == ir.NoBlock {
@@ -212,14 +294,27 @@ func (g *gvn) run() int64 {
 		stack = stack[:len(stack)-1]
 		if fr.exit {
 			g.global.undo(fr.mark)
+			g.mask = fr.mask
 			continue
 		}
-		stack = append(stack, frame{b: fr.b, mark: len(g.global.log), exit: true})
+		stack = append(stack, frame{b: fr.b, mark: len(g.global.log), mask: g.mask, exit: true})
 		n += g.block(fr.b)
 		kids := g.dom.Children(fr.b)
 		for j := len(kids) - 1; j >= 0; j-- {
 			stack = append(stack, frame{b: kids[j]})
 		}
+	}
+	// Modes 3 to 6: drain the scope tree in ascending block order and
+	// number each recorded block once more on its own (block-local): a
+	// value commoned from a dominating block turned an instruction into
+	// a copy, and keys of the block may now meet through it.
+	if g.mode >= 3 && !g.late {
+		g.draining = true
+		g.scope.drain(func(b ir.BlockID) {
+			k := g.block(b)
+			g.nDrain += k
+			n += k
+		})
 	}
 	return n
 }
@@ -230,6 +325,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 	f := g.f
 	n := int64(0)
 	g.blockStart = g.clock + 1
+	g.cur = b
 	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 		g.clock++
 		g.seq[i] = g.clock
@@ -241,10 +337,13 @@ func (g *gvn) block(b ir.BlockID) int64 {
 		}
 		h, ok := g.candidate(i)
 		if ok {
-			if e := g.local.find(g, h, i, g.localValid); e != ir.NoInstr && g.commonWith(i, e) {
+			if e := g.localFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
 				n++
-			} else if e := g.global.find(g, h, i, nil); e != ir.NoInstr && g.commonWith(i, e) {
+			} else if e := g.globalFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
 				n++
+				if g.mode >= 3 && !g.late {
+					g.scope.insert(uint32(b))
+				}
 				// i is now "mov %dL, %dE" with %dE's only definition e
 				// dominating it: when i is also %dL's only definition,
 				// later keys may see through it.
@@ -258,8 +357,9 @@ func (g *gvn) block(b ir.BlockID) int64 {
 				// OutOfSSA would give it a register of its own.
 			} else {
 				g.local.insert(g, h, i)
-				if g.global.slots != nil && g.globalCandidate(i) {
+				if g.global.slots != nil && !g.draining && g.globalCandidate(i) {
 					g.global.insert(g, h, i)
+					g.mask |= g.classBit(i)
 				}
 			}
 		}
@@ -269,7 +369,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 				g.lastDef[x.Reg] = g.clock
 			}
 		}
-		if s, ok := g.copyOf(i); ok {
+		if s, ok := g.copyOf(i); ok && !g.noMoves {
 			// After the copy, %d and what s stands for are equal until
 			// either is written again.
 			d := f.Ops(i)[0].Reg()
@@ -325,6 +425,9 @@ func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
 // was not written since) and through dominating single-definition
 // copies.
 func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
+	if g.noMoves {
+		return r
+	}
 	for range 8 {
 		if s := g.alias[r]; s != ir.NoReg && g.aliasSeq[r] >= g.blockStart && g.aliasSeq[r] < g.seq[x] &&
 			g.lastDef[r] == g.aliasSeq[r] && g.lastDef[s] < g.aliasSeq[r] {
@@ -355,16 +458,19 @@ func (g *gvn) localValid(e, l ir.InstrID) bool {
 // (see the file comment) and returns its key's hash.
 func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	f := g.f
-	if f.Guard[i] != ir.NoOperand || f.Dead[i] {
+	if f.Dead[i] {
+		return 0, false
+	}
+	if gd := f.Guard[i]; gd != ir.NoOperand && (!gd.IsReg() || gd.Flags()&^ir.FlagNot != 0) {
 		return 0, false
 	}
 	p := f.InstrProps(i)
-	if p&gvnExclude != 0 {
+	conv := g.convergentClass(i)
+	if p&gvnExclude != 0 && !conv {
 		return 0, false
 	}
-	if p.Has(ir.PReadsMem) || !p.Has(ir.PPure) {
-		if g.mode < 2 || f.Op[i] != ir.OpLd || !p.Has(ir.PInvariant) ||
-			(f.Space[i] != ir.SpaceParam && f.Space[i] != ir.SpaceConst) {
+	if !conv && (p.Has(ir.PReadsMem) || !p.Has(ir.PPure)) {
+		if !g.invariantRead(i) {
 			return 0, false
 		}
 	}
@@ -377,12 +483,16 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 		return 0, false
 	}
 	g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-	for k, x := range g.refs {
+	refs := g.refs
+	if len(refs) > 0 && refs[0].Loc.IsGuard() {
+		refs = refs[1:]
+	}
+	for k, x := range refs {
 		if x.Def != (k == 0) {
 			return 0, false // a second definition, or a definition not first
 		}
 	}
-	if len(g.refs) == 0 || g.refs[0].Reg != ops[0].Reg() {
+	if len(refs) == 0 || refs[0].Reg != ops[0].Reg() {
 		return 0, false
 	}
 	// The key's sources: registers replaced by what they stand for.
@@ -408,7 +518,51 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	for _, o := range srcs {
 		h = mix(h, g.opHash(o))
 	}
+	if gd := f.Guard[i]; gd != ir.NoOperand {
+		h = mix(h, uint64(gd)) // the guard register and its polarity
+	}
 	return h, true
+}
+
+// convergentClass: i is one of the warp-collective classes the seeds let
+// value numbering see (vote and match always, shfl in modes 5 and 6):
+// the .sync forms, unguarded, compared only inside one block (localOnly),
+// where the same lanes run both instructions with the same operands.
+func (g *gvn) convergentClass(i ir.InstrID) bool {
+	f := g.f
+	if f.Guard[i] != ir.NoOperand || !f.Mods[i].Has(ir.ModSync) {
+		return false
+	}
+	switch f.Op[i] {
+	case ir.OpVote, ir.OpMatch:
+		return true
+	case ir.OpShfl:
+		return g.mode >= 5
+	}
+	return false
+}
+
+// invariantRead: i reads memory nothing in the kernel writes: ld of a
+// kernel's own .param or of .const (PInvariant), or a texture fetch (tex,
+// tld4) in a function with no surface write (sust, sured).
+func (g *gvn) invariantRead(i ir.InstrID) bool {
+	f := g.f
+	p := f.InstrProps(i)
+	if p&gvnExclude != 0 {
+		return false
+	}
+	switch f.Op[i] {
+	case ir.OpLd:
+		return p.Has(ir.PInvariant) && (f.Space[i] == ir.SpaceParam || f.Space[i] == ir.SpaceConst)
+	case ir.OpTex, ir.OpTld4:
+		return !g.hasSurfaceWrite && !p.Has(ir.PWritesMem)
+	}
+	return false
+}
+
+// localOnly: candidate i may only be commoned inside its block.
+func (g *gvn) localOnly(i ir.InstrID) bool {
+	return g.f.Guard[i] != ir.NoOperand || g.convergentClass(i)
 }
 
 // commutes: the first two sources of i may be compared in either order.
@@ -423,6 +577,9 @@ func (g *gvn) commutes(i ir.InstrID) bool {
 // E).
 func (g *gvn) globalCandidate(e ir.InstrID) bool {
 	f := g.f
+	if g.localOnly(e) {
+		return false
+	}
 	d := f.Ops(e)[0].Reg()
 	if defs := g.du.Defs(d); len(defs) != 1 || defs[0].Instr != e || g.opaque[d] {
 		return false
@@ -461,7 +618,7 @@ func (g *gvn) keyRegs(i ir.InstrID, ok func(ir.RegID) bool) bool {
 	}
 	g.refs2 = core.AppendRegRefs(g.f, i, g.refs2[:0])
 	for _, x := range g.refs2 {
-		if !x.Def && x.Loc.InList() && !ok(x.Reg) {
+		if !x.Def && (x.Loc.InList() || x.Loc.IsGuard()) && !ok(x.Reg) {
 			return false
 		}
 	}
@@ -487,8 +644,12 @@ func (g *gvn) commonWith(l, e ir.InstrID) bool {
 	f := g.f
 	dl, de := f.Ops(l)[0].Reg(), f.Ops(e)[0].Reg()
 	tl := f.RegType[dl]
-	if !regsInterchangeable(tl, f.RegType[de]) {
+	if !regsInterchangeable(tl, f.RegType[de]) || g.gate <= 0 {
 		return false
+	}
+	g.gate--
+	if f.Guard[l] != ir.NoOperand {
+		g.nGuarded++
 	}
 	t, _ := gvnMovType(tl)
 	f.SetOps(l, []ir.Operand{ir.RegDef(dl), ir.RegOp(de)})
@@ -601,8 +762,11 @@ func (g *gvn) sameKey(a, b ir.InstrID) bool {
 		f.Type2[a] != f.Type2[b] || f.Space[a] != f.Space[b] {
 		return false
 	}
-	if len(f.Ops(a)) != len(f.Ops(b)) {
+	if len(f.Ops(a)) != len(f.Ops(b)) || (f.Guard[a] == ir.NoOperand) != (f.Guard[b] == ir.NoOperand) {
 		return false
+	}
+	if ga, gb := f.Guard[a], f.Guard[b]; ga != gb {
+		return false // guards compare as written: one register, one polarity
 	}
 	x, y := g.key(a), g.key(b)
 	start := 0
@@ -691,4 +855,121 @@ func (t *gvnTable) undo(mark int) {
 		t.slots[u.slot], t.hash[u.slot] = u.prev, u.hash
 	}
 	t.log = t.log[:mark]
+}
+
+// ebbPre is mode 2's pre-pass: the head of each block's extended basic
+// block (a block with exactly one predecessor continues its
+// predecessor's; any other block heads its own). Without the pre-pass
+// (targets above EbbPrePassBoundary) a block's "head" is its immediate
+// dominator, so the cross-block lookup reaches one dominator up.
+func (g *gvn) ebbPre() {
+	f := g.f
+	g.ebbHead = take[ir.BlockID](g.sc, f.NumBlocks())
+	for b := range g.ebbHead {
+		g.ebbHead[b] = ir.BlockID(b)
+	}
+	for _, b := range g.dom.PreOrder() {
+		if !g.ebbPrePass {
+			if d := g.dom.IDom(b); d != ir.NoBlock {
+				g.ebbHead[b] = d
+			}
+			continue
+		}
+		if ps := f.PredsOf(b); len(ps) == 1 && ps[0] != b && b != f.Entry() {
+			g.ebbHead[b] = g.ebbHead[ps[0]]
+		}
+	}
+}
+
+// localFind looks i up in the block's table (not in LateOriCommoning,
+// which commons only across blocks: the seeds' condition C1).
+func (g *gvn) localFind(h uint64, i ir.InstrID) ir.InstrID {
+	if g.late {
+		return ir.NoInstr
+	}
+	return g.local.find(g, h, i, g.localValid)
+}
+
+// globalFind looks i up in the dominator-scoped table; in
+// LateOriCommoning only when the class filter says an entry of i's class
+// is on the dominator path.
+func (g *gvn) globalFind(h uint64, i ir.InstrID) ir.InstrID {
+	if g.draining || (g.late && g.mask&g.classBit(i) == 0) {
+		return ir.NoInstr
+	}
+	return g.global.find(g, h, i, g.globalValid)
+}
+
+// classBit is i's bit in the class filter: one of 64 classes by opcode,
+// type and state space. Equal keys have equal classes, so a clear bit
+// proves no entry can match.
+func (g *gvn) classBit(i ir.InstrID) uint64 {
+	f := g.f
+	h := uint64(f.Op[i])*0x9E3779B97F4A7C15 ^ uint64(f.Type[i])<<7 ^ uint64(f.Space[i])<<13
+	return 1 << (mix(h, 0) >> 58)
+}
+
+// globalValid reports whether the dominating entry e may stand for l in
+// the current mode: modes 3 to 6 take any dominating entry; mode 2 only
+// one in l's block or l's extended basic block (with the pre-pass) or in
+// l's immediate dominator (without).
+func (g *gvn) globalValid(e, l ir.InstrID) bool {
+	if g.late {
+		return g.f.Block[e] != g.f.Block[l]
+	}
+	if g.mode != 2 {
+		return true
+	}
+	be, bl := g.f.Block[e], g.f.Block[l]
+	if be == bl {
+		return true
+	}
+	if g.ebbPrePass {
+		return g.ebbHead[be] == g.ebbHead[bl]
+	}
+	return g.ebbHead[bl] == be
+}
+
+// scopeTree is the seeds' record of visited blocks: a sparse set of
+// 256-bit nodes, one per group of 256 consecutive block numbers (the
+// group is the block number >> 8, the bit its low 8 bits), drained in
+// ascending block order with trailing-zero counts.
+type scopeTree struct {
+	group []int32 // group → index in nodes + 1 (0: no node)
+	nodes []scopeNode
+}
+
+type scopeNode struct {
+	key  uint32
+	bits [4]uint64
+}
+
+func (t *scopeTree) insert(b uint32) {
+	k := b >> 8
+	for int(k) >= len(t.group) {
+		t.group = append(t.group, 0)
+	}
+	if t.group[k] == 0 {
+		t.nodes = append(t.nodes, scopeNode{key: k})
+		t.group[k] = int32(len(t.nodes))
+	}
+	n := &t.nodes[t.group[k]-1]
+	n.bits[(b>>6)&3] |= 1 << (b & 63)
+}
+
+// drain calls fn for every recorded block in ascending order and empties
+// the tree.
+func (t *scopeTree) drain(fn func(ir.BlockID)) {
+	slices.SortFunc(t.nodes, func(a, b scopeNode) int { return int(a.key) - int(b.key) })
+	for _, n := range t.nodes {
+		for w, x := range n.bits {
+			for x != 0 {
+				bit := bits.TrailingZeros64(x)
+				x &= x - 1
+				fn(ir.BlockID(n.key<<8 | uint32(w)<<6 | uint32(bit)))
+			}
+		}
+		t.group[n.key] = 0
+	}
+	t.nodes = t.nodes[:0]
 }

@@ -89,7 +89,8 @@ func TestGvnCseCommons(t *testing.T) {
 $L__join:
 	mul.lo.s32 %r5, %r2, %r1;
 	add.s32 %r30, %r30, %r5;`,
-			want: []string{"mov.b32 %r30, %r3;", "mov.b32 %r5, %r3;"}, n: 2},
+			knobs: []string{"EnableGvnCseMode=3"},
+			want:  []string{"mov.b32 %r30, %r3;", "mov.b32 %r5, %r3;"}, n: 2},
 		{name: "kernel parameter load", body: `
 	ld.param.u32 %r3, [n];
 	add.s32 %r30, %r3, %r2;`,
@@ -184,7 +185,19 @@ func TestGvnCseLeavesAlone(t *testing.T) {
 	@%p1 mul.lo.s32 %r6, %r2, 4;
 	add.s32 %r30, %r4, %r5;
 	add.s32 %r30, %r30, %r6;`,
-			notWant: []string{"mov.b32 %r5", "mov.b32 %r4, %r", "mov.b32 %r6, %r"}},
+			want:    []string{"@%p1 mov.b32 %r4, %r3;", "@%p1 mov.b32 %r6, %r3;"},
+			notWant: []string{"mov.b32 %r5"}, n: 2},
+		{name: "guarded: other polarity or redefined guard", body: `
+	setp.lt.u32 %p1, %r2, 7;
+	mov.u32 %r4, 1;
+	mov.u32 %r6, 2;
+	@%p1 mul.lo.s32 %r3, %r2, 4;
+	@!%p1 mul.lo.s32 %r4, %r2, 4;
+	setp.lt.u32 %p1, %r2, 9;
+	@%p1 mul.lo.s32 %r6, %r2, 4;
+	add.s32 %r30, %r4, %r3;
+	add.s32 %r30, %r30, %r6;`,
+			notWant: []string{"mov.b32 %r4, %r", "mov.b32 %r6, %r"}},
 		{name: "loop-carried source", body: `
 	mov.u32 %r5, 0;
 	mov.u32 %r30, 0;
@@ -226,7 +239,24 @@ $L__join:
 	add.s32 %r30, %r3, %r4;
 	add.s32 %r30, %r30, %r5;
 	add.s32 %r30, %r30, %r6;`,
-			notWant: []string{"mov.b32"}},
+			knobs: []string{"EnableGvnCseMode=4"},
+			want:  []string{"mov.b32 %r6, %r5;", "shfl.sync.idx.b32 %r4, %r2, 0, 31, -1;"}, n: 1},
+		{name: "convergent: shfl in mode 5", body: `
+	shfl.sync.idx.b32 %r3, %r2, 0, 31, -1;
+	shfl.sync.idx.b32 %r4, %r2, 0, 31, -1;
+	add.s32 %r30, %r3, %r4;`,
+			knobs: []string{"EnableGvnCseMode=5"},
+			want:  []string{"mov.b32 %r4, %r3;"}, n: 1},
+		{name: "convergent: never across blocks", body: `
+	setp.lt.u32 %p1, %r2, 5;
+	vote.sync.ballot.b32 %r5, %p1, -1;
+	mov.u32 %r6, 0;
+	@%p1 bra $L__join;
+	vote.sync.ballot.b32 %r6, %p1, -1;
+$L__join:
+	add.s32 %r30, %r5, %r6;`,
+			knobs:   []string{"EnableGvnCseMode=6"},
+			notWant: []string{"mov.b32 %r6, %r5;"}},
 		{name: "carry chain", body: `
 	add.cc.u32 %r3, %r2, %r1;
 	addc.u32 %r4, 0, 0;
@@ -337,14 +367,22 @@ $L__join:
 	runGvnCases(t, []gvnCase{
 		{name: "off", body: dominating, knobs: []string{"EnableGvnCse=false"},
 			notWant: []string{"mov.b32 %r"}},
-		{name: "mode 0 block-local", body: dominating, knobs: []string{"EnableGvnCseMode=0"},
-			want: []string{"mov.b32 %r6, %r4;", "mul.lo.s32 %r5, %r2, %r1;", "ld.param.u32 %r8, [n];"}, n: 1},
-		{name: "mode 1 dominator-scoped", body: dominating, knobs: []string{"EnableGvnCseMode=1"},
-			want: []string{"mov.b32 %r4, %r3;", "mov.b32 %r6, %r3;", "mov.b32 %r5, %r3;", "ld.param.u32 %r8, [n];"}, n: 3},
-		{name: "mode 2 read-only loads", body: dominating, knobs: []string{"EnableGvnCseMode=2"},
+		{name: "mode 0 off", body: dominating, knobs: []string{"EnableGvnCseMode=0"},
+			notWant: []string{"mov.b32 %r"}},
+		{name: "mode 1 single-block", body: dominating, knobs: []string{"EnableGvnCseMode=1"},
+			want: []string{"mov.b32 %r6, %r4;", "mul.lo.s32 %r5, %r2, %r1;", "mov.b32 %r8, %r1;"}, n: 2},
+		{name: "mode 2 extended basic block", body: dominating, knobs: []string{"EnableGvnCseMode=2"},
+			want: []string{"mov.b32 %r4, %r3;", "mov.b32 %r6, %r3;", "mul.lo.s32 %r5, %r2, %r1;", "mov.b32 %r8, %r1;"}, n: 3},
+		{name: "mode 3 dominator-scoped", body: dominating, knobs: []string{"EnableGvnCseMode=3"},
+			want: []string{"mov.b32 %r4, %r3;", "mov.b32 %r6, %r3;", "mov.b32 %r5, %r3;", "mov.b32 %r8, %r1;"}, n: 4},
+		{name: "mode 4 as 3", body: dominating, knobs: []string{"EnableGvnCseMode=4"},
 			want: []string{"mov.b32 %r5, %r3;", "mov.b32 %r8, %r1;"}, n: 4},
-		{name: "per-instruction numbering", body: dominating, knobs: []string{"EnableGvnCsePerInstr=true"},
+		{name: "mode 6 as 3 here", body: dominating, knobs: []string{"EnableGvnCseMode=6"},
 			want: []string{"mov.b32 %r5, %r3;", "mov.b32 %r8, %r1;"}, n: 4},
+		{name: "per-instruction gate: the first two only", body: dominating, knobs: []string{"EnableGvnCseMode=3", "EnableGvnCsePerInstr=2"},
+			want: []string{"mov.b32 %r8, %r1;", "mov.b32 %r4, %r3;", "mul.lo.s32 %r6, %r2, %r1;", "mul.lo.s32 %r5, %r2, %r1;"}, n: 2},
+		{name: "per-instruction gate 0", body: dominating, knobs: []string{"EnableGvnCsePerInstr=0"},
+			notWant: []string{"mov.b32 %r"}},
 	})
 }
 
@@ -352,4 +390,32 @@ $L__join:
 // generated kernels and checks each in the simulator.
 func TestGvnCseGenerated(t *testing.T) {
 	checkGenerated(t, "GvnCse", "expressions commoned", 1000, func(seed int64) int { return 200 + int(seed%5)*60 })
+}
+
+// TestScopeTree: blocks come out of the drain once each, in ascending
+// order, across nodes and words, and the drained tree is empty.
+func TestScopeTree(t *testing.T) {
+	var st scopeTree
+	in := []uint32{700, 3, 64, 63, 256, 3, 511, 1000, 0, 255}
+	for _, b := range in {
+		st.insert(b)
+	}
+	var got []ir.BlockID
+	st.drain(func(b ir.BlockID) { got = append(got, b) })
+	want := []ir.BlockID{0, 3, 63, 64, 255, 256, 511, 700, 1000}
+	if len(got) != len(want) {
+		t.Fatalf("drained %v, want %v", got, want)
+	}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("drained %v, want %v", got, want)
+		}
+	}
+	st.drain(func(b ir.BlockID) { t.Errorf("drained %d from an empty tree", b) })
+	st.insert(5)
+	got = got[:0]
+	st.drain(func(b ir.BlockID) { got = append(got, b) })
+	if len(got) != 1 || got[0] != 5 {
+		t.Errorf("reuse: drained %v", got)
+	}
 }

@@ -45,7 +45,7 @@ func WriteHelpPhases(w io.Writer) {
 // values the given target's profile sets.
 func WriteHelpKnobs(w io.Writer, t Target) {
 	k := NewKnobs(ProfileFor(t), nil)
-	fmt.Fprintf(w, "Knobs (set with --knob Name=Value, repeatable, or --knob-file F); defaults shown for %s (%s):\n", t.Name, archName(t.Gen))
+	fmt.Fprintf(w, "Knobs (set with --knob Name=Value, repeatable, or --knob-file F); defaults shown for %s (%s):\n", t.Name, archName(t))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  name\ttype\tdefault\trange\tphase\tdescription")
 	for i, d := range knobDefs {
@@ -68,7 +68,10 @@ func WriteHelpKnobs(w io.Writer, t Target) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nKnobs marked [inert] are accepted (ptxas-style settings stay valid) but change nothing:")
-	fmt.Fprintln(w, "their phase is not built yet (--help-phases) or does not use them.")
-	fmt.Fprintf(w, "\nSM targets: --sm sm_XX (default: the module's .target); encoding (generation << 12) | variant, %s = %#x.\n", t.Name, t.Encoding)
-	fmt.Fprintf(w, "Profiles: EnableGvnCseMode 1 before sm_70, 2 for sm_70..sm_89, 3 from sm_90; limit-fold-fp (inert) on at encodings <= %d.\n", FoldEligibleBoundary)
+	fmt.Fprintf(w, "\nSM targets: --sm sm_XX (default: the module's .target); encoding (generation << 12) | variant as in the seeds' table\n"+
+		"(sm_30 0x3000, sm_50 0x4001, sm_60 0x6000, sm_70 0x7000, sm_80 0x7001, sm_90 0x8000, sm_100 0x9000); %s = %#x, backend %s.\n", t.Name, t.Encoding, t.Backend())
+	fmt.Fprintln(w, "Targets the table omits: sm_2x/sm_3x gen 2/3 variant = minor; sm_5x gen 4 variant = minor+1; sm_6x gen 6 variant = minor;\n"+
+		"sm_72/sm_75 share sm_70's 0x7000; sm_8x gen 7 variant = minor+1 (sm_86 0x7007, sm_89 0x700a); sm_9x gen 8 variant = minor;\n"+
+		"sm_100 and newer gen 9 variant = number-100 (sm_120 0x9014); an a/f suffix keeps its base's encoding.")
+	fmt.Fprintln(w, "Profiles: "+ProfileRules)
 }

@@ -141,10 +141,10 @@ func TestKnobSourceParser(t *testing.T) {
 	if len(ks.read["CopyPropBudget"]) == 0 || !strings.Contains(ks.read["CopyPropBudget"][0], "generalopt") {
 		t.Errorf("CopyPropBudget's read in generalopt.go not seen: %v", ks.read["CopyPropBudget"])
 	}
-	if len(ks.read["EnableGvnCsePerInstr"]) != 0 {
-		t.Errorf("EnableGvnCsePerInstr (named in comments only) counted as read: %v", ks.read["EnableGvnCsePerInstr"])
+	if len(ks.read["CopyPropForceGlobal"]) != 0 {
+		t.Errorf("CopyPropForceGlobal (named in comments only) counted as read: %v", ks.read["CopyPropForceGlobal"])
 	}
-	if !ks.inert["PredicationMaxInstrs"] || ks.inert["InlineMaxInstrs"] {
+	if !ks.inert["CopyPropForceGlobal"] || ks.inert["InlineMaxInstrs"] {
 		t.Errorf("inert marks misread: %v", ks.inert)
 	}
 }

@@ -82,26 +82,30 @@ func inert[H ~int](h H) H {
 var (
 	EnableGvnCse = boolKnob("EnableGvnCse", "true", "GvnCse",
 		"run global value numbering / CSE")
-	EnableGvnCseMode = intKnob("EnableGvnCseMode", "2", 0, 3, "GvnCse",
-		"GVN-CSE mode: 0 block-local, 1 dominator-scoped, 2 dominator-scoped with redundant loads of read-only memory, 3 mode 2 plus uniform-register aware (default from the SM profile)")
-	EnableGvnCsePerInstr = inert(boolKnob("EnableGvnCsePerInstr", "false", "GvnCse",
-		"number each instruction as it is visited instead of block by block"))
-	AllowReassociateCSE = inert(boolKnob("AllowReassociateCSE", "true", "OriReassociateAndCommon",
-		"allow reassociation of integer chains to find common subexpressions"))
+	EnableGvnCseMode = intKnob("EnableGvnCseMode", "3", 0, 6, "GvnCse",
+		"GVN-CSE mode (seed 000): 0 off, 1 single-block, 2 extended basic blocks (the EBB pre-pass on encodings <= 0x7fff, else one dominator up), 3-6 full dominator scoping with the scope-tree drain, 5-6 also shfl.sync (default from the SM profile)")
+	EnableGvnCsePerInstr = budgetKnob("EnableGvnCsePerInstr", "unlimited", "GvnCse",
+		"per-instruction gate: only the first N instructions (in walk order) GvnCse would common are commoned (bisect a miscompile to one instruction)")
+	AllowReassociateCSE = boolKnob("AllowReassociateCSE", "true", "OriReassociateAndCommon",
+		"allow reassociation of integer chains to find common subexpressions")
 	AllowFPReassociate = inert(boolKnob("AllowFPReassociate", "false", "OriReassociateAndCommon",
 		"also reassociate floating-point chains (changes rounding; off by default)"))
-	ReassociateCSEBudget = inert(budgetKnob("ReassociateCSEBudget", "2000", "OriReassociateAndCommon",
-		"maximum number of chains rewritten per function"))
-	ReassociateCSEWindow = inert(intKnob("ReassociateCSEWindow", "16", 1, 1024, "OriReassociateAndCommon",
-		"how many instructions back a chain operand may be looked for"))
-	ReassociateCSESkip = inert(intKnob("ReassociateCSESkip", "0", 0, math.MaxInt32, "OriReassociateAndCommon",
-		"skip the first N candidate rewrites (to bisect a miscompile)"))
-	DistributeAndReassociateMulBudget = inert(budgetKnob("DistributeAndReassociateMulBudget", "100", "OriReassociateAndCommon",
-		"maximum number of multiplications distributed over additions per function"))
-	ForceLateCommoning = inert(boolKnob("ForceLateCommoning", "false", "LateOriCommoning",
-		"common equal instructions even where the profitability test declines"))
-	DisableMoveCommoning = inert(boolKnob("DisableMoveCommoning", "false", "LateOriCommoning",
-		"never common move instructions"))
+	ReassociateCSEBudget = budgetKnob("ReassociateCSEBudget", "2000", "OriReassociateAndCommon",
+		"maximum number of rewrites (chains rebuilt, subs turned into adds, products distributed, expressions commoned) per function")
+	ReassociateCSEWindow = intKnob("ReassociateCSEWindow", "16", 1, 1024, "OriReassociateAndCommon",
+		"how many instructions back the commoning after reassociation looks for an equal operation")
+	ReassociateCSESkip = intKnob("ReassociateCSESkip", "0", 0, math.MaxInt32, "OriReassociateAndCommon",
+		"skip the first N candidate rewrites (to bisect a miscompile)")
+	ReassociateLargeImmInUIADD64 = boolKnob("ReassociateLargeImmInUIADD64", "false", "OriReassociateAndCommon",
+		"let reassociation fold a 64-bit add's constants into an immediate that does not fit 32 signed bits")
+	DistributeAndReassociateMulBudget = budgetKnob("DistributeAndReassociateMulBudget", "100", "OriReassociateAndCommon",
+		"maximum number of multiplications distributed over additions per function")
+	ForceLateCommoning = boolKnob("ForceLateCommoning", "true", "LateOriCommoning",
+		"the LateOriCommoning gate (the seeds' knob 487): off, the phase does nothing")
+	DisableMoveCommoning = boolKnob("DisableMoveCommoning", "false", "LateOriCommoning",
+		"LateOriCommoning does not see through copies (keys compare registers as written)")
+	BackPropVReg = boolKnob("AdvancedPhaseBackPropVReg", "false", "OriBackCopyPropagate",
+		"the per-target gate of AdvancedPhaseBackPropVReg: OriBackCopyPropagate runs only when it is on (default from the SM profile: on from sm_70, off before; set it to force either way)")
 	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",
 		"maximum number of copies removed by back copy propagation per function")
 	CopyPropBudget = budgetKnob("CopyPropBudget", "10000", "GeneralOptimize",
@@ -122,8 +126,10 @@ var (
 		"maximum number of instructions hoisted or moved per function")
 	SplitLiveRangesBudget = inert(budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",
 		"maximum number of live ranges split per function"))
-	PredicationMaxInstrs = inert(intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
-		"largest branch region (in instructions) turned into predicated code"))
+	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
+		"most instructions OriDoPredication moves out of a triangle's or diamond's arms (0: the phase is off)")
+	PredicateUniformBranches = boolKnob("PredicateUniformBranches", "false", "OriDoPredication",
+		"also if-convert branches whose condition is the same in every lane of a warp (by default only divergent branches are)")
 	GeneralOptimizeRuleLimit = budgetKnob("GeneralOptimizeRuleLimit", "unlimited", "GeneralOptimize",
 		"debug counter: each GeneralOptimize run applies at most N rewrite rules per function (bisect a miscompile to one rule application; the report names the first rule refused)")
 	ConvertMemoryToRegIndexedSizeLimit = intKnob("ConvertMemoryToRegIndexedSizeLimit", "64", 0, 1<<20, "ConvertMemoryToRegister",

@@ -179,11 +179,11 @@ func TestTargets(t *testing.T) {
 		mode int64
 		lim  bool
 	}{
-		{"sm_35", 0x3005, 1, true},
-		{"sm_50", 0x5000, 1, false},
-		{"sm_86", 0x8006, 2, false},
-		{"sm_90a", 0x9000, 3, false},
-		{"sm_120", 0xC000, 3, false},
+		{"sm_35", 0x3005, 3, true},
+		{"sm_50", 0x4001, 3, true},
+		{"sm_86", 0x7007, 3, false},
+		{"sm_90a", 0x8000, 3, false},
+		{"sm_120", 0x9014, 3, false},
 	} {
 		tg, err := ParseTarget(tc.in)
 		if err != nil {
@@ -385,7 +385,7 @@ func TestHelp(t *testing.T) {
 	WriteHelpPhases(&b)
 	tg, _ := ParseTarget("sm_75")
 	WriteHelpKnobs(&b, tg)
-	for _, s := range []string{"OriPerformLiveDeadFourth", "not yet implemented", "HoistInvariants", "ReassociateCSEBudget", "limit-fold-fp", "0x7005"} {
+	for _, s := range []string{"OriPerformLiveDeadFourth", "not yet implemented", "HoistInvariants", "ReassociateCSEBudget", "limit-fold-fp", "0x7000"} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("help lacks %q", s)
 		}

@@ -129,7 +129,7 @@ var pipeline = []Phase{
 	{Name: "GvnCse", Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "global value numbering and common-subexpression elimination"},
 	// Reassociate integer chains so that GvnCse leftovers become common.
-	{Name: "OriReassociateAndCommon", Fn: reassociateAndCommon, Preserves: PreserveNothing, MinOpt: 2,
+	{Name: "OriReassociateAndCommon", Form: NeedsSSA, Fn: reassociateAndCommon, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "reassociate integer expression chains and common the results"},
 	// Fold what value numbering and reassociation exposed.
 	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
@@ -139,11 +139,11 @@ var pipeline = []Phase{
 	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, third instance"},
 	// If-convert short branches into predicated code.
-	{Name: "OriDoPredication", Fn: predication, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "if-conversion of short branches into predicated instructions"},
+	{Name: "OriDoPredication", Form: NeedsSSA, Fn: predication, Preserves: PreserveNothing, MinOpt: 2, Impl: true,
+		Help: "if-conversion of small triangles and diamonds: arms run unguarded (speculated), PHIs become selp, duplicates of the two arms merge"},
 	// Predication put formerly exclusive paths side by side: common them.
-	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "late commoning of equal instructions (moves included unless DisableMoveCommoning)"},
+	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "late commoning: an instruction equal to one in a dominating block becomes a copy of it (through copies unless DisableMoveCommoning)"},
 	// Clean up after predication and commoning.
 	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
@@ -172,7 +172,7 @@ var pipeline = []Phase{
 	// ptxas's per-architecture hook before back copy propagation; a
 	// gate that does nothing unless a target overrides it.
 	{Name: "AdvancedPhaseBackPropVReg", Form: NeedsNonSSA, Fn: advancedBackPropVReg, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "per-target hook before back copy propagation (no target overrides it)"},
+		Help: "per-target gate of back copy propagation: OriBackCopyPropagate runs only where the knob AdvancedPhaseBackPropVReg is on (SM profile: from sm_70)"},
 	// Remove the moves out-of-SSA inserted by renaming definitions
 	// backwards into their copies.
 	{Name: "OriBackCopyPropagate", Form: NeedsNonSSA, Fn: backCopyPropagate, Preserves: PreserveCFG, MinOpt: 2, Impl: true,

@@ -540,11 +540,13 @@ func copyValues(f *ir.Func, nr int) []ir.RegID {
 		}
 	}
 	// Resolve chains; a register with several definitions holds no one
-	// value. (Depth is bounded by nr: SSA copies form no cycle, and a
-	// register on a cycle has a PHI or several definitions on it.)
+	// value, and a copy of one holds the value it had at the copy only
+	// (the source may change after it), so it is a value of its own.
+	// (Depth is bounded by nr: SSA copies form no cycle, and a register
+	// on a cycle has a PHI or several definitions on it.)
 	var resolve func(r ir.RegID, depth int) ir.RegID
 	resolve = func(r ir.RegID, depth int) ir.RegID {
-		if defs[r] != 1 || from[r] == ir.NoReg || depth > 64 {
+		if defs[r] != 1 || from[r] == ir.NoReg || defs[from[r]] > 1 || depth > 64 {
 			return r
 		}
 		v := resolve(from[r], depth+1)

@@ -122,8 +122,8 @@ func TestHelp(t *testing.T) {
 	// Knobs no pass reads are marked (phases.KnobDef.Inert).
 	for _, line := range strings.Split(r.stdout, "\n") {
 		f := strings.Fields(line)
-		if len(f) > 0 && (f[0] == "PredicationMaxInstrs") != strings.Contains(line, "[inert") && (f[0] == "PredicationMaxInstrs" || f[0] == "InlineMaxInstrs") {
-			t.Errorf("--help-knobs: %q; want PredicationMaxInstrs marked inert and InlineMaxInstrs not", line)
+		if len(f) > 0 && (f[0] == "CopyPropForceGlobal") != strings.Contains(line, "[inert") && (f[0] == "CopyPropForceGlobal" || f[0] == "InlineMaxInstrs") {
+			t.Errorf("--help-knobs: %q; want CopyPropForceGlobal marked inert and InlineMaxInstrs not", line)
 		}
 	}
 }

@@ -1,0 +1,116 @@
+package phases
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/sim/simtest"
+)
+
+// predKernel wraps BODY: %r2 is an input, %r3 the thread index, %rd2
+// the output; %r4 and %r6 are stored at the end.
+const predKernel = `
+.visible .entry k(.param .u64 out, .param .u32 a)
+{
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<6>;
+	.reg .pred %p<4>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r2, [a];
+	mov.u32 %r3, %tid.x;
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r4, %r2;
+	mov.u32 %r6, %r3;
+	BODY
+	st.global.u32 [%rd2], %r4;
+	st.global.u32 [%rd2+4], %r6;
+	ret;
+}
+`
+
+func TestOriDoPredication(t *testing.T) {
+	triangle := `
+	setp.lt.u32 %p1, %r3, 5;
+	@%p1 bra L1;
+	add.s32 %r4, %r2, %r3;
+L1:`
+	diamond := `
+	setp.lt.u32 %p2, %r3, 9;
+	@!%p2 bra L2;
+	mul.lo.s32 %r5, %r2, %r3;
+	add.s32 %r6, %r5, 1;
+	bra L3;
+L2:
+	mul.lo.s32 %r5, %r2, %r3;
+	add.s32 %r6, %r5, 2;
+L3:`
+	cases := []struct {
+		name     string
+		body     string
+		knobs    []string
+		want     []string
+		notWant  []string
+		branches int64
+		dups     int64
+	}{
+		{name: "triangle", body: triangle, want: []string{"selp.b32"}, notWant: []string{"bra"}, branches: 1},
+		{name: "diamond: the arms' duplicate merges", body: diamond, want: []string{"selp.b32"}, notWant: []string{"bra"}, branches: 1, dups: 1},
+		{name: "PredicationMaxInstrs below the arms' size", body: diamond, knobs: []string{"PredicationMaxInstrs=2"},
+			want: []string{"bra"}},
+		{name: "off", body: triangle, knobs: []string{"PredicationMaxInstrs=0"}, want: []string{"bra"}},
+		{name: "never over a store", body: `
+	setp.lt.u32 %p1, %r3, 5;
+	@%p1 bra L1;
+	st.global.u32 [%rd2+8], %r3;
+L1:`, want: []string{"bra"}},
+		{name: "never over a load", body: `
+	setp.lt.u32 %p1, %r3, 5;
+	@%p1 bra L1;
+	ld.global.u32 %r4, [%rd2+8];
+L1:`, want: []string{"bra"}},
+		{name: "never over a convergent operation", body: `
+	setp.lt.u32 %p1, %r2, 5;
+	@%p1 bra L1;
+	shfl.sync.idx.b32 %r4, %r3, 0, 31, -1;
+L1:`, want: []string{"bra"}},
+		{name: "never over a division", body: `
+	setp.lt.u32 %p1, %r3, 5;
+	@%p1 bra L1;
+	div.u32 %r4, %r2, %r3;
+L1:`, want: []string{"bra"}},
+		{name: "no predicate PHI", body: `
+	setp.lt.u32 %p1, %r3, 5;
+	setp.lt.u32 %p3, %r2, 1;
+	@%p1 bra L1;
+	setp.lt.u32 %p3, %r2, 7;
+L1:
+	selp.b32 %r4, 1, 2, %p3;`, want: []string{"bra"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.Replace(predKernel, "BODY", tc.body, 1)
+			before, after, body, stats := runPass(t, src, "k", "OriDoPredication", tc.knobs...)
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("missing %q in\n%s", w, body)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(body, w) {
+					t.Errorf("%q still there in\n%s", w, body)
+				}
+			}
+			if got := counter(stats, "branches predicated"); got != tc.branches {
+				t.Errorf("branches predicated %d, want %d\n%s", got, tc.branches, body)
+			}
+			if got := counter(stats, "duplicates merged"); got != tc.dups {
+				t.Errorf("duplicates merged %d, want %d\n%s", got, tc.dups, body)
+			}
+			simtest.CheckEquivalent(t, before, after, 8)
+		})
+	}
+}
+
+func TestOriDoPredicationGenerated(t *testing.T) {
+	checkGenerated(t, "OriDoPredication", "branches predicated", 5000, func(seed int64) int { return 200 + int(seed%4)*50 })
+}
