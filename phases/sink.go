@@ -102,6 +102,9 @@ func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.
 	if len(defs) != 1 || defs[0].Instr != i || !operandsStable(f, i, du) {
 		return false
 	}
+	if touchesMultiVersion(p, i) {
+		return false
+	}
 	uses := du.Uses(r)
 	if len(uses) == 0 {
 		return false
@@ -259,6 +262,26 @@ func usesReg(f *ir.Func, j ir.InstrID, r ir.RegID) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// touchesMultiVersion: i defines or reads a version of a register written
+// several times. Moving it changes where that version lives relative to
+// the register's other versions; where they come to overlap, OutOfSSA
+// must split them (a register of their own and copies on the edges),
+// which costs more than the move gains (measured on the corpus: most of
+// the CSSA copies left were there).
+func touchesMultiVersion(p *Pass, i ir.InstrID) bool {
+	st := p.ssa
+	if st == nil {
+		return false
+	}
+	var refs [16]core.RegRef
+	for _, x := range core.AppendRegRefs(p.F, i, refs[:0]) {
+		if st.multiVersion(x.Reg) {
+			return true
 		}
 	}
 	return false
