@@ -114,5 +114,5 @@ func TestReassociateAndCommon(t *testing.T) {
 
 // Generated kernels through the phase alone and the whole pipeline.
 func TestReassociateGenerated(t *testing.T) {
-	checkGenerated(t, "OriReassociateAndCommon", "chains reassociated", 7000, func(int64) int { return 300 })
+	checkGenerated(t, "OriReassociateAndCommon", "chains reassociated", 7000, func(int64) int { return 600 })
 }
