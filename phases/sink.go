@@ -176,29 +176,13 @@ func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.
 // definition, unguarded: registers IntoSSA leaves alone (guarded
 // definitions) may change between i's place and its target.
 func operandsStable(f *ir.Func, i ir.InstrID, du *core.DefUse) bool {
-	stable := func(e ir.Operand) bool {
-		if e.Kind() != ir.KReg {
-			return true
+	var buf [16]core.RegRef
+	for _, x := range core.AppendRegRefs(f, i, buf[:0]) {
+		if x.Def {
+			continue
 		}
-		defs := du.Defs(e.Reg())
-		return len(defs) == 0 || len(defs) == 1 && f.Guard[defs[0].Instr] == ir.NoOperand
-	}
-	for _, o := range f.Ops(i)[1:] {
-		switch o.Kind() {
-		case ir.KReg:
-			if !stable(o) {
-				return false
-			}
-		case ir.KAddr, ir.KList:
-			l := o.Index()
-			if o.Kind() == ir.KAddr {
-				l = f.Addrs[o.Index()].Elems
-			}
-			for _, e := range f.ListElems(l) {
-				if !stable(e) {
-					return false
-				}
-			}
+		if defs := du.Defs(x.Reg); len(defs) > 1 || len(defs) == 1 && f.Guard[defs[0].Instr] != ir.NoOperand {
+			return false
 		}
 	}
 	return true
@@ -207,61 +191,31 @@ func operandsStable(f *ir.Func, i ir.InstrID, du *core.DefUse) bool {
 // sinkPays: at most one register operand of i has i as its last use
 // (no other use anywhere), and it is no wider than i's result.
 func sinkPays(f *ir.Func, i ir.InstrID, du *core.DefUse) bool {
-	ops := f.Ops(i)
-	w := f.RegType[ops[0].Reg()].Bits()
+	w := f.RegType[f.Ops(i)[0].Reg()].Bits()
 	ending := 0
-	ends := func(e ir.Operand) bool {
-		if e.Kind() != ir.KReg {
-			return true
+	var buf [16]core.RegRef
+	for _, x := range core.AppendRegRefs(f, i, buf[:0]) {
+		if x.Def {
+			continue
 		}
-		if us := du.Uses(e.Reg()); len(us) == 1 && us[0].Instr == i {
+		if us := du.Uses(x.Reg); len(us) == 1 && us[0].Instr == i {
 			ending++
-			return f.RegType[e.Reg()].Bits() <= w
-		}
-		return true
-	}
-	for _, o := range ops[1:] {
-		switch o.Kind() {
-		case ir.KReg:
-			if !ends(o) {
+			if f.RegType[x.Reg].Bits() > w {
 				return false
-			}
-		case ir.KAddr, ir.KList:
-			l := o.Index()
-			if o.Kind() == ir.KAddr {
-				l = f.Addrs[o.Index()].Elems
-			}
-			for _, e := range f.ListElems(l) {
-				if !ends(e) {
-					return false
-				}
 			}
 		}
 	}
 	return ending <= 1
 }
 
-// usesReg reports whether instruction j reads register r.
+// usesReg reports whether instruction j reads register r: as its guard,
+// an operand, or an element of a list or address at any depth (the
+// coordinates of "tex [img, {%x, %y}]").
 func usesReg(f *ir.Func, j ir.InstrID, r ir.RegID) bool {
-	if g := f.Guard[j]; g != ir.NoOperand && g.Kind() == ir.KReg && g.Reg() == r {
-		return true
-	}
-	for _, o := range f.Ops(j) {
-		switch o.Kind() {
-		case ir.KReg:
-			if !o.IsDef() && o.Reg() == r {
-				return true
-			}
-		case ir.KAddr, ir.KList:
-			l := o.Index()
-			if o.Kind() == ir.KAddr {
-				l = f.Addrs[o.Index()].Elems
-			}
-			for _, e := range f.ListElems(l) {
-				if e.Kind() == ir.KReg && !e.IsDef() && e.Reg() == r {
-					return true
-				}
-			}
+	var buf [16]core.RegRef
+	for _, x := range core.AppendRegRefs(f, j, buf[:0]) {
+		if !x.Def && x.Reg == r {
+			return true
 		}
 	}
 	return false
