@@ -233,3 +233,34 @@ func TestWorkersSameOutput(t *testing.T) {
 		t.Fatal("no corpus file with several functions: nothing ran in parallel")
 	}
 }
+
+// TestVerifyCorpus: every corpus file that parses runs -O3 with the
+// verifier after every phase (IR, SSA form, the analysis cache, the
+// "changed" flag) and comes out clean. The one corpus file that is not
+// valid PTX must stay an input error.
+func TestVerifyCorpus(t *testing.T) {
+	p, err := NewPipeline(Options{Opt: O3, Verify: true, Measure: MeasureNone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := 0
+	for _, path := range testenv.CorpusFiles(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = p.Optimize(context.Background(), path, src)
+		if filepath.Base(path) == "oxrinz__ryulang__example.ptx" {
+			if err == nil {
+				t.Errorf("%s: the invalid mul.wide.u64 was accepted", path)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		ok++
+	}
+	t.Logf("%d files clean under --verify at -O3", ok)
+}
