@@ -2,8 +2,11 @@ package phases
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
@@ -101,10 +104,15 @@ func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func
 // n-th kernel is gen.Kernel(cfg(n))).
 func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.Config) (alone, whole int64) {
 	t.Helper()
-	n := 40
+	n := int64(40)
 	if testing.Short() {
 		n = 10
 	}
+	// long runs: PTXOPT_GEN_KERNELS kernels from the PTXOPT_GEN_FROM-th,
+	// stopping after PTXOPT_GEN_SECONDS
+	n = envCount(t, "PTXOPT_GEN_KERNELS", n)
+	from := envCount(t, "PTXOPT_GEN_FROM", 0)
+	deadline := envDeadline(t, "PTXOPT_GEN_SECONDS")
 	target, _ := ParseTarget("sm_80")
 	only, err := NewConfig(MaxOpt, target, nil, nil, []string{phase})
 	if err != nil {
@@ -117,7 +125,13 @@ func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.
 	only.Verify, all.Verify = true, true
 	sc := NewScratch()
 	ran, total := 0, 0
-	for seed := range int64(n) {
+	checked := int64(0)
+	for seed := from; seed < from+n; seed++ {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			t.Logf("time budget spent")
+			break
+		}
+		checked++
 		f := gen.Func(gen.Kernel(cfg(seed)))
 		for _, c := range []*Config{only, all} {
 			after := f.Clone()
@@ -149,9 +163,34 @@ func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.
 			total += tot
 		}
 	}
-	t.Logf("%s: %q %d alone, %d in the whole pipeline, over %d kernels; %d of %d changed instructions executed", phase, name, alone, whole, n, ran, total)
+	t.Logf("%s: %q %d alone, %d in the whole pipeline, over %d kernels; %d of %d changed instructions executed", phase, name, alone, whole, checked, ran, total)
 	if alone == 0 {
-		t.Errorf("%s alone never counted %q on %d generated kernels", phase, name, n)
+		t.Errorf("%s alone never counted %q on %d generated kernels", phase, name, checked)
 	}
 	return alone, whole
+}
+
+// envCount reads a positive count from the environment variable name, or
+// returns def when it is unset.
+func envCount(t *testing.T, name string, def int64) int64 {
+	t.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v < 0 {
+		t.Fatalf("%s=%q: want a count", name, s)
+	}
+	return v
+}
+
+// envDeadline returns now plus the seconds in the environment variable
+// name, or the zero time when it is unset.
+func envDeadline(t *testing.T, name string) time.Time {
+	t.Helper()
+	if s := envCount(t, name, 0); s > 0 {
+		return time.Now().Add(time.Duration(s) * time.Second)
+	}
+	return time.Time{}
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/internal/testenv"
@@ -302,20 +302,18 @@ func TestCSSASIMTRuleOnCorpus(t *testing.T) {
 // kernels: the whole -O3 pipeline with the verifier on (SSA form checked
 // after every phase from IntoSSA to OutOfSSA) on 2,000 small generated
 // kernels (200 with -short), each compared with its input in the
-// simulator with the change executed. PTXOPT_SSA_GEN=N runs N kernels
-// instead (the long run of the SSA issue's note).
+// simulator with the change executed. For long runs (in shards):
+// PTXOPT_SSA_GEN=N runs N kernels instead, PTXOPT_SSA_GEN_FROM=K starts at
+// the K-th kernel, PTXOPT_SSA_GEN_SECONDS=S stops after S seconds and
+// logs how many it checked.
 func TestSSAGenerated(t *testing.T) {
-	n := 2000
+	n := int64(2000)
 	if testing.Short() {
 		n = 200
 	}
-	if s := os.Getenv("PTXOPT_SSA_GEN"); s != "" {
-		v, err := strconv.Atoi(s)
-		if err != nil || v <= 0 {
-			t.Fatalf("PTXOPT_SSA_GEN=%q: want a positive count", s)
-		}
-		n = v
-	}
+	n = envCount(t, "PTXOPT_SSA_GEN", n)
+	from := envCount(t, "PTXOPT_SSA_GEN_FROM", 0)
+	deadline := envDeadline(t, "PTXOPT_SSA_GEN_SECONDS")
 	target, _ := ParseTarget("sm_80")
 	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
 	if err != nil {
@@ -324,7 +322,13 @@ func TestSSAGenerated(t *testing.T) {
 	c.Verify = true
 	sc := NewScratch()
 	var phis, copies, left, changed, ran, total int64
-	for seed := range int64(n) {
+	checked := int64(0)
+	for seed := from; seed < from+n; seed++ {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			t.Logf("time budget spent")
+			break
+		}
+		checked++
 		size := 40 + int(seed%7)*20
 		f := gen.Func(gen.Kernel(gen.Config{Seed: 500000 + seed, Size: size, MaxDepth: 2 + int(seed%3)}))
 		after := f.Clone()
@@ -352,7 +356,7 @@ func TestSSAGenerated(t *testing.T) {
 		ran += int64(r)
 		total += int64(tot)
 	}
-	t.Logf("%d kernels (%d changed): %d PHIs placed, %d CSSA copies inserted, %d left; %d of %d changed instructions executed", n, changed, phis, copies, left, ran, total)
+	t.Logf("%d kernels from %d (%d changed): %d PHIs placed, %d CSSA copies inserted, %d left; %d of %d changed instructions executed", checked, from, changed, phis, copies, left, ran, total)
 	if phis == 0 || copies == 0 {
 		t.Fatalf("IntoSSA placed %d PHIs and CSSA inserted %d copies on %d kernels", phis, copies, n)
 	}

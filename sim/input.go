@@ -68,8 +68,17 @@ type inputGen struct {
 // launch-parameter bytes, buffers, and the pointers results of functions
 // without a body return.
 func (im *InputMaker) Make(seed int64, bufBytes int) Input {
+	return im.makeAt(seed, bufBytes, globalBase)
+}
+
+// makeAt is Make with the buffers placed from address base: the same
+// bytes everywhere except the addresses (the GPU export finds the
+// pointers of an input by making it at two bases).
+func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 	r := rand.New(rand.NewSource(seed))
-	g := &inputGen{m: im, seed: seed, r: r, mem: NewMemory(), style: int(uint64(seed) % fillStyles), size: uint64(max(bufBytes, pageSize)), region: map[int32]uint64{}}
+	mem := NewMemory()
+	mem.next = base
+	g := &inputGen{m: im, seed: seed, r: r, mem: mem, style: int(uint64(seed) % fillStyles), size: uint64(max(bufBytes, pageSize)), region: map[int32]uint64{}}
 	k := im.k
 	l := Launch{Grid: Dim3{1 + r.Intn(3), 1, 1}, Block: Dim3{32 * (1 + r.Intn(4)), 1, 1}}
 	if r.Intn(4) == 0 {
