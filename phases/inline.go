@@ -574,18 +574,25 @@ func removeDeadFuncs(m *ir.Module) int {
 	}
 	// Initializers of module variables may hold function addresses as
 	// text: a function whose name appears in one is kept.
+	dead := make([]bool, len(m.Syms)) // symbols of the functions removed
 	n := 0
-	m.Items = slices.DeleteFunc(m.Items, func(it ir.Item) bool {
+	for _, it := range m.Items {
 		if it.Kind != ir.ItemFunc {
-			return false
+			continue
 		}
 		f := m.Funcs[it.Func]
 		if !f.HasBody || f.Kind != ir.KindFunc || named[f.ID] || f.Linkage&(ir.LinkVisible|ir.LinkExtern|ir.LinkWeak|ir.LinkCommon) != 0 || nameInInit(m, f) {
-			return false
+			continue
 		}
 		f.HasBody = false
+		dead[f.Sym] = true
 		n++
-		return true
+	}
+	// The definitions go, and so do their forward declarations (a
+	// prototype left without its definition is an unresolved function
+	// to ptxas, even with no call to it).
+	m.Items = slices.DeleteFunc(m.Items, func(it ir.Item) bool {
+		return it.Kind == ir.ItemFunc && !m.Funcs[it.Func].HasBody && m.Funcs[it.Func].Kind == ir.KindFunc && dead[m.Funcs[it.Func].Sym]
 	})
 	return n
 }

@@ -15,8 +15,11 @@ import (
 // arguments and result through .param variables of call sequences, a
 // .local frame in the callee. sq is called twice, twice (a leaf); quad
 // calls sq (inlined in the second round); big is larger than the knob
-// below allows but called once; vis is .visible and stays.
+// below allows but called once, and declared ahead of its definition (a
+// prototype that must go with it: ptxas rejects a prototype without a
+// definition); vis is .visible and stays.
 const inlineModule = `
+.func (.param .b32 func_retval0) big(.param .b32 big_param_0, .param .b32 big_param_1);
 .func (.param .b32 func_retval0) sq(.param .b32 sq_param_0)
 {
 	.local .align 4 .b8 __local_depot0[4];
