@@ -406,6 +406,13 @@ func (l *lfState) forward(i ir.InstrID, d ir.RegID, db int, t ir.Type, e *lfEntr
 			form.Type = t // the load's own type reads the immediate as the store wrote it
 		}
 	case !t.IsFloat() && e.val.Kind() == ir.KReg:
+		// the conversion reads the value as an integer of the load's
+		// width: a float register there is an operand ptxas rejects
+		// ("cvt.u64.u32 %rd, %f"), so a float stored and reloaded as an
+		// integer into a wider register is not forwarded
+		if !regsInterchangeable(intType(bits, t.IsSigned()), f.RegType[e.val.Reg()]) {
+			return false
+		}
 		signed := t.IsSigned()
 		form = ir.Form{Op: ir.OpCvt, Type: intType(db, signed), Type2: intType(bits, signed)}
 	default:
