@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -333,7 +334,12 @@ func (g *gen) devFunc(name string, ret ir.Type, params ...ir.Type) (ir.SymID, []
 	}
 	f.Params = ps
 	// the function's item goes before the kernel's (defined before use)
-	g.mod.Items = append([]ir.Item{{Kind: ir.ItemFunc, Func: id}}, g.mod.Items...)
+	// (after the header directives)
+	at := 0
+	for at < len(g.mod.Items) && g.mod.Items[at].Kind == ir.ItemDirective {
+		at++
+	}
+	g.mod.Items = slices.Insert(g.mod.Items, at, ir.Item{Kind: ir.ItemFunc, Func: id})
 	g.f = f
 	g.order = nil
 	g.enter(f.AddBlock(ir.NoSym))

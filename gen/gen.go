@@ -99,6 +99,10 @@ func Kernel(cfg Config) *ir.Module {
 	}
 	g.mod = &ir.Module{Version: "7.8", Target: "sm_80", AddressSize: 64}
 	g.mod.Strings.Intern("")
+	// the header the printer writes (ptxas wants .version first)
+	for _, d := range []string{".version 7.8", ".target sm_80", ".address_size 64"} {
+		g.mod.Items = append(g.mod.Items, ir.Item{Kind: ir.ItemDirective, Text: g.str(d)})
+	}
 	f := &ir.Func{Mod: g.mod, ID: 0, Name: "gen_kernel", Kind: ir.KindEntry, HasBody: true, Linkage: ir.LinkVisible}
 	g.f = f
 	g.mod.Funcs = append(g.mod.Funcs, f)
