@@ -157,19 +157,23 @@ class Case:
         return out
 
     def sim_final(self, addrs):
-        """The simulator's final bytes of every region over its chunks, its
-        addresses translated to the device's (a word inside a region)."""
+        """The simulator's final bytes of every region over its chunks, with
+        its addresses translated to the device's: at the places the input
+        held pointers (relocations), and in words the kernel changed to a
+        value inside a region. (Not every word inside a region's address
+        range is a pointer: a pair of small integers can look like one.)"""
         regions = self.c["regions"]
-        lo = min((q["sim_base"] for q in regions), default=0)
         out = []
         for r in regions:
+            relocs = {rl["at"] for rl in r.get("relocs") or []}
             chunks = []
             for ch in r.get("chunks") or []:
                 b = bytearray(self.blob[ch["final"]:ch["final"] + ch["len"]])
+                init = self.blob[ch["init"]:ch["init"] + ch["len"]]
                 for at in range(0, len(b) - 7, 8):
-                    v = u64(b, at)
-                    if v < lo:
+                    if b[at:at + 8] == init[at:at + 8] and ch["off"] + at not in relocs:
                         continue
+                    v = u64(b, at)
                     for k, q in enumerate(regions):
                         if q["sim_base"] <= v < q["sim_base"] + q["sim_size"]:
                             put64(b, at, addrs[k] + v - q["sim_base"])
@@ -269,19 +273,23 @@ def run_file(d, idx):
             for p in addrs:
                 cu.free(p)
         # the simulator's result against the device's
-        sim, simdiff = case.sim_final(addrs), 0
+        sim, simdiff, simfirst = case.sim_final(addrs), 0, ""
         for k, chunks in enumerate(sim):
             for off, data in chunks:
                 dev = a[0][k][off:off + len(data)]
                 if dev != data:
                     simdiff += sum(1 for x, y in zip(data, dev) if x != y)
+                    if not simfirst:
+                        i = first_diff(data, dev)
+                        simfirst = "buffer %d byte %d: simulator %s device %s" % (
+                            k, off + i, data[i & ~7:(i & ~7) + 8].hex(), dev[i & ~7:(i & ~7) + 8].hex())
         nd = compare(a, a2)
         if nd is not None:
-            out(kernel=kname, case=n, changed=changed, status="nondeterministic", detail=nd, sim_bytes_differ=simdiff)
+            out(kernel=kname, case=n, changed=changed, status="nondeterministic", detail=nd, sim_bytes_differ=simdiff, sim_first=simfirst)
             continue
         d2 = compare(a, b)
         out(kernel=kname, case=n, changed=changed, status="match" if d2 is None else "MISMATCH",
-            detail=d2 or "", sim_bytes_differ=simdiff)
+            detail=d2 or "", sim_bytes_differ=simdiff, sim_first=simfirst)
 
 
 def run_all(d, out_path, timeout=60):
@@ -439,6 +447,12 @@ def summary(out_dir):
         for k, v in st.most_common():
             lines.append("| %s | %d | %d |" % (k, v, changed.get(k, 0)))
         lines += ["", "The device's result of the original equals the simulator's on %d of %d compared cases." % (simeq, simrun), ""]
+        simne = [x for x in res if x["status"] in ("match", "MISMATCH") and x.get("sim_bytes_differ")]
+        for x in simne[:40]:
+            lines.append("- simulator differs: %s %s (%s): %d bytes, first %s" % (
+                x.get("file"), x.get("kernel", ""), x.get("case", ""), x["sim_bytes_differ"], x.get("sim_first", "")))
+        if simne:
+            lines.append("")
         for x in res:
             if x["status"] not in ("match",):
                 lines.append("- %s %s: %s %s" % (x.get("file"), x.get("kernel", ""), x["status"], x.get("detail", "")[:200]))
