@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,17 +23,27 @@ func TestMain(m *testing.M) {
 func TestReportSmoke(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "results")
-	llvmDir := filepath.Join(dir, "ll")
-	if err := os.Mkdir(llvmDir, 0o755); err != nil {
-		t.Fatal(err)
+	// A quality suite of two kernels, laid out as bench/quality is.
+	suite := filepath.Join(dir, "quality")
+	for _, sub := range []string{"cuda", "testdata"} {
+		if err := os.MkdirAll(filepath.Join(suite, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, k := range []string{"collatz.ll", "branches.ll"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "sim", "testdata", "llvm", k))
+	from := filepath.Join("..", "..", "bench", "quality")
+	copyFile := func(rel string) {
+		data, err := os.ReadFile(filepath.Join(from, rel))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(llvmDir, k), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(suite, rel), data, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	copyFile("testdata/VERSION")
+	for _, k := range []string{"saxpy", "stencil1d"} {
+		for _, f := range []string{"cuda/" + k + ".cu", "testdata/" + k + ".O0.ll", "testdata/" + k + ".O0.ptx", "testdata/" + k + ".llvm.ptx"} {
+			copyFile(f)
 		}
 	}
 	readme := filepath.Join(dir, "README.md")
@@ -42,7 +53,7 @@ func TestReportSmoke(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	args := []string{"-out", out, "-sizes", "200,100000,200000", "-memcap", "32", "-min-sample", "2ms", "-benchtime", "1ms",
-		"-corpus", "gen", "-gen-set", "3", "-llvm-ir", llvmDir, "-readme", readme}
+		"-corpus", "gen", "-gen-set", "3", "-quality", suite, "-readme", readme}
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
@@ -62,13 +73,6 @@ func TestReportSmoke(t *testing.T) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	if _, err := pipeline.FindLLVM(); err == nil {
-		if !strings.Contains(text, "The same 2 kernels go two ways") {
-			t.Error("LLVM installed, but no comparison in the report")
-		}
-	} else if !strings.Contains(text, "Not measured: LLVM opt and llc not found") {
-		t.Error("no LLVM, and the report does not say so")
-	}
 	for _, p := range []string{plotScaling, plotMemory, plotShares, plotBitvec} {
 		data, err := os.ReadFile(filepath.Join(out, p))
 		if err != nil || !bytes.Contains(data, []byte("<svg")) {
@@ -86,6 +90,31 @@ func TestReportSmoke(t *testing.T) {
 	raw, err := report.Parse(f)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The LLVM section: the comparison where an LLVM that reads clang-16's
+	// IR is installed, else a line saying why not.
+	switch l, err := pipeline.FindLLVM(); {
+	case err != nil:
+		if !strings.Contains(text, "Not measured: LLVM opt and llc not found") {
+			t.Error("no LLVM, and the report does not say so")
+		}
+	case l.Major < 16:
+		if !strings.Contains(text, "cannot read it: install llvm-16 or newer") {
+			t.Errorf("LLVM %d cannot read the suite's IR, and the report does not say so", l.Major)
+		}
+	default:
+		for _, want := range []string{"The same 2 kernels go two ways", l.Version, "the IR is clang 16's", "| stencil1d |",
+			fmt.Sprintf("(LLVM %d), in-process, on the 2 kernels of the -O0 quality suite", l.Major)} {
+			if !strings.Contains(text, want) {
+				t.Errorf("LLVM %d installed, but the comparison lacks %q", l.Major, want)
+			}
+		}
+		if n := len(raw.Values("LLVM/all/opt-O2", "ns/op")); n != defaultCount {
+			t.Errorf("raw.txt: %d results of LLVM/all/opt-O2, want %d", n, defaultCount)
+		}
+	}
+	if strings.Contains(text, "waits for") {
+		t.Error("REPORT.md still says the comparison waits for something")
 	}
 	for name, unit := range map[string]string{
 		"Corpus/O3/j1":        "instrs/ms",

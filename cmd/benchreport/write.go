@@ -156,10 +156,10 @@ func (r *reportRun) headline() *report.Table {
 		case d.err != nil:
 			t.Add("ptxopt vs LLVM", "not measured: "+d.err.Error())
 		case len(d.runs) > 0:
-			t.Add(fmt.Sprintf("ptxopt -O2 vs opt -O2 + llc -O2, in-process, on %d small hand-written LLVM IR kernels", len(d.kernels)),
+			t.Add(fmt.Sprintf("ptxopt -O2 vs opt -O2 + llc -O2 (LLVM %d), in-process, on the %d kernels of the -O0 quality suite", d.tools.Major, len(d.kernels)),
 				report.Summarize(r.llvmSpeedRatios()).String()+"× faster")
 			q := r.llvmTotals()
-			t.Add("… instructions printed: ptxopt -O2 (from llc -O0) vs LLVM -O2",
+			t.Add("… instructions printed: ptxopt -O2 vs LLVM -O2, both from clang -O0",
 				fmt.Sprintf("%s vs %s (%s×; -O0: %s)", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.llvm.Instrs)),
 					report.Num(float64(q.ptxopt.Instrs)/float64(q.llvm.Instrs)), report.Num(float64(q.o0.Instrs))))
 		}
@@ -638,6 +638,14 @@ func (r *reportRun) plotBitvec(path string) error {
 
 // ---- LLVM
 
+// irProducer names the clang that wrote the suite's IR, in words.
+func (r *reportRun) irProducer() string {
+	if r.llvm.irMajor == 0 {
+		return "of a clang that does not name itself"
+	}
+	return fmt.Sprintf("clang %d's", r.llvm.irMajor)
+}
+
 // llvmSpeedRatios returns, per round, LLVM's in-process time (opt + llc)
 // over ptxopt's on all kernels.
 func (r *reportRun) llvmSpeedRatios() []float64 {
@@ -673,14 +681,14 @@ func (r *reportRun) llvmMarkdown(b *strings.Builder) {
 		b.WriteString("Not measured (interrupted).\n\n")
 		return
 	}
-	fmt.Fprintf(b, "The same %d kernels go two ways. LLVM's: `opt -O2` then `llc -O2 -mcpu=%s`. ptxopt's: `llc -O0` to PTX "+
-		"(made once, not timed), then ptxopt -O2 in-process. %s. Rates are -O0 PTX instructions (%s in all) per millisecond. "+
+	fmt.Fprintf(b, "The same %d kernels go two ways from one clang -O0 compile: the -O0 quality suite (`%s`: CUDA kernels of our own, "+
+		"compiled by `gen.sh` with clang-16 device-only for sm_80 at -O0; the LLVM IR and the PTX of each compile are checked in). "+
+		"LLVM's way: `opt -O2` then `llc -O2 -mcpu=%s` from the IR (optnone and -O0's noinline left off, so opt optimizes it as clang -O2 would). "+
+		"ptxopt's way: ptxopt -O2 in-process from the PTX, which is what `llc -O0` prints from that IR. "+
+		"LLVM here: %s (`%s`, `%s`, the newest installed; the IR is %s). Rates are -O0 PTX instructions (%s in all) per millisecond. "+
 		"LLVM's in-process time is what `-time-passes` reports (pass execution and IR parsing); its wall time is the whole process, "+
 		"start-up included, which is what running the tool once per file costs. Each round runs every kernel through both ways, kernel after kernel.\n\n",
-		len(d.kernels), pipeline.LLVMCPU, d.tools.Version, report.Num(float64(r.llvmInstrs())))
-	fmt.Fprintf(b, "The kernels are the LLVM IR files of the simulator's cross-check (`%s`): small, hand-written and already in SSA form, "+
-		"with no `.local` frames, so they show speed and the cleanup of llc -O0's output, not the promotion of -O0 memory to registers. "+
-		"The comparison on clang -O0 output of real CUDA kernels waits for the -O0 quality suite (issue 10).\n\n", r.c.llvmIR)
+		len(d.kernels), r.c.quality, pipeline.LLVMCPU, d.tools.Version, d.tools.Opt, d.tools.Llc, r.irProducer(), report.Num(float64(r.llvmInstrs())))
 	total := float64(r.llvmInstrs())
 	rate := func(name, unit string) string {
 		v := r.raw.Values(name, unit)
@@ -702,9 +710,9 @@ func (r *reportRun) llvmMarkdown(b *strings.Builder) {
 	q := r.llvmTotals()
 	b.WriteString("What each way prints (instructions and R registers in 32-bit slots, summed over the kernels; the same every round):\n\n")
 	t = &report.Table{Head: []string{"", "instructions", "R registers"}, Left: 1}
-	t.Add("llc -O0 (ptxopt's input)", report.Num(float64(q.o0.Instrs)), report.Num(float64(q.o0.RegsR)))
+	t.Add("clang -O0 (ptxopt's input)", report.Num(float64(q.o0.Instrs)), report.Num(float64(q.o0.RegsR)))
 	t.Add("opt -O2 + llc -O2", report.Num(float64(q.llvm.Instrs)), report.Num(float64(q.llvm.RegsR)))
-	t.Add("llc -O0 + ptxopt -O2", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.ptxopt.RegsR)))
+	t.Add("clang -O0 + ptxopt -O2", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.ptxopt.RegsR)))
 	t.Markdown(b)
 	b.WriteString("\n<details><summary>Per kernel</summary>\n\n")
 	t = &report.Table{Head: []string{"kernel", "-O0 instrs", "LLVM -O2 instrs", "ptxopt -O2 instrs", "ptxopt ms", "opt ms", "llc ms"}, Left: 1}
