@@ -73,10 +73,15 @@ func TestReportSmoke(t *testing.T) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
+	// Every plot names the machine: the CPU model and the bit-vector level.
+	m := report.ThisMachine()
 	for _, p := range []string{plotScaling, plotMemory, plotShares, plotBitvec} {
 		data, err := os.ReadFile(filepath.Join(out, p))
 		if err != nil || !bytes.Contains(data, []byte("<svg")) {
 			t.Errorf("%s: %v", p, err)
+		}
+		if !bytes.Contains(data, []byte("bit vectors "+m.Level)) || m.CPU != "" && !bytes.Contains(data, []byte(m.CPU)) {
+			t.Errorf("%s: the title does not name the machine (%q)", p, m.Label())
 		}
 		if !strings.Contains(text, "]("+p+")") {
 			t.Errorf("REPORT.md does not show %s", p)
@@ -90,6 +95,24 @@ func TestReportSmoke(t *testing.T) {
 	raw, err := report.Parse(f)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The scaling plot's parts are named, and the per-phase table gives
+	// the spread of every cell.
+	if !strings.Contains(text, "The plot draws the whole pipeline and only the 6 parts that cost most") {
+		t.Error("REPORT.md does not say which parts the scaling plot draws")
+	}
+	_, phases, _ := strings.Cut(text, "### Every phase, ns per instruction")
+	phases, _, _ = strings.Cut(phases, "\n## ")
+	for _, part := range []string{partParse, partPrint} {
+		i := strings.Index(phases, "| "+part+" |")
+		if i < 0 {
+			t.Errorf("per-phase table has no %s row", part)
+			continue
+		}
+		row, _, _ := strings.Cut(phases[i:], "\n")
+		if !strings.Contains(row, " [") || !strings.Contains(row, "–") {
+			t.Errorf("per-phase row without min–max: %s", row)
+		}
 	}
 	// The LLVM section: the comparison where an LLVM that reads clang-16's
 	// IR is installed, else a line saying why not.
