@@ -150,7 +150,7 @@ func IRMajor(ir []byte) int {
 // attributes such as memory(none) that LLVM 14's parser rejects).
 func (l *LLVM) CanRead(ir []byte) error {
 	if w := IRMajor(ir); w > 0 && l.Major > 0 && l.Major < w {
-		return fmt.Errorf("the IR is clang %d's and the newest LLVM found is %d (%s), which cannot read it: install llvm-%d or newer", w, l.Major, l.Opt, w)
+		return fmt.Errorf("the IR is clang %d's, which LLVM %d (%s) cannot read: install llvm-%d or newer", w, l.Major, l.Opt, w)
 	}
 	return nil
 }
@@ -179,7 +179,7 @@ func (l *LLVM) PrepareLLVM(srcs []LLVMSource, tmp string) ([]LLVMKernel, error) 
 	var ks []LLVMKernel
 	for _, src := range srcs {
 		if err := l.CanRead(src.IR); err != nil {
-			return nil, fmt.Errorf("%s: %w", src.Name, err)
+			return nil, fmt.Errorf("%s.O0.ll: %w", src.Name, err)
 		}
 		k := LLVMKernel{Name: src.Name, IR: filepath.Join(tmp, src.Name+".O0.ll")}
 		if err := os.WriteFile(k.IR, src.IR, 0o644); err != nil {

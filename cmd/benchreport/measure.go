@@ -229,6 +229,9 @@ func (r *reportRun) measureLLVM(ctx context.Context) {
 	}
 	defer os.RemoveAll(tmp)
 	if d.kernels, d.err = d.tools.PrepareLLVM(srcs, tmp); d.err != nil {
+		if r.c.llvmBin == "" {
+			d.err = fmt.Errorf("%w (LLVM %d is the newest installed)", d.err, d.tools.Major)
+		}
 		return
 	}
 	p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: ptxopt.O2})
