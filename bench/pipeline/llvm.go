@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -16,119 +15,179 @@ import (
 	"github.com/ptxopt/ptxopt"
 )
 
-// The LLVM comparison: the same kernels, written as LLVM IR, go two ways.
-// LLVM's: `opt -O2` then `llc -O2` to PTX. ptxopt's: `llc -O0` to PTX
-// (made once, outside the timing), then ptxopt -O2 in-process. The figures
-// are the time of each tool per -O0 PTX instruction and the instructions
-// and registers of what each way prints.
+// The LLVM comparison: the kernels of the -O0 quality suite
+// (bench/quality) go two ways from one clang -O0 compile. LLVM's: `opt
+// -O2` then `llc -O2` from the compile's LLVM IR. ptxopt's: ptxopt -O2
+// in-process from the compile's PTX (which llc -O0 of the same IR prints
+// byte for byte; TestLLVMQualitySuite checks it). The figures are the time
+// of each tool per -O0 PTX instruction and the instructions and registers
+// of what each way prints.
 //
 // LLVM's time is taken two ways: the process's wall time (what a user
 // running the tool per file pays, start-up included) and the in-process
 // time LLVM reports with -time-passes (its pass execution report plus IR
 // parsing), which is what compares with ptxopt's in-process time (parse,
 // phases, report measures, print).
-//
-// The kernels are the LLVM IR files of the simulator's cross-check
-// (sim/testdata/llvm): hand-written, already in SSA form, each a
-// `define void @body(...)` with no kernel wrapper, so llc prints it as a
-// .func. They are not clang -O0 output; the -O0 quality suite of real
-// CUDA kernels takes their place when it exists.
 
-// nvptxTarget turns a target-independent .ll body into an nvptx64 module.
-const nvptxTarget = "target datalayout = \"e-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n" +
-	"target triple = \"nvptx64-nvidia-cuda\"\n"
+// LLVMCPU is the -mcpu llc compiles for: the quality suite's target.
+const LLVMCPU = "sm_80"
 
-// LLVMCPU is the -mcpu llc compiles for.
-const LLVMCPU = "sm_70"
-
-// LLVM names the installed tools.
+// LLVM names the tools of one installed LLVM.
 type LLVM struct {
 	Opt, Llc string
-	Version  string // the first line of `opt --version` that names the version
+	Version  string // the line of `opt --version` that names the version
+	Major    int    // its major version; 0 where the line names none
 }
 
-// FindLLVM looks for opt and llc on PATH (unversioned, then -14 to -20)
-// and in /usr/lib/llvm-*/bin.
+// FindLLVM returns the newest LLVM whose opt and llc are both installed,
+// looking on PATH (opt and llc, and every opt-N with its llc-N) and in
+// /usr/lib/llvm-*/bin. The newest, not the first on PATH: IR is read by
+// the LLVM that wrote it and newer ones only (the quality suite's IR is
+// clang-16's, which LLVM 14 cannot parse), and Debian's unversioned opt
+// is often the oldest installed.
 func FindLLVM() (*LLVM, error) {
-	look := func(tool string) string {
-		if p, err := exec.LookPath(tool); err == nil {
-			return p
+	var best *LLVM
+	seen := map[string]bool{}
+	for _, c := range llvmCandidates() {
+		real, err := filepath.EvalSymlinks(c[0])
+		if err != nil || seen[real] {
+			continue
 		}
-		for v := 20; v >= 14; v-- {
-			if p, err := exec.LookPath(fmt.Sprintf("%s-%d", tool, v)); err == nil {
-				return p
-			}
+		seen[real] = true
+		l, err := newLLVM(c[0], c[1])
+		if err != nil {
+			continue
 		}
-		dirs, _ := filepath.Glob("/usr/lib/llvm-*/bin")
-		sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
-		for _, d := range dirs {
-			p := filepath.Join(d, tool)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return p
-			}
+		if best == nil || l.Major > best.Major {
+			best = l
 		}
-		return ""
 	}
-	l := &LLVM{Opt: look("opt"), Llc: look("llc")}
-	if l.Opt == "" || l.Llc == "" {
+	if best == nil {
 		return nil, fmt.Errorf("LLVM opt and llc not found (on PATH or in /usr/lib/llvm-*/bin)")
 	}
-	out, err := exec.Command(l.Opt, "--version").Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s --version: %v", l.Opt, err)
+	return best, nil
+}
+
+// LLVMIn returns the LLVM whose opt and llc are in dir.
+func LLVMIn(dir string) (*LLVM, error) {
+	return newLLVM(filepath.Join(dir, "opt"), filepath.Join(dir, "llc"))
+}
+
+// llvmCandidates lists (opt, llc) pairs that exist, in the order FindLLVM
+// prefers among equal versions.
+func llvmCandidates() [][2]string {
+	var out [][2]string
+	if o, err := exec.LookPath("opt"); err == nil {
+		if l, err := exec.LookPath("llc"); err == nil {
+			out = append(out, [2]string{o, l})
+		}
 	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		opts, _ := filepath.Glob(filepath.Join(dir, "opt-[0-9]*"))
+		for _, o := range opts {
+			l := filepath.Join(dir, "llc-"+strings.TrimPrefix(filepath.Base(o), "opt-"))
+			if isFile(o) && isFile(l) {
+				out = append(out, [2]string{o, l})
+			}
+		}
+	}
+	dirs, _ := filepath.Glob("/usr/lib/llvm-*/bin")
+	for _, d := range dirs {
+		o, l := filepath.Join(d, "opt"), filepath.Join(d, "llc")
+		if isFile(o) && isFile(l) {
+			out = append(out, [2]string{o, l})
+		}
+	}
+	return out
+}
+
+func isFile(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// llvmVersion matches the version line of `opt --version`
+// ("Debian LLVM version 16.0.6", "LLVM version 14.0.0", "Ubuntu LLVM version 18.1.3").
+var llvmVersion = regexp.MustCompile(`LLVM version (\d+)\.`)
+
+func newLLVM(opt, llc string) (*LLVM, error) {
+	for _, t := range []string{opt, llc} {
+		if !isFile(t) {
+			return nil, fmt.Errorf("%s not found", t)
+		}
+	}
+	out, err := exec.Command(opt, "--version").Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s --version: %v", opt, err)
+	}
+	l := &LLVM{Opt: opt, Llc: llc}
 	for line := range strings.Lines(string(out)) {
-		if strings.Contains(line, "version") {
+		if m := llvmVersion.FindStringSubmatch(line); m != nil {
 			l.Version = strings.TrimSpace(line)
+			l.Major, _ = strconv.Atoi(m[1])
 			break
 		}
 	}
 	return l, nil
 }
 
-// LLVMKernel is one kernel of the comparison.
-type LLVMKernel struct {
-	Name string
-	IR   string // the nvptx64 module (.ll)
-	O0   Input  // llc -O0's PTX: ptxopt's input
+// irProducer matches the clang named in a module's !llvm.ident.
+var irProducer = regexp.MustCompile(`(?m)^![0-9]+ = !\{!"[^"]*clang version (\d+)\.`)
+
+// IRMajor returns the major version of the clang that wrote ir (from its
+// !llvm.ident), 0 where the module names none.
+func IRMajor(ir []byte) int {
+	m := irProducer.FindSubmatch(ir)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
 }
 
-// PrepareLLVM writes an nvptx64 module into tmp for every *.ll of irDir
-// (the file as it is when it names its target triple, else with the
-// nvptx64 target put in front) and compiles it with llc -O0.
-func (l *LLVM) PrepareLLVM(irDir, tmp string) ([]LLVMKernel, error) {
-	paths, err := filepath.Glob(filepath.Join(irDir, "*.ll"))
-	if err != nil {
-		return nil, err
+// CanRead says why l cannot read ir, or nil: textual IR is read by the
+// LLVM that wrote it and newer ones, not by older ones (clang-16 writes
+// attributes such as memory(none) that LLVM 14's parser rejects).
+func (l *LLVM) CanRead(ir []byte) error {
+	if w := IRMajor(ir); w > 0 && l.Major > 0 && l.Major < w {
+		return fmt.Errorf("the IR is clang %d's, which LLVM %d (%s) cannot read: install llvm-%d or newer", w, l.Major, l.Opt, w)
 	}
-	if len(paths) == 0 {
-		return nil, fmt.Errorf("no .ll files in %s", irDir)
+	return nil
+}
+
+// LLVMSource is one kernel as a clang -O0 compile left it: its LLVM IR
+// (LLVM's way starts there) and its PTX (ptxopt's way starts there).
+type LLVMSource struct {
+	Name string
+	IR   []byte
+	O0   []byte
+}
+
+// LLVMKernel is one kernel of the comparison, ready to run.
+type LLVMKernel struct {
+	Name string
+	IR   string // the IR's file, in the scratch folder
+	O0   Input  // the -O0 PTX: ptxopt's input
+}
+
+// PrepareLLVM writes every kernel's IR into tmp and parses its -O0 PTX;
+// it fails when l cannot read the IR.
+func (l *LLVM) PrepareLLVM(srcs []LLVMSource, tmp string) ([]LLVMKernel, error) {
+	if len(srcs) == 0 {
+		return nil, fmt.Errorf("no kernels")
 	}
-	sort.Strings(paths)
 	var ks []LLVMKernel
-	for _, p := range paths {
-		body, err := os.ReadFile(p)
-		if err != nil {
+	for _, src := range srcs {
+		if err := l.CanRead(src.IR); err != nil {
+			return nil, fmt.Errorf("%s.O0.ll: %w", src.Name, err)
+		}
+		k := LLVMKernel{Name: src.Name, IR: filepath.Join(tmp, src.Name+".O0.ll")}
+		if err := os.WriteFile(k.IR, src.IR, 0o644); err != nil {
 			return nil, err
 		}
-		name := strings.TrimSuffix(filepath.Base(p), ".ll")
-		k := LLVMKernel{Name: name, IR: filepath.Join(tmp, name+".ll")}
-		if !bytes.Contains(body, []byte("target triple")) {
-			body = append([]byte(nvptxTarget), body...)
-		}
-		if err := os.WriteFile(k.IR, body, 0o644); err != nil {
-			return nil, err
-		}
-		o0 := filepath.Join(tmp, name+".O0.ptx")
-		if out, err := exec.Command(l.Llc, "-O0", "-mcpu="+LLVMCPU, k.IR, "-o", o0).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("llc -O0 %s: %v\n%s", p, err, out)
-		}
-		src, err := os.ReadFile(o0)
-		if err != nil {
-			return nil, err
-		}
-		if k.O0, err = NewInput(o0, src); err != nil {
-			return nil, fmt.Errorf("llc -O0 output of %s: %w", p, err)
+		var err error
+		if k.O0, err = NewInput(src.Name+".O0.ptx", src.O0); err != nil {
+			return nil, fmt.Errorf("%s: -O0 PTX: %w", src.Name, err)
 		}
 		ks = append(ks, k)
 	}

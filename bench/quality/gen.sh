@@ -4,11 +4,14 @@
 #
 # For each kernel K:
 #   testdata/K.O0.ptx   clang-16 -O0, device-only, sm_80, PTX ISA 7.0: the input ptxopt gets
-#   testdata/K.llvm.ptx LLVM -O3 of the same IR: clang-16 -O0 emits LLVM IR
-#                       (optnone left off, so opt may work on it), the
-#                       noinline attributes -O0 puts on every function are
-#                       dropped (clang -O3 would not put them there), then
-#                       opt-16 -O3 and llc-16 -O3 for sm_80
+#   testdata/K.O0.ll    the LLVM IR of the same compile (the same flags plus
+#                       -emit-llvm): optnone left off, so opt may work on it,
+#                       and the noinline attributes -O0 puts on every
+#                       function dropped (clang -O3 would not put them
+#                       there). LLVM's starting point: cmd/benchreport runs
+#                       opt -O2 and llc -O2 on it against ptxopt -O2 on
+#                       K.O0.ptx (llc -O0 of this IR prints that PTX)
+#   testdata/K.llvm.ptx LLVM -O3 of K.O0.ll: opt-16 -O3 and llc-16 -O3 for sm_80
 # The tests read only testdata/, so they need no clang.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -20,13 +23,13 @@ flags=(-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_80 -X
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p testdata
-rm -f testdata/*.ptx
+rm -f testdata/*.ptx testdata/*.ll
 for src in cuda/*.cu; do
 	k=$(basename "$src" .cu)
 	"$bin/clang" "${flags[@]}" -S -o "testdata/$k.O0.ptx" "$src"
 	"$bin/clang" "${flags[@]}" -Xclang -disable-O0-optnone -emit-llvm -S -o "$tmp/$k.ll" "$src"
-	sed -E 's/\bnoinline\b//g' "$tmp/$k.ll" >"$tmp/$k.inl.ll"
-	"$bin/opt" -O3 -S -o "$tmp/$k.O3.ll" "$tmp/$k.inl.ll"
+	sed -E 's/\bnoinline\b//g' "$tmp/$k.ll" >"testdata/$k.O0.ll"
+	"$bin/opt" -O3 -S -o "$tmp/$k.O3.ll" "testdata/$k.O0.ll"
 	"$bin/llc" -O3 -mcpu=sm_80 -o "testdata/$k.llvm.ptx" "$tmp/$k.O3.ll"
 done
 "$bin/clang" --version | head -n 1 >testdata/VERSION

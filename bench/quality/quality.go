@@ -2,7 +2,9 @@
 // our own (cuda/*.cu), compiled by Debian's clang-16 device-only for sm_80
 // at -O0 (what ptxopt gets, as a user with unoptimized PTX would give it)
 // and by LLVM at -O3 from the same IR (the yardstick), both checked in as
-// PTX under testdata/ by gen.sh, so that nothing here needs clang.
+// PTX under testdata/ by gen.sh, so that nothing here needs clang. The -O0
+// LLVM IR is checked in beside them: cmd/benchreport times LLVM's opt -O2
+// and llc -O2 on it against ptxopt -O2 on the -O0 PTX.
 //
 // For every kernel the suite measures four programs: the -O0 input,
 // ptxopt -O3 of it, LLVM -O3, and ptxopt -O3 of LLVM -O3. Per program it
@@ -26,12 +28,13 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// Kernel is one kernel of the suite: the name of its .cu file and the two
-// PTX files gen.sh made from it.
+// Kernel is one kernel of the suite: the name of its .cu file and the
+// files gen.sh made from it.
 type Kernel struct {
 	Name string
 	O0   []byte // clang-16 -O0
-	LLVM []byte // opt-16 -O3 + llc-16 -O3 of the same IR
+	IR   []byte // the LLVM IR of the same -O0 compile (optnone and noinline left off): what opt starts from
+	LLVM []byte // opt-16 -O3 + llc-16 -O3 of IR
 }
 
 // Dir returns the suite's directory when run from the module root, from
@@ -57,6 +60,9 @@ func Load(dir string) ([]Kernel, error) {
 		name := strings.TrimSuffix(filepath.Base(s), ".cu")
 		k := Kernel{Name: name}
 		if k.O0, err = os.ReadFile(filepath.Join(dir, "testdata", name+".O0.ptx")); err != nil {
+			return nil, fmt.Errorf("%s: %w (run gen.sh)", name, err)
+		}
+		if k.IR, err = os.ReadFile(filepath.Join(dir, "testdata", name+".O0.ll")); err != nil {
 			return nil, fmt.Errorf("%s: %w (run gen.sh)", name, err)
 		}
 		if k.LLVM, err = os.ReadFile(filepath.Join(dir, "testdata", name+".llvm.ptx")); err != nil {

@@ -28,7 +28,7 @@ func load(t testing.TB) []Kernel {
 }
 
 // TestSuiteIsComplete: the suite has its kernels, each .cu has both PTX
-// files, and every -O0 file is clang's (the checked-in PTX was not edited
+// files and its IR, and every -O0 file is clang's (the checked-in PTX was not edited
 // by hand: gen.sh makes all of it).
 func TestSuiteIsComplete(t *testing.T) {
 	ks := load(t)
@@ -43,6 +43,18 @@ func TestSuiteIsComplete(t *testing.T) {
 		}
 		if !bytes.Contains(k.O0, []byte(".entry "+k.Name+"(")) {
 			t.Errorf("%s.O0.ptx has no kernel %s", k.Name, k.Name)
+		}
+		// The IR is the -O0 compile's with the two attributes gen.sh takes
+		// away (optnone, so opt works on it; noinline, which only -O0 puts
+		// there), for the nvptx64 target.
+		if !bytes.Contains(k.IR, []byte(`target triple = "nvptx64-nvidia-cuda"`)) || !bytes.Contains(k.IR, []byte("define dso_local void @"+k.Name+"(")) ||
+			!bytes.Contains(k.IR, []byte("clang version 16")) {
+			t.Errorf("%s.O0.ll: not clang-16's nvptx64 IR of the kernel (run gen.sh)", k.Name)
+		}
+		for _, attr := range []string{"optnone", "noinline"} {
+			if bytes.Contains(k.IR, []byte(attr)) {
+				t.Errorf("%s.O0.ll keeps %s: opt -O2 would not optimize it as clang -O2 would", k.Name, attr)
+			}
 		}
 	}
 }

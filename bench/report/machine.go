@@ -42,6 +42,16 @@ func ThisMachine() Machine {
 	return m
 }
 
+// Label names the machine in a figure's title: the CPU model and the
+// level the BitVector methods run at, which together decide the figures.
+func (m Machine) Label() string {
+	cpu := m.CPU
+	if cpu == "" {
+		cpu = m.OS + "/" + m.Arch + " (CPU model not reported)"
+	}
+	return fmt.Sprintf("%s, %d CPUs; bit vectors %s", cpu, m.CPUs, m.Level)
+}
+
 // Busy reports whether other processes were competing for the CPUs when
 // the description was taken (one-minute load above half the CPUs).
 func (m Machine) Busy() bool { return m.Load > float64(m.CPUs)/2 }

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -117,14 +118,39 @@ func (l *LogLog) Save(path string) error {
 }
 
 // Bars is a horizontal bar chart: one bar per label, in the given order
-// from the top.
+// from the top, each bar the median of its runs with a min–max error bar.
 type Bars struct {
 	Title, XLabel string
 	Labels        []string
-	Values        []float64
+	Values        []Summary
 	// Ref, when not NaN, draws a vertical line at that value (labelled RefLabel).
 	Ref      float64
 	RefLabel string
+}
+
+// barSpread places the min–max error bars of a horizontal bar chart: the
+// bar of Values[i] is drawn at y = n-1-i (the first on top). Bars of one
+// run have no spread to show and get none.
+type barSpread struct {
+	y []float64
+	s []Summary
+}
+
+func newBarSpread(vals []Summary) barSpread {
+	var b barSpread
+	for i, v := range vals {
+		if v.N > 1 {
+			b.y = append(b.y, float64(len(vals)-1-i))
+			b.s = append(b.s, v)
+		}
+	}
+	return b
+}
+
+func (b barSpread) Len() int                    { return len(b.s) }
+func (b barSpread) XY(i int) (float64, float64) { return b.s[i].Median, b.y[i] }
+func (b barSpread) XError(i int) (float64, float64) {
+	return b.s[i].Median - b.s[i].Min, b.s[i].Max - b.s[i].Median
 }
 
 // Save writes the chart as SVG.
@@ -140,7 +166,7 @@ func (b *Bars) Save(path string) error {
 	vals := make(plotter.Values, n)
 	labels := make([]string, n)
 	for i := range n {
-		vals[n-1-i] = b.Values[i]
+		vals[n-1-i] = b.Values[i].Median
 		labels[n-1-i] = b.Labels[i]
 	}
 	bc, err := plotter.NewBarChart(vals, vg.Points(10))
@@ -151,11 +177,20 @@ func (b *Bars) Save(path string) error {
 	bc.Color = plotutil.Color(0)
 	bc.LineStyle.Width = 0
 	p.Add(plotter.NewGrid(), bc)
+	if sp := newBarSpread(b.Values); sp.Len() > 0 {
+		eb, err := plotter.NewXErrorBars(sp)
+		if err != nil {
+			return err
+		}
+		eb.Color = color.Black
+		eb.CapWidth = vg.Points(6)
+		p.Add(eb)
+	}
 	p.NominalY(labels...)
 	p.X.Min = 0
 	top := 0.0
 	for _, v := range b.Values {
-		top = math.Max(top, v)
+		top = math.Max(top, v.Max)
 	}
 	if !math.IsNaN(b.Ref) {
 		top = math.Max(top, b.Ref)
@@ -173,7 +208,9 @@ func (b *Bars) Save(path string) error {
 		p.Legend.Add(b.RefLabel, rl)
 		p.Legend.Top = true
 	}
-	h := vg.Length(n)*vg.Points(16) + vg.Inch
+	// Room for the title's lines (the machine is on a line of its own).
+	lines := strings.Count(b.Title, "\n") + 1
+	h := vg.Length(n)*vg.Points(16) + vg.Inch + vg.Length(lines-1)*vg.Points(14)
 	return p.Save(7*vg.Inch, h, path)
 }
 

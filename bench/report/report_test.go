@@ -213,12 +213,43 @@ func TestPlots(t *testing.T) {
 	if err := (&LogLog{Title: "empty", Series: []Series{{Name: "x"}}}).Save(filepath.Join(dir, "e.svg")); err == nil {
 		t.Error("an empty plot was drawn")
 	}
-	bars := &Bars{Title: "b", XLabel: "%", Labels: []string{"parse", "phases"}, Values: []float64{10, 90}, Ref: 50, RefLabel: "half"}
-	if err := bars.Save(filepath.Join(dir, "b.svg")); err != nil {
-		t.Fatal(err)
+	// The same medians drawn with and without spread: the min–max error
+	// bars add lines (one bar and two caps each) to the SVG.
+	paths := func(name string, vals ...Summary) int {
+		bars := &Bars{Title: "b\nmachine", XLabel: "%", Labels: []string{"parse", "phases"}, Values: vals, Ref: 50, RefLabel: "half"}
+		p := filepath.Join(dir, name)
+		if err := bars.Save(p); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(data, []byte("machine")) {
+			t.Fatalf("%s: %v, no second title line", name, err)
+		}
+		return bytes.Count(data, []byte("<path"))
+	}
+	flat := paths("flat.svg", Summarize([]float64{10}), Summarize([]float64{90}))
+	spread := paths("spread.svg", Summarize([]float64{8, 10, 13}), Summarize([]float64{85, 90, 91}))
+	if spread < flat+6 {
+		t.Errorf("bars with spread draw %d paths, without %d: no min–max error bars", spread, flat)
 	}
 	if err := (&Bars{Title: "none", Ref: math.NaN()}).Save(filepath.Join(dir, "n.svg")); err == nil {
 		t.Error("an empty bar chart was drawn")
+	}
+}
+
+// The error bars sit on their bars (the first value on top) and reach
+// from the min to the max; a bar of one run has none.
+func TestBarSpread(t *testing.T) {
+	sp := newBarSpread([]Summary{Summarize([]float64{1, 2, 6}), Summarize([]float64{5}), Summarize([]float64{3, 4, 9, 10})})
+	if sp.Len() != 2 {
+		t.Fatalf("%d error bars, want 2 (the single run has none)", sp.Len())
+	}
+	for i, want := range []struct{ x, y, lo, hi float64 }{{2, 2, 1, 4}, {6.5, 0, 3.5, 3.5}} {
+		x, y := sp.XY(i)
+		lo, hi := sp.XError(i)
+		if x != want.x || y != want.y || lo != want.lo || hi != want.hi {
+			t.Errorf("bar %d: at (%v, %v) -%v +%v, want (%v, %v) -%v +%v", i, x, y, lo, hi, want.x, want.y, want.lo, want.hi)
+		}
 	}
 }
 
@@ -247,5 +278,21 @@ func TestTicks(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "0 5 10 15 20 25" {
 		t.Errorf("linear labels %v", got)
+	}
+}
+
+// A figure's machine line names the CPU model and the bit-vector level,
+// and still says what it can where /proc has no model name.
+func TestMachineLabel(t *testing.T) {
+	m := Machine{CPU: "AMD EPYC 7B13", CPUs: 2, Level: "avx2", OS: "linux", Arch: "amd64"}
+	if got, want := m.Label(), "AMD EPYC 7B13, 2 CPUs; bit vectors avx2"; got != want {
+		t.Errorf("Label = %q, want %q", got, want)
+	}
+	m.CPU = ""
+	if got := m.Label(); !strings.Contains(got, "linux/amd64") || !strings.Contains(got, "bit vectors avx2") {
+		t.Errorf("Label without a model = %q", got)
+	}
+	if l := ThisMachine().Label(); !strings.Contains(l, "bit vectors "+ThisMachine().Level) {
+		t.Errorf("this machine's label %q lacks its level", l)
 	}
 }

@@ -21,8 +21,10 @@
 //     them is recorded as such and the larger sizes are skipped;
 //   - the bit-vector kernels against the naive loop, bits-and-blooms and
 //     the read-bandwidth probe (the tables of cmd/bvreport);
-//   - ptxopt -O2 against LLVM's opt -O2 and llc -O2 on the same kernels,
-//     where LLVM is installed.
+//   - ptxopt -O2 against LLVM's opt -O2 and llc -O2 on the -O0 quality
+//     suite (bench/quality: LLVM's way from each kernel's clang-16 -O0 IR,
+//     ptxopt's from the PTX of the same compile), with the newest LLVM
+//     installed; without one that reads the IR the section says why.
 package main
 
 import (
@@ -66,7 +68,8 @@ type config struct {
 	minSample   time.Duration
 	benchtime   time.Duration
 	sections    []string
-	llvmIR      string
+	quality     string // the -O0 quality suite's folder
+	llvmBin     string // folder of opt and llc; "" for the newest installed
 	readme      string
 	args        []string // as given, for the report
 }
@@ -111,7 +114,8 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.DurationVar(&minSample, "min-sample", 0, fmt.Sprintf("a scaling sample repeats the pipeline until it has run this long (default %v; -short %v)", fullDefaults.minSample, shortDefaults.minSample))
 	fs.DurationVar(&benchtime, "benchtime", 0, fmt.Sprintf("target time per bit-vector benchmark and round (default %v; -short %v)", fullDefaults.benchtime, shortDefaults.benchtime))
 	fs.StringVar(&sections, "sections", strings.Join(allSections, ","), "sections to measure, comma-separated: "+strings.Join(allSections, ", "))
-	fs.StringVar(&c.llvmIR, "llvm-ir", filepath.Join("sim", "testdata", "llvm"), "folder of LLVM IR kernels (.ll) for the comparison with LLVM")
+	fs.StringVar(&c.quality, "quality", filepath.Join("bench", "quality"), "the -O0 quality suite (cuda/*.cu with testdata/K.O0.ll and K.O0.ptx) for the comparison with LLVM")
+	fs.StringVar(&c.llvmBin, "llvm-bin", "", "folder of the opt and llc to compare with (default: the newest LLVM on PATH or in /usr/lib/llvm-*/bin)")
 	fs.StringVar(&c.readme, "readme", "", "also rewrite the benchmark section of this README (between its benchreport markers)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,17 +23,27 @@ func TestMain(m *testing.M) {
 func TestReportSmoke(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "results")
-	llvmDir := filepath.Join(dir, "ll")
-	if err := os.Mkdir(llvmDir, 0o755); err != nil {
-		t.Fatal(err)
+	// A quality suite of two kernels, laid out as bench/quality is.
+	suite := filepath.Join(dir, "quality")
+	for _, sub := range []string{"cuda", "testdata"} {
+		if err := os.MkdirAll(filepath.Join(suite, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, k := range []string{"collatz.ll", "branches.ll"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "sim", "testdata", "llvm", k))
+	from := filepath.Join("..", "..", "bench", "quality")
+	copyFile := func(rel string) {
+		data, err := os.ReadFile(filepath.Join(from, rel))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(llvmDir, k), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(suite, rel), data, 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+	copyFile("testdata/VERSION")
+	for _, k := range []string{"saxpy", "stencil1d"} {
+		for _, f := range []string{"cuda/" + k + ".cu", "testdata/" + k + ".O0.ll", "testdata/" + k + ".O0.ptx", "testdata/" + k + ".llvm.ptx"} {
+			copyFile(f)
 		}
 	}
 	readme := filepath.Join(dir, "README.md")
@@ -42,7 +53,7 @@ func TestReportSmoke(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	args := []string{"-out", out, "-sizes", "200,100000,200000", "-memcap", "32", "-min-sample", "2ms", "-benchtime", "1ms",
-		"-corpus", "gen", "-gen-set", "3", "-llvm-ir", llvmDir, "-readme", readme}
+		"-corpus", "gen", "-gen-set", "3", "-quality", suite, "-readme", readme}
 	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
 	}
@@ -62,17 +73,15 @@ func TestReportSmoke(t *testing.T) {
 			t.Errorf("REPORT.md lacks %q", want)
 		}
 	}
-	if _, err := pipeline.FindLLVM(); err == nil {
-		if !strings.Contains(text, "The same 2 kernels go two ways") {
-			t.Error("LLVM installed, but no comparison in the report")
-		}
-	} else if !strings.Contains(text, "Not measured: LLVM opt and llc not found") {
-		t.Error("no LLVM, and the report does not say so")
-	}
+	// Every plot names the machine: the CPU model and the bit-vector level.
+	m := report.ThisMachine()
 	for _, p := range []string{plotScaling, plotMemory, plotShares, plotBitvec} {
 		data, err := os.ReadFile(filepath.Join(out, p))
 		if err != nil || !bytes.Contains(data, []byte("<svg")) {
 			t.Errorf("%s: %v", p, err)
+		}
+		if !bytes.Contains(data, []byte("bit vectors "+m.Level)) || m.CPU != "" && !bytes.Contains(data, []byte(m.CPU)) {
+			t.Errorf("%s: the title does not name the machine (%q)", p, m.Label())
 		}
 		if !strings.Contains(text, "]("+p+")") {
 			t.Errorf("REPORT.md does not show %s", p)
@@ -86,6 +95,49 @@ func TestReportSmoke(t *testing.T) {
 	raw, err := report.Parse(f)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The scaling plot's parts are named, and the per-phase table gives
+	// the spread of every cell.
+	if !strings.Contains(text, "The plot draws the whole pipeline and only the 6 parts that cost most") {
+		t.Error("REPORT.md does not say which parts the scaling plot draws")
+	}
+	_, phases, _ := strings.Cut(text, "### Every phase, ns per instruction")
+	phases, _, _ = strings.Cut(phases, "\n## ")
+	for _, part := range []string{partParse, partPrint} {
+		i := strings.Index(phases, "| "+part+" |")
+		if i < 0 {
+			t.Errorf("per-phase table has no %s row", part)
+			continue
+		}
+		row, _, _ := strings.Cut(phases[i:], "\n")
+		if !strings.Contains(row, " [") || !strings.Contains(row, "–") {
+			t.Errorf("per-phase row without min–max: %s", row)
+		}
+	}
+	// The LLVM section: the comparison where an LLVM that reads clang-16's
+	// IR is installed, else a line saying why not.
+	switch l, err := pipeline.FindLLVM(); {
+	case err != nil:
+		if !strings.Contains(text, "Not measured: LLVM opt and llc not found") {
+			t.Error("no LLVM, and the report does not say so")
+		}
+	case l.Major < 16:
+		if !strings.Contains(text, "cannot read: install llvm-16 or newer") {
+			t.Errorf("LLVM %d cannot read the suite's IR, and the report does not say so", l.Major)
+		}
+	default:
+		for _, want := range []string{"The same 2 kernels go two ways", l.Version, "the IR is clang 16's", "| stencil1d |",
+			fmt.Sprintf("(LLVM %d), in-process, on the 2 kernels of the -O0 quality suite", l.Major)} {
+			if !strings.Contains(text, want) {
+				t.Errorf("LLVM %d installed, but the comparison lacks %q", l.Major, want)
+			}
+		}
+		if n := len(raw.Values("LLVM/all/opt-O2", "ns/op")); n != defaultCount {
+			t.Errorf("raw.txt: %d results of LLVM/all/opt-O2, want %d", n, defaultCount)
+		}
+	}
+	if strings.Contains(text, "waits for") {
+		t.Error("REPORT.md still says the comparison waits for something")
 	}
 	for name, unit := range map[string]string{
 		"Corpus/O3/j1":        "instrs/ms",
@@ -139,5 +191,41 @@ func TestUpdateReadmeNoMarkers(t *testing.T) {
 	os.WriteFile(p, []byte("# nothing\n"), 0o644)
 	if err := updateReadme(p, "x"); err == nil || !strings.Contains(err.Error(), "markers") {
 		t.Errorf("err %v", err)
+	}
+}
+
+// The report does not fail where no LLVM can take part: the LLVM section
+// says why (no tools; tools too old for clang-16's IR) and the run
+// succeeds. The old LLVM is a stand-in that only answers --version, as
+// the version check comes before any run.
+func TestReportWithoutLLVM(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "llvm-14")
+	if err := os.Mkdir(old, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"opt", "llc"} {
+		script := "#!/bin/sh\necho 'Debian LLVM version 14.0.6'\n"
+		if err := os.WriteFile(filepath.Join(old, tool), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for bin, want := range map[string]string{
+		filepath.Join(dir, "none"): "Not measured: " + filepath.Join(dir, "none", "opt") + " not found",
+		old:                        "Not measured: bitonic_step.O0.ll: the IR is clang 16's, which LLVM 14 (" + filepath.Join(old, "opt") + ") cannot read: install llvm-16 or newer",
+	} {
+		out := filepath.Join(dir, "out-"+filepath.Base(bin))
+		var stdout, stderr bytes.Buffer
+		args := []string{"-out", out, "-sections", "llvm", "-llvm-bin", bin, "-quality", filepath.Join("..", "..", "bench", "quality")}
+		if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", bin, code, stderr.String())
+		}
+		rep, err := os.ReadFile(filepath.Join(out, fileReport))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(rep), want) {
+			t.Errorf("%s: REPORT.md lacks %q", bin, want)
+		}
 	}
 }

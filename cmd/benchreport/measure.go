@@ -12,6 +12,7 @@ import (
 	"github.com/ptxopt/ptxopt"
 	"github.com/ptxopt/ptxopt/bench"
 	"github.com/ptxopt/ptxopt/bench/pipeline"
+	"github.com/ptxopt/ptxopt/bench/quality"
 	"github.com/ptxopt/ptxopt/bench/report"
 )
 
@@ -193,6 +194,7 @@ type llvmData struct {
 	runs    [][]pipeline.LLVMRun
 	ptxoptN [][]int64 // ptxopt -O2 in-process ns
 	quality []llvmQuality
+	irMajor int // the clang that wrote the suite's IR
 	err     error
 }
 
@@ -202,17 +204,34 @@ type llvmQuality struct {
 
 func (r *reportRun) measureLLVM(ctx context.Context) {
 	d := &r.llvm
-	d.tools, d.err = pipeline.FindLLVM()
+	if r.c.llvmBin != "" {
+		d.tools, d.err = pipeline.LLVMIn(r.c.llvmBin)
+	} else {
+		d.tools, d.err = pipeline.FindLLVM()
+	}
 	if d.err != nil {
 		return
 	}
+	ks, err := quality.Load(r.c.quality)
+	if err != nil {
+		d.err = fmt.Errorf("the -O0 quality suite: %w", err)
+		return
+	}
+	var srcs []pipeline.LLVMSource
+	for _, k := range ks {
+		srcs = append(srcs, pipeline.LLVMSource{Name: k.Name, IR: k.IR, O0: k.O0})
+	}
+	d.irMajor = pipeline.IRMajor(ks[0].IR)
 	tmp, err := os.MkdirTemp("", "benchreport-llvm-")
 	if err != nil {
 		d.err = err
 		return
 	}
 	defer os.RemoveAll(tmp)
-	if d.kernels, d.err = d.tools.PrepareLLVM(r.c.llvmIR, tmp); d.err != nil {
+	if d.kernels, d.err = d.tools.PrepareLLVM(srcs, tmp); d.err != nil {
+		if r.c.llvmBin == "" {
+			d.err = fmt.Errorf("%w (LLVM %d is the newest installed)", d.err, d.tools.Major)
+		}
 		return
 	}
 	p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: ptxopt.O2})
@@ -220,7 +239,7 @@ func (r *reportRun) measureLLVM(ctx context.Context) {
 		d.err = err
 		return
 	}
-	r.logf("LLVM: %d kernels of %s, %d rounds (%s)", len(d.kernels), r.c.llvmIR, r.c.count, d.tools.Version)
+	r.logf("LLVM: %d kernels of %s, %d rounds (%s)", len(d.kernels), r.c.quality, r.c.count, d.tools.Version)
 	var lastLLVM [][]byte
 	var lastPtxopt [][]byte
 	for range r.c.count {
@@ -242,7 +261,7 @@ func (r *reportRun) measureLLVM(ctx context.Context) {
 			out, _, err := pipeline.Optimize(ctx, p, k.O0, &split)
 			ns[i] = time.Since(t).Nanoseconds()
 			if err != nil {
-				d.err = fmt.Errorf("ptxopt -O2 on llc -O0 output of %s: %w", k.Name, err)
+				d.err = fmt.Errorf("ptxopt -O2 on %s.O0.ptx: %w", k.Name, err)
 				return
 			}
 			runs[i] = lr

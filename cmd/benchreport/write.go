@@ -156,10 +156,10 @@ func (r *reportRun) headline() *report.Table {
 		case d.err != nil:
 			t.Add("ptxopt vs LLVM", "not measured: "+d.err.Error())
 		case len(d.runs) > 0:
-			t.Add(fmt.Sprintf("ptxopt -O2 vs opt -O2 + llc -O2, in-process, on %d small hand-written LLVM IR kernels", len(d.kernels)),
+			t.Add(fmt.Sprintf("ptxopt -O2 vs opt -O2 + llc -O2 (LLVM %d), in-process, on the %d kernels of the -O0 quality suite", d.tools.Major, len(d.kernels)),
 				report.Summarize(r.llvmSpeedRatios()).String()+"× faster")
 			q := r.llvmTotals()
-			t.Add("… instructions printed: ptxopt -O2 (from llc -O0) vs LLVM -O2",
+			t.Add("… instructions printed: ptxopt -O2 vs LLVM -O2, both from clang -O0",
 				fmt.Sprintf("%s vs %s (%s×; -O0: %s)", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.llvm.Instrs)),
 					report.Num(float64(q.ptxopt.Instrs)/float64(q.llvm.Instrs)), report.Num(float64(q.o0.Instrs))))
 		}
@@ -357,15 +357,16 @@ func (r *reportRun) plotShares(path string) error {
 	if !r.c.has("corpus") || r.corpus.err != nil || len(r.corpus.passes) == 0 {
 		return fmt.Errorf("corpus not measured")
 	}
-	bars := &report.Bars{Title: fmt.Sprintf("Where the -O3 time goes (corpus, one worker; %s)", r.machine.CPU), XLabel: "% of end-to-end time (median of rounds)", Ref: math.NaN()}
+	bars := &report.Bars{Title: "Where the -O3 time goes (corpus, one worker)\n" + r.machine.Label(),
+		XLabel: fmt.Sprintf("%% of end-to-end time: median and min–max of %d rounds", r.c.count), Ref: math.NaN()}
 	major, minor := r.corpusParts()
 	for _, part := range major {
 		bars.Labels = append(bars.Labels, part)
-		bars.Values = append(bars.Values, 100*report.Summarize(r.shares(3, part)).Median)
+		bars.Values = append(bars.Values, report.Summarize(r.shares(3, part)).Scale(100))
 	}
 	if len(minor) > 0 {
 		bars.Labels = append(bars.Labels, minorLabel(len(minor)))
-		bars.Values = append(bars.Values, 100*report.Summarize(r.sumShares(3, minor)).Median)
+		bars.Values = append(bars.Values, report.Summarize(r.sumShares(3, minor)).Scale(100))
 	}
 	return bars.Save(path)
 }
@@ -390,6 +391,13 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 		"A run shorter than %v is repeated to fill a sample (the iterations column); the first run is then a warm-up.\n\n",
 		r.c.sizeBudget, r.c.scaleBudget, r.c.memCap>>20, r.c.minSample)
 	b.WriteString(plotLink(plots, plotScaling, "time per run against kernel size, log-log"))
+	if plots[plotScaling] == nil {
+		if parts := r.plottedParts(); len(parts) > 0 {
+			fmt.Fprintf(b, "The plot draws the whole pipeline and only the %d parts that cost most at the largest size measured (%s), "+
+				"so that its lines can be told apart; the table \"Every phase, ns per instruction\" below has every part.\n\n",
+				len(parts), strings.Join(parts, ", "))
+		}
+	}
 	t := &report.Table{Head: []string{"size", "instructions", "status", "runs", "iterations", "ms per run", "ns/instr", "peak MiB", "peak B/instr", "allocations/instr", "bytes allocated/instr"}, Left: 3}
 	for _, res := range d.results {
 		name := fmt.Sprintf("PipelineScaling/%d", res.Spec.Size)
@@ -431,7 +439,8 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 		return
 	}
 	b.WriteString("### Every phase, ns per instruction\n\n")
-	b.WriteString("Median over the runs of each size; a flat row is linear. Parse, the report's measures and the driver, and print are rows of their own.\n\n")
+	fmt.Fprintf(b, "Median [min–max] over the %d runs of each size; a flat row is linear, and the exponent is taken from the medians. "+
+		"Parse, the report's measures and the driver, and print are rows of their own.\n\n", r.c.count)
 	head := []string{"part"}
 	for _, res := range sizes {
 		head = append(head, report.Num(float64(res.Instrs)))
@@ -461,7 +470,7 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 				names = append(names, fmt.Sprintf("PipelineScalingPhase/%s/%d", p, res.Spec.Size))
 			}
 			s := report.Summarize(r.sumValues(names, "ns/instr"))
-			row = append(row, report.Num(s.Median))
+			row = append(row, s.Cell())
 			med = append(med, s.Median)
 		}
 		if len(sizes) >= 2 {
@@ -528,8 +537,26 @@ func (r *reportRun) scalingParts() []string {
 }
 
 // plotTopParts is how many parts the scaling plot draws beside the
-// whole pipeline.
+// whole pipeline: with every phase (some forty) the lines could not be
+// told apart; the table beside the plot has them all.
 const plotTopParts = 6
+
+// plottedParts returns the parts the scaling plot draws: the
+// plotTopParts that cost most at the largest size measured, costliest
+// first.
+func (r *reportRun) plottedParts() []string {
+	sizes := r.sizesWithSamples()
+	if len(sizes) == 0 {
+		return nil
+	}
+	last := sizes[len(sizes)-1]
+	parts := r.scalingParts()
+	cost := func(p string) float64 {
+		return r.raw.Summary(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, last.Spec.Size), "ns/instr").Median
+	}
+	sort.SliceStable(parts, func(i, j int) bool { return cost(parts[i]) > cost(parts[j]) })
+	return parts[:min(plotTopParts, len(parts))]
+}
 
 func (r *reportRun) plotScaling(path string) error {
 	sizes := r.sizesWithSamples()
@@ -541,15 +568,8 @@ func (r *reportRun) plotScaling(path string) error {
 		whole.X = append(whole.X, float64(res.Instrs))
 		whole.Y = append(whole.Y, r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", res.Spec.Size), "ns/op").Scale(1e-6))
 	}
-	// The parts that cost most at the largest size.
-	last := sizes[len(sizes)-1]
-	parts := r.scalingParts()
-	cost := func(p string) float64 {
-		return r.raw.Summary(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, last.Spec.Size), "ns/instr").Median
-	}
-	sort.SliceStable(parts, func(i, j int) bool { return cost(parts[i]) > cost(parts[j]) })
 	series := []report.Series{whole}
-	for _, p := range parts[:min(plotTopParts, len(parts))] {
+	for _, p := range r.plottedParts() {
 		s := report.Series{Name: p}
 		for _, res := range sizes {
 			s.X = append(s.X, float64(res.Instrs))
@@ -558,8 +578,9 @@ func (r *reportRun) plotScaling(path string) error {
 		series = append(series, s)
 	}
 	ll := &report.LogLog{
-		Title:  fmt.Sprintf("ptxopt -O3 on generated kernels (%s)", r.machine.CPU),
-		XLabel: "instructions", YLabel: "ms per run (median, min–max bars)",
+		Title: fmt.Sprintf("ptxopt -O3 on generated kernels: the whole pipeline and its %d costliest parts\n%s",
+			len(series)-1, r.machine.Label()),
+		XLabel: "instructions", YLabel: fmt.Sprintf("ms per run (median, min–max of %d runs)", r.c.count),
 		Series: series, RefLabel: "linear (slope 1)",
 	}
 	return ll.Save(path)
@@ -583,7 +604,8 @@ func (r *reportRun) plotMemory(path string) error {
 	if len(s.X) == 0 {
 		return fmt.Errorf("no peak memory measured")
 	}
-	ll := &report.LogLog{Title: fmt.Sprintf("ptxopt -O3 peak memory on generated kernels (%s)", r.machine.CPU), XLabel: "instructions", YLabel: "MiB above the resident size before a run",
+	ll := &report.LogLog{Title: "ptxopt -O3 peak memory on generated kernels\n" + r.machine.Label(), XLabel: "instructions",
+		YLabel: fmt.Sprintf("MiB above the resident size before a run (median, min–max of %d runs)", r.c.count),
 		Series: []report.Series{s}, RefLabel: "linear (slope 1)"}
 	return ll.Save(path)
 }
@@ -618,16 +640,16 @@ func (r *reportRun) plotBitvec(path string) error {
 		return fmt.Errorf("bit vectors not measured")
 	}
 	const kernel, cas, bits = "OrWithAndNotIfChanged", bench.Changed, report.HeadlineBits
-	bars := &report.Bars{Title: fmt.Sprintf("%s, %s, %s bits (%s)", kernel, cas, report.BitsLabel(bits), r.machine.CPU),
-		XLabel: "GB/s an ideal kernel moves (median of rounds)", Ref: math.NaN()}
+	bars := &report.Bars{Title: fmt.Sprintf("%s, %s, %s bits\n%s", kernel, cas, report.BitsLabel(bits), r.machine.Label()),
+		XLabel: fmt.Sprintf("GB/s an ideal kernel moves: median and min–max of %d rounds (readprobe: median)", r.c.count), Ref: math.NaN()}
 	for _, impl := range bench.Impls() {
 		v := r.raw.Values("Kernels/"+bench.KernelName(kernel, cas, bits, impl), "MB/s")
 		if len(v) == 0 {
 			continue
 		}
-		gb := report.Summarize(v).Median / 1000
+		gb := report.Summarize(v).Scale(1e-3)
 		if impl == bench.ImplReadProbe {
-			bars.Ref, bars.RefLabel = gb, "readprobe: a read-only sum over the same vectors"
+			bars.Ref, bars.RefLabel = gb.Median, "readprobe: a read-only sum over the same vectors"
 			continue
 		}
 		bars.Labels = append(bars.Labels, impl)
@@ -637,6 +659,14 @@ func (r *reportRun) plotBitvec(path string) error {
 }
 
 // ---- LLVM
+
+// irProducer names the clang that wrote the suite's IR, in words.
+func (r *reportRun) irProducer() string {
+	if r.llvm.irMajor == 0 {
+		return "of a clang that does not name itself"
+	}
+	return fmt.Sprintf("clang %d's", r.llvm.irMajor)
+}
 
 // llvmSpeedRatios returns, per round, LLVM's in-process time (opt + llc)
 // over ptxopt's on all kernels.
@@ -673,14 +703,14 @@ func (r *reportRun) llvmMarkdown(b *strings.Builder) {
 		b.WriteString("Not measured (interrupted).\n\n")
 		return
 	}
-	fmt.Fprintf(b, "The same %d kernels go two ways. LLVM's: `opt -O2` then `llc -O2 -mcpu=%s`. ptxopt's: `llc -O0` to PTX "+
-		"(made once, not timed), then ptxopt -O2 in-process. %s. Rates are -O0 PTX instructions (%s in all) per millisecond. "+
+	fmt.Fprintf(b, "The same %d kernels go two ways from one clang -O0 compile: the -O0 quality suite (`%s`: CUDA kernels of our own, "+
+		"compiled by `gen.sh` with clang-16 device-only for sm_80 at -O0; the LLVM IR and the PTX of each compile are checked in). "+
+		"LLVM's way: `opt -O2` then `llc -O2 -mcpu=%s` from the IR (optnone and -O0's noinline left off, so opt optimizes it as clang -O2 would). "+
+		"ptxopt's way: ptxopt -O2 in-process from the PTX, which is what `llc -O0` prints from that IR. "+
+		"LLVM here: %s (`%s`, `%s`, the newest installed; the IR is %s). Rates are -O0 PTX instructions (%s in all) per millisecond. "+
 		"LLVM's in-process time is what `-time-passes` reports (pass execution and IR parsing); its wall time is the whole process, "+
 		"start-up included, which is what running the tool once per file costs. Each round runs every kernel through both ways, kernel after kernel.\n\n",
-		len(d.kernels), pipeline.LLVMCPU, d.tools.Version, report.Num(float64(r.llvmInstrs())))
-	fmt.Fprintf(b, "The kernels are the LLVM IR files of the simulator's cross-check (`%s`): small, hand-written and already in SSA form, "+
-		"with no `.local` frames, so they show speed and the cleanup of llc -O0's output, not the promotion of -O0 memory to registers. "+
-		"The comparison on clang -O0 output of real CUDA kernels waits for the -O0 quality suite (issue 10).\n\n", r.c.llvmIR)
+		len(d.kernels), r.c.quality, pipeline.LLVMCPU, d.tools.Version, d.tools.Opt, d.tools.Llc, r.irProducer(), report.Num(float64(r.llvmInstrs())))
 	total := float64(r.llvmInstrs())
 	rate := func(name, unit string) string {
 		v := r.raw.Values(name, unit)
@@ -702,9 +732,9 @@ func (r *reportRun) llvmMarkdown(b *strings.Builder) {
 	q := r.llvmTotals()
 	b.WriteString("What each way prints (instructions and R registers in 32-bit slots, summed over the kernels; the same every round):\n\n")
 	t = &report.Table{Head: []string{"", "instructions", "R registers"}, Left: 1}
-	t.Add("llc -O0 (ptxopt's input)", report.Num(float64(q.o0.Instrs)), report.Num(float64(q.o0.RegsR)))
+	t.Add("clang -O0 (ptxopt's input)", report.Num(float64(q.o0.Instrs)), report.Num(float64(q.o0.RegsR)))
 	t.Add("opt -O2 + llc -O2", report.Num(float64(q.llvm.Instrs)), report.Num(float64(q.llvm.RegsR)))
-	t.Add("llc -O0 + ptxopt -O2", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.ptxopt.RegsR)))
+	t.Add("clang -O0 + ptxopt -O2", report.Num(float64(q.ptxopt.Instrs)), report.Num(float64(q.ptxopt.RegsR)))
 	t.Markdown(b)
 	b.WriteString("\n<details><summary>Per kernel</summary>\n\n")
 	t = &report.Table{Head: []string{"kernel", "-O0 instrs", "LLVM -O2 instrs", "ptxopt -O2 instrs", "ptxopt ms", "opt ms", "llc ms"}, Left: 1}
