@@ -22,9 +22,24 @@ if ! command -v llc >/dev/null && ! command -v llc-14 >/dev/null; then
 		say "llc missing and cannot install llvm-14 (not root or no apt-get)"
 	fi
 fi
+# The quality suite's IR comes from clang-16: LLVM 14 cannot read it, so
+# the benchmark report's LLVM comparison (bench/pipeline TestLLVM,
+# TestLLVMQualitySuite) needs llvm-16 beside it.
+if ! command -v opt-16 >/dev/null && [ ! -x /usr/lib/llvm-16/bin/opt ]; then
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		say "installing llvm-16"
+		log=$(mktemp)
+		if ! (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-16) >"$log" 2>&1; then
+			tail -n 20 "$log"
+			say "apt-get could not install llvm-16"
+		fi
+		rm -f "$log"
+	fi
+fi
 # the versioned package puts unversioned names here
 [ -d /usr/lib/llvm-14/bin ] && export PATH="$PATH:/usr/lib/llvm-14/bin"
 if ! command -v llc >/dev/null; then
 	say "llc not available; the cross-check skips (fails under CI=true)"
 fi
 go test -count=1 -run 'TestLLVMCrossCheck' ./sim
+go test -count=1 -run 'TestLLVM' ./bench/pipeline
