@@ -47,11 +47,12 @@ func sinkMovementSSA(p *Pass) bool {
 	loops := p.A.Loops()
 	order := p.A.Order()
 	moved := 0
+	pos := newInstrOrder(f)
 	for k := len(order.RPO) - 1; k >= 0; k-- {
 		b := order.RPO[k]
 		for i := f.BlockLast[b]; i != ir.NoInstr; {
 			prev := f.Prev[i]
-			if sinkTarget(p, i, b, du, dom, loops) {
+			if sinkTarget(p, i, b, du, dom, loops, pos) {
 				moved++
 			}
 			i = prev
@@ -92,7 +93,7 @@ func sinkable(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
 
 // sinkTarget moves i (in block b) down when it may and it pays; it
 // reports whether i moved.
-func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.DomTree, loops *core.Loops) bool {
+func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.DomTree, loops *core.Loops, pos *instrOrder) bool {
 	f := p.F
 	r, ok := sinkable(f, i)
 	if !ok {
@@ -129,12 +130,12 @@ func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.
 	for target != b && loops.Innermost[target] != loops.Innermost[b] {
 		target = dom.IDom(target)
 	}
-	// the first use in target, if any
+	// the first use in target, if any (uses of an SSA value are its
+	// readers: in target, the earliest of them)
 	first := ir.NoInstr
-	for j := f.BlockFirst[target]; j != ir.NoInstr; j = f.Next[j] {
-		if usesReg(f, j, r) {
+	for _, u := range uses {
+		if j := u.Instr; f.Block[j] == target && (first == ir.NoInstr || pos.before(j, first)) {
 			first = j
-			break
 		}
 	}
 	if target == b {
@@ -147,12 +148,14 @@ func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.
 		}
 		f.Unlink(i)
 		f.InsertBefore(first, i)
+		pos.moved(i)
 		return true
 	}
 	if !sinkPays(f, i, du) {
 		return false
 	}
 	f.Unlink(i)
+	defer pos.moved(i)
 	switch {
 	case first != ir.NoInstr:
 		f.InsertBefore(first, i)
@@ -206,19 +209,6 @@ func sinkPays(f *ir.Func, i ir.InstrID, du *core.DefUse) bool {
 		}
 	}
 	return ending <= 1
-}
-
-// usesReg reports whether instruction j reads register r: as its guard,
-// an operand, or an element of a list or address at any depth (the
-// coordinates of "tex [img, {%x, %y}]").
-func usesReg(f *ir.Func, j ir.InstrID, r ir.RegID) bool {
-	var buf [16]core.RegRef
-	for _, x := range core.AppendRegRefs(f, j, buf[:0]) {
-		if !x.Def && x.Reg == r {
-			return true
-		}
-	}
-	return false
 }
 
 // touchesMultiVersion: i defines or reads a version of a register written
