@@ -47,8 +47,11 @@ dumb), batch mode shows a progress line there: files done, rate, time left.
 Outputs (-o, --report-file, --html-out) replace a new or regular file
 atomically (temporary file and rename). A symbolic link is followed and its
 target written the same way; a file with several hard links is overwritten in
-place; a device, FIFO or socket (-o /dev/null) is written through, never
-replaced. A bad input does not stop the
+place; a device or FIFO (-o /dev/null) is written through, never replaced.
+A path that names a file descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N,
+or a link to one) is written through that descriptor as it is open, never
+renamed over: "-o /dev/stdout >>log" appends to log. A socket is refused
+(an error, exit 1). A bad input does not stop the
 others; the output is byte-identical whatever the number of workers.
 
 flags:
