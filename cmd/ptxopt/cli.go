@@ -239,11 +239,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				if err := writeAll(stdout, []byte(usageText)); err != nil {
-					fmt.Fprintf(stderr, "ptxopt: writing standard output: %v\n", err)
-					return exitIO
-				}
-				return exitOK
+				return writeStdout(stdout, stderr, []byte(usageText))
 			}
 			return usageErr(stderr, "%v", err)
 		}
@@ -265,20 +261,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	if c.version {
-		fmt.Fprintln(stdout, versionLine())
-		return exitOK
+		return writeStdout(stdout, stderr, []byte(versionLine()+"\n"))
 	}
 	if c.helpPhases {
-		phases.WriteHelpPhases(stdout)
-		return exitOK
+		var b bytes.Buffer
+		phases.WriteHelpPhases(&b)
+		return writeStdout(stdout, stderr, b.Bytes())
 	}
 	if c.helpKnobs {
 		t, err := phases.ParseTarget(orDefault(c.sm, "sm_80"))
 		if err != nil {
 			return usageErr(stderr, "%v", err)
 		}
-		phases.WriteHelpKnobs(stdout, t)
-		return exitOK
+		var b bytes.Buffer
+		phases.WriteHelpKnobs(&b, t)
+		return writeStdout(stdout, stderr, b.Bytes())
 	}
 	if c.jobs < 1 {
 		return usageErr(stderr, "-j wants at least 1 worker, not %d", c.jobs)
@@ -298,6 +295,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		c.report = "json"
 	}
 	return c.main(ctx)
+}
+
+// writeStdout writes text (help, version) to stdout: exitOK, or exitIO
+// with the error on stderr when the write fails (a full disk, a closed
+// pipe).
+func writeStdout(stdout, stderr io.Writer, text []byte) int {
+	if err := writeAll(stdout, text); err != nil {
+		fmt.Fprintf(stderr, "ptxopt: writing standard output: %v\n", err)
+		return exitIO
+	}
+	return exitOK
 }
 
 func orDefault(s, d string) string {

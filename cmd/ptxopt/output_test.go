@@ -173,16 +173,34 @@ func TestOutputCharDevice(t *testing.T) {
 func TestWriteErrorsSeen(t *testing.T) {
 	in, _ := optimized(t)
 	if full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0); err == nil {
-		cmd := exec.Command(binary, in)
-		cmd.Stdout = full
-		var se bytes.Buffer
-		cmd.Stderr = &se
-		err := cmd.Run()
-		full.Close()
-		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != exitIO || !strings.Contains(se.String(), "standard output") {
-			t.Errorf("stdout to /dev/full: %v, stderr %q; want exit %d naming standard output", err, se.String(), exitIO)
+		// Everything that writes to standard output: the PTX, the help
+		// texts, the version, and check's report and help (check's I/O
+		// status is 5: its 3 means something else).
+		for _, c := range []struct {
+			args []string
+			code int
+		}{
+			{[]string{in}, exitIO},
+			{[]string{"--version"}, exitIO},
+			{[]string{"--help"}, exitIO},
+			{[]string{"--help-phases"}, exitIO},
+			{[]string{"--help-knobs"}, exitIO},
+			{[]string{"check", in}, checkIO},
+			{[]string{"check", "--report", "json", in}, checkIO},
+			{[]string{"check", "--help"}, checkIO},
+		} {
+			trackSources()
+			cmd := exec.Command(binary, c.args...)
+			cmd.Stdout = full
+			var se bytes.Buffer
+			cmd.Stderr = &se
+			err := cmd.Run()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != c.code || !strings.Contains(se.String(), "writing standard output: write /dev/stdout: no space left on device") {
+				t.Errorf("ptxopt %s >/dev/full: %v, stderr %q; want exit %d naming standard output", strings.Join(c.args, " "), err, se.String(), c.code)
+			}
 		}
+		full.Close()
 	} else {
 		t.Logf("no /dev/full (%v): only the pipe case runs", err)
 	}
