@@ -304,7 +304,7 @@ func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWM
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
 		} else if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
-			err = writeRecovered(j.out, out)
+			err = writeRecovered(ctx, j.out, out)
 		}
 		gate.RUnlock()
 		if err != nil {

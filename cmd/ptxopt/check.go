@@ -639,7 +639,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 	}
 	if !test(keep) {
 		// the printed input does not reproduce on its own seed: write it as is
-		if err := writeOutput(out, src); err == nil {
+		if err := writeOutput(ctx, out, src); err == nil {
 			fmt.Fprintf(c.stdout, "reproducer (not reduced): %s\n", out)
 		}
 		return
@@ -671,7 +671,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 		}
 	}
 	data := build(keep)
-	if err := writeOutput(out, data); err != nil {
+	if err := writeOutput(ctx, out, data); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt check: writing the reproducer: %v\n", err)
 		return
 	}

@@ -47,7 +47,8 @@ dumb), batch mode shows a progress line there: files done, rate, time left.
 Outputs (-o, --report-file, --html-out) replace a new or regular file
 atomically (temporary file and rename). A symbolic link is followed and its
 target written the same way; a file with several hard links is overwritten in
-place; a device or FIFO (-o /dev/null) is written through, never replaced.
+place; a device or FIFO (-o /dev/null) is written through, never replaced
+(a FIFO waits for a reader; a signal ends the wait).
 A path that names a file descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N,
 or a link to one) is written through that descriptor as it is open, never
 renamed over: "-o /dev/stdout >>log" appends to log. A socket is refused
@@ -370,7 +371,8 @@ func (c *cli) main(ctx context.Context) int {
 			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 			return max(code, exitFailed)
 		}
-		if err := writeOutput(c.htmlOut, htmlBuf.Bytes()); err != nil {
+		// Written after an interrupt too (only a second signal stops it).
+		if err := writeOutput(context.WithoutCancel(ctx), c.htmlOut, htmlBuf.Bytes()); err != nil {
 			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 			return max(code, exitIO)
 		}
@@ -430,8 +432,13 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 			fmt.Fprintf(c.stderr, "ptxopt: writing standard output: %v\n", err)
 			return exitIO
 		}
-	} else if err := writeRecovered(c.out, out); err != nil {
+	} else if err := writeRecovered(ctx, c.out, out); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
+		if code := interruptCode(ctx); code != 0 {
+			// A signal while the output waited (a FIFO without a reader).
+			c.writeReport(rep)
+			return code
+		}
 		return exitFailed
 	}
 	if code := c.writeReport(rep); code != exitOK {
@@ -510,7 +517,9 @@ func (c *cli) writeReport(rep *ptxopt.Report) int {
 		}
 		return exitOK
 	}
-	if err := writeOutput(c.reportFile, b.Bytes()); err != nil {
+	// The report is written after an interrupt too: a FIFO without a
+	// reader waits for one until a second signal ends ptxopt.
+	if err := writeOutput(context.Background(), c.reportFile, b.Bytes()); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: report: %v\n", err)
 		return exitIO
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // writeOutput writes data to path without ever replacing something ptxopt
@@ -38,8 +40,8 @@ import (
 //     where that means something.
 //
 // Every write and close error is returned.
-func writeOutput(path string, data []byte) error {
-	if done, err := writeDescriptor(path, data); done {
+func writeOutput(ctx context.Context, path string, data []byte) error {
+	if done, err := writeDescriptor(ctx, path, data); done {
 		return err
 	}
 	lst, err := os.Lstat(path)
@@ -53,7 +55,7 @@ func writeOutput(path string, data []byte) error {
 		st, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			// Dangling link: create its target through the link.
-			return writeThrough(path, data, os.O_CREATE|os.O_TRUNC)
+			return writeThrough(ctx, path, data, os.O_CREATE|os.O_TRUNC)
 		}
 		if err != nil {
 			return err
@@ -62,13 +64,13 @@ func writeOutput(path string, data []byte) error {
 			return socketError(path)
 		}
 		if !st.Mode().IsRegular() {
-			return writeThrough(path, data, 0)
+			return writeThrough(ctx, path, data, 0)
 		}
 		real, err := filepath.EvalSymlinks(path)
 		if err != nil {
 			return err
 		}
-		return writeRegular(real, st, data)
+		return writeRegular(ctx, real, st, data)
 	}
 	if !lst.Mode().IsRegular() {
 		if lst.IsDir() {
@@ -77,9 +79,9 @@ func writeOutput(path string, data []byte) error {
 		if lst.Mode()&fs.ModeSocket != 0 {
 			return socketError(path)
 		}
-		return writeThrough(path, data, 0)
+		return writeThrough(ctx, path, data, 0)
 	}
-	return writeRegular(path, lst, data)
+	return writeRegular(ctx, path, lst, data)
 }
 
 func socketError(path string) error {
@@ -101,12 +103,12 @@ const maxLinkHops = 40
 // log). Another process's descriptor is opened through its /proc entry
 // and overwritten in place. Any other chain is not done: writeOutput
 // goes on with it.
-func writeDescriptor(path string, data []byte) (done bool, err error) {
+func writeDescriptor(ctx context.Context, path string, data []byte) (done bool, err error) {
 	p := path
 	for range maxLinkHops {
 		if pid, fd, ok := descriptorPath(p); ok {
 			if pid != os.Getpid() {
-				return true, writeThrough(p, data, truncateRegular(p))
+				return true, writeThrough(ctx, p, data, truncateRegular(p))
 			}
 			f, err := ownDescriptor(fd)
 			if err != nil {
@@ -213,31 +215,47 @@ func truncateRegular(p string) int {
 
 // writeRecovered is writeOutput with a panic turned into an error (the
 // temporary file, if any, stays behind: a panic is a bug to report).
-func writeRecovered(path string, data []byte) (err error) {
+func writeRecovered(ctx context.Context, path string, data []byte) (err error) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			err = fmt.Errorf("internal error writing %s: %v", path, rec)
 		}
 	}()
 	fault("write", path)
-	return writeOutput(path, data)
+	return writeOutput(ctx, path, data)
 }
 
 // writeRegular replaces the existing regular file path (described by st).
-func writeRegular(path string, st fs.FileInfo, data []byte) error {
+func writeRegular(ctx context.Context, path string, st fs.FileInfo, data []byte) error {
 	if linkCount(st) > 1 {
-		return writeThrough(path, data, os.O_TRUNC)
+		return writeThrough(ctx, path, data, os.O_TRUNC)
 	}
 	return writeAtomic(path, data, st.Mode().Perm())
 }
 
 // writeThrough opens path for writing (following links) and writes data.
-func writeThrough(path string, data []byte, flags int) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|flags, 0o644)
+// A FIFO is opened without blocking the process (see openFIFO), and the
+// write to it stops when ctx is done: with no reader, or a reader that
+// does not read, a signal still ends the run.
+func writeThrough(ctx context.Context, path string, data []byte, flags int) error {
+	var f *os.File
+	var err error
+	if st, serr := os.Stat(path); serr == nil && st.Mode()&fs.ModeNamedPipe != 0 {
+		f, err = openFIFO(ctx, path)
+	} else {
+		f, err = os.OpenFile(path, os.O_WRONLY|flags, 0o644)
+	}
 	if err != nil {
 		return err
 	}
+	// A pollable file (the FIFO) takes a deadline: it ends a write the
+	// reader does not take once ctx is done. (Other files return
+	// ErrNoDeadline, which is ignored.)
+	stop := context.AfterFunc(ctx, func() { f.SetWriteDeadline(time.Now()) })
 	_, err = f.Write(data)
+	if !stop() && errors.Is(err, os.ErrDeadlineExceeded) {
+		err = &fs.PathError{Op: "write", Path: path, Err: context.Cause(ctx)}
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

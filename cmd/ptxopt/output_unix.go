@@ -3,9 +3,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,4 +35,24 @@ func givenDescriptor(fd int) error {
 		return errors.New("not one ptxopt was started with")
 	}
 	return nil
+}
+
+// openFIFO opens the FIFO at path for writing. A blocking open would
+// wait for a reader in the kernel, where no signal's cancellation can
+// reach it (the first SIGTERM was ignored); the open is non-blocking
+// instead, retried every 20 ms while no reader has the FIFO open
+// (ENXIO), until one does or ctx is done. The file stays non-blocking:
+// Go's poller then makes its writes wait (and take a deadline).
+func openFIFO(ctx context.Context, path string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if !errors.Is(err, syscall.ENXIO) {
+			return f, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, &fs.PathError{Op: "open", Path: path, Err: context.Cause(ctx)}
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
