@@ -146,7 +146,10 @@ func descriptorPath(p string) (pid, fd int, ok bool) {
 	if err != nil || fd < 0 {
 		return 0, 0, false
 	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	dir, err := filepath.Abs(filepath.Dir(p))
+	if err == nil {
+		dir, err = filepath.EvalSymlinks(dir)
+	}
 	if err != nil {
 		return 0, 0, false
 	}
