@@ -26,7 +26,7 @@ func TestCanceledPassesStopCorrect(t *testing.T) {
 	passes := []string{"EarlyOriSimpleLiveDead", "OriPerformLiveDeadFirst", "GvnCse", "OriDoPredication",
 		"LateOriCommoning", "OriHoistInvariantsLate", "CSSA", "OutOfSSA"}
 	stops := []uint32{1, 2, 3, 5, 8, 13, 21, 34, 55, 89}
-	seeds := 10
+	seeds := 6
 	if testing.Short() {
 		seeds = 3
 	}
