@@ -46,8 +46,11 @@ func lateCommoning(p *Pass) bool {
 	if f.NumInstrs() == 0 || len(f.Layout) == 0 {
 		return false
 	}
+	if p.Canceled() {
+		return false
+	}
 	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: 3, late: true, noMoves: p.Knobs.Bool(DisableMoveCommoning),
-		gate: Unlimited}
+		gate: Unlimited, poll: newPoller(p)}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)

@@ -100,7 +100,7 @@ func cssa(p *Pass) bool {
 		}
 		writeDump(w, "before", "CSSA", f)
 	}
-	if !p.Knobs.Bool(DoCSSA) {
+	if !p.Knobs.Bool(DoCSSA) || p.Canceled() {
 		return false
 	}
 	changed := false
@@ -119,8 +119,17 @@ func cssa(p *Pass) bool {
 		st.copies++
 		return r
 	}
-	inserted := 0
+	// Each block's PHIs are converted whole, and a function with some
+	// blocks converted is in SSA form too: a canceled run stops between
+	// blocks, and the function is not conventional (OutOfSSA would place
+	// edge copies itself, as without CSSA).
+	pl := newPoller(p)
+	inserted, stopped := 0, false
 	for _, b := range f.Layout {
+		if pl.stop() {
+			stopped = true
+			break
+		}
 		lastPhi := ir.NoInstr
 		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
 			lastPhi = i
@@ -158,7 +167,7 @@ func cssa(p *Pass) bool {
 			at = mv
 		}
 	}
-	st.cssa = true
+	st.cssa = !stopped
 	st.copyTo = f.NumRegs()
 	if inserted > 0 {
 		p.Count("copies inserted", int64(inserted))

@@ -132,8 +132,11 @@ func gvnCse(p *Pass) bool {
 	if mode == 0 {
 		return false
 	}
+	if p.Canceled() {
+		return false
+	}
 	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: mode, gate: p.Knobs.Budget(EnableGvnCsePerInstr),
-		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa}
+		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa, poll: newPoller(p)}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)
@@ -206,6 +209,12 @@ type gvn struct {
 	// registers replaced by what they stand for.
 	keyStart []int32
 	keyOps   []ir.Operand
+
+	// poll: the run's context, polled per block of the walks (nil: never
+	// canceled). A canceled run stops between two blocks: each rewrite
+	// (an instruction made a copy of an equal value that dominates it)
+	// is whole and right on its own, and the drain only finds more.
+	poll *poller
 }
 
 // Properties that exclude an instruction from value numbering.
@@ -288,8 +297,14 @@ func (g *gvn) run() int64 {
 	if g.dom.Root == ir.NoBlock {
 		return 0
 	}
+	if g.poll.now() {
+		return 0
+	}
 	stack := []frame{{b: g.dom.Root}}
 	for len(stack) > 0 {
+		if g.poll.stop() {
+			return n
+		}
 		fr := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if fr.exit {
@@ -311,6 +326,9 @@ func (g *gvn) run() int64 {
 	if g.mode >= 3 && !g.late {
 		g.draining = true
 		g.scope.drain(func(b ir.BlockID) {
+			if g.poll.stop() {
+				return
+			}
 			k := g.block(b)
 			g.nDrain += k
 			n += k

@@ -146,9 +146,16 @@ func hoistInvariants(p *Pass) bool {
 	if len(f.Layout) < 2 {
 		return false // a one-block loop has the entry as its header
 	}
+	// A canceled run polls before the edits (inserting preheaders) and
+	// then between two loops: each loop's hoisting is whole, and the
+	// round's end drops the analyses it staled.
+	pl := newPoller(p)
+	if pl.now() {
+		return false
+	}
 	h := &licm{f: f, a: p.A, sc: p.Scratch, ssa: p.ssa}
 	h.analyze()
-	if !h.anyCandidate() {
+	if !h.anyCandidate() || pl.now() {
 		return false
 	}
 	h.budget = p.Knobs.Budget(HoistInvariantsBudget)
@@ -163,8 +170,11 @@ func hoistInvariants(p *Pass) bool {
 	// function unchanged by the rounds before it), and no preheader is
 	// inserted: a preheader with nothing in it would only cost a branch.
 	live := p.A.Liveness()
+	if pl.now() {
+		return false
+	}
 	h.pressure(live, nil)
-	if !h.anyMove(live) {
+	if !h.anyMove(live) || pl.now() {
 		return false
 	}
 	var newReg func(r, like ir.RegID)
@@ -182,10 +192,13 @@ func hoistInvariants(p *Pass) bool {
 	for _, ht := range height {
 		top = max(top, ht)
 	}
-	for round := int32(1); round <= top && h.budget > 0; round++ {
+	for round := int32(1); round <= top && h.budget > 0 && !pl.now(); round++ {
 		moved := int64(0)
 		// Loops are numbered outermost first: backwards, larger bodies later.
 		for k := len(h.loops.Loops) - 1; k >= 0 && h.budget > 0; k-- {
+			if pl.stop() {
+				break
+			}
 			if height[k] != round || !h.eligible(k) {
 				continue
 			}

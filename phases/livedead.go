@@ -54,6 +54,9 @@ func removable(f *ir.Func, i ir.InstrID) bool {
 // counts, so chains of dead temporaries go in one phase).
 func simpleLiveDead(p *Pass) bool {
 	f := p.F
+	if p.Canceled() {
+		return false
+	}
 	uses := take[int32](p.Scratch, f.NumRegs())
 	var refsBuf [32]core.RegRef
 	refs := refsBuf[:0]
@@ -81,8 +84,16 @@ func simpleLiveDead(p *Pass) bool {
 			work = append(work, i)
 		}
 	}
+	// Each deletion is of an instruction nothing reads: a canceled run
+	// stops between two.
+	pl := newPoller(p)
 	removed := int64(0)
+	canceled := false
 	for len(work) > 0 {
+		if pl.stop() {
+			canceled = true
+			break
+		}
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
 		if f.Dead[i] || f.Block[i] == ir.NoBlock || !removable(f, i) {
@@ -115,7 +126,9 @@ func simpleLiveDead(p *Pass) bool {
 	if removed > 0 {
 		p.Count("instructions removed", removed)
 	}
-	p.FixedPoint() // the use-count worklist ran to the end
+	if !canceled {
+		p.FixedPoint() // the use-count worklist ran to the end
+	}
 	return removed > 0
 }
 
@@ -144,18 +157,36 @@ func simpleLiveDead(p *Pass) bool {
 // A phase that deletes nothing leaves the cache's liveness (and every
 // other analysis) describing the function as it is, so the slot preserves
 // all; one that deletes drops what it made stale.
+//
+// A canceled run stops between two blocks of the sweep or two registers
+// of the worklist: every deletion made was of an instruction whose
+// results are dead (liveness before deletions only over-approximates
+// liveness after them), so the function is correct, with less removed.
 func liveDead(p *Pass) bool {
 	f := p.F
+	if p.Canceled() {
+		return false
+	}
 	d := p.Scratch.deadState(f)
-	removed := d.sweep(f, p.A.Liveness())
+	d.poll, d.canceled = newPoller(p), false
+	defer func() { d.poll = nil }()
+	l := p.A.Liveness()
+	if d.poll.now() {
+		return false
+	}
+	removed := d.sweep(f, l)
 	if removed > 0 {
-		removed += d.cascade(f, p.A.DefUse())
+		if !d.canceled {
+			removed += d.cascade(f, p.A.DefUse())
+		}
 		p.A.Invalidate(instrAnalyses)
 	}
 	if removed > 0 {
 		p.Count("instructions removed", removed)
 	}
-	p.FixedPoint() // the worklist ran to the end: nothing more is dead
+	if !d.canceled {
+		p.FixedPoint() // the worklist ran to the end: nothing more is dead
+	}
 	return removed > 0
 }
 
@@ -178,6 +209,10 @@ type deadState struct {
 	rr      []regRef
 	atExit  []bool
 	other   *deadState // a second register's analysis (otherLiveAfter)
+	// poll: the run's context, polled per block and per register (nil:
+	// never canceled); canceled: the sweep or the worklist stopped.
+	poll     *poller
+	canceled bool
 }
 
 func (s *Scratch) deadState(f *ir.Func) *deadState {
@@ -229,6 +264,10 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 		return d.isLive[r]
 	}
 	for _, b := range f.Layout {
+		if d.poll.stop() {
+			d.canceled = true
+			break
+		}
 		d.stamp++
 		l.Out(b, &d.out)
 		for i := f.BlockLast[b]; i != ir.NoInstr; {
@@ -297,6 +336,10 @@ func (d *deadState) cascade(f *ir.Func, du *core.DefUse) int64 {
 	}
 	n := int64(0)
 	for len(d.work) > 0 {
+		if d.poll.stop() {
+			d.canceled = true
+			break
+		}
 		r := d.work[len(d.work)-1]
 		d.work = d.work[:len(d.work)-1]
 		d.freed[r] = false

@@ -179,10 +179,10 @@ type Pass struct {
 
 // Canceled reports whether the run's context has been canceled. The
 // driver checks between phases and right after each phase; a pass with a
-// long loop polls this (GeneralOptimize between its fixed-point rounds)
-// and returns early. The function may then be left half rewritten: the
-// driver stops with the context's error at once, and the caller discards
-// the module. It costs one non-blocking channel receive.
+// long loop polls this (GeneralOptimize between its fixed-point rounds,
+// the others of cancel.go through a poller) and returns early, at a point
+// where the function is correct. The driver then stops with the context's
+// error at once. It costs one non-blocking channel receive.
 func (p *Pass) Canceled() bool {
 	select {
 	case <-p.done:

@@ -61,7 +61,7 @@ import (
 func predication(p *Pass) bool {
 	limit := int(p.Knobs.Int(PredicationMaxInstrs))
 	f := p.F
-	if limit <= 0 || f.NumInstrs() == 0 || !p.SSA() {
+	if limit <= 0 || f.NumInstrs() == 0 || !p.SSA() || p.Canceled() {
 		return false
 	}
 	pr := &predicator{f: f, du: p.A.DefUse(), limit: limit, uni: p.A.Uniformity(), all: p.Knobs.Bool(PredicateUniformBranches)}
@@ -73,9 +73,16 @@ func predication(p *Pass) bool {
 	// only ones whose edges, definitions and uses changed); the analyses
 	// are recomputed once per round, and a new round takes the shapes a
 	// conversion exposed (an inner diamond turned straight-line).
+	// A canceled run stops between two shapes (each conversion is
+	// whole), and ends the round as usual: the CFG rebuilt, the analyses
+	// dropped.
+	pl := newPoller(p)
 	for round := 0; round < maxPredicationRounds; round++ {
 		n := pr.nBranches
 		for k := 0; k+2 < len(f.Layout); k++ {
+			if pl.stop() {
+				break
+			}
 			if pr.try(k) {
 				k += 3 // a, its arms and the join
 			}
@@ -87,6 +94,9 @@ func predication(p *Pass) bool {
 		f.InvalidateCFG()
 		f.ComputeCFG()
 		p.A.Invalidate(PreserveAll)
+		if pl.now() {
+			break
+		}
 		pr.du, pr.uni = p.A.DefUse(), p.A.Uniformity()
 	}
 	if pr.nBranches > 0 {

@@ -140,6 +140,15 @@ func outOfSSA(p *Pass) bool {
 		coalesce = 0
 	}
 	n := assignRegisters(p, st, coalesce)
+	if n.canceled {
+		// Stopped before the rewrite: the function is as it came (with
+		// CSSA's copies, its PHIs and versions: still in SSA form), or
+		// DestroySSA's copies replaced the PHIs (ordinary registers).
+		if st.cssa {
+			p.ssa = st
+		}
+		return changed
+	}
 	if n.removed > 0 {
 		p.Count("copies coalesced", int64(n.removed))
 	}
@@ -162,6 +171,7 @@ func outOfSSA(p *Pass) bool {
 }
 
 type assignResult struct {
+	canceled       bool // the run was canceled before the rewrite: nothing changed
 	changed        bool
 	removed, split int
 	reused         int // classes kept apart in another register that was free
@@ -177,6 +187,12 @@ type assignResult struct {
 func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	f := p.F
 	var res assignResult
+	// The walks poll the run's context (per block, per class); the
+	// rewrite at the end, the only edit, runs whole or not at all.
+	pl := newPoller(p)
+	if p.Canceled() {
+		return assignResult{canceled: true}
+	}
 	nr := f.NumRegs()
 	// Union-find over registers.
 	parent := make([]ir.RegID, nr)
@@ -277,6 +293,9 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 		}
 	}
 	for _, b := range f.Layout {
+		if pl.stop() {
+			return assignResult{canceled: true}
+		}
 		for _, r := range touched {
 			setLive(r, false)
 		}
@@ -316,6 +335,9 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 	}
 	for _, r := range touched {
 		setLive(r, false)
+	}
+	if p.Canceled() {
+		return assignResult{canceled: true}
 	}
 	if len(pairs) > 0 {
 		slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
@@ -374,6 +396,9 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 		var u *core.Uniformity
 		var tmp []ir.RegID
 		for _, b := range f.Layout {
+			if pl.stop() {
+				return assignResult{canceled: true}
+			}
 			i := f.BlockFirst[b]
 			if i == ir.NoInstr || f.Op[i] != ir.OpPhi {
 				continue
@@ -434,7 +459,10 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 			reusable[c] = false
 		}
 	}
-	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs)
+	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, pl)
+	if reg == nil || p.Canceled() {
+		return assignResult{canceled: true}
+	}
 	// The register of each class; versions nothing maps to are dropped
 	// and the registers above nr0 renumbered densely.
 	final := make([]ir.RegID, nr)
@@ -715,8 +743,9 @@ type classPair struct{ a, b ir.RegID }
 // same rule as assignRegisters' (a value live where another is defined,
 // copies of one value excepted), gathered in one backward walk for the
 // reusable classes only. It returns, per class root, the register chosen
-// (NoReg: none free; the class gets a register of its own).
-func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair) []ir.RegID {
+// (NoReg: none free; the class gets a register of its own), or nil when
+// pl says the run was canceled.
+func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, pl *poller) []ir.RegID {
 	nr := len(cls)
 	reg := make([]ir.RegID, nr)
 	for c := range reg {
@@ -780,6 +809,9 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		}
 	}
 	for _, b := range f.Layout {
+		if pl.stop() {
+			return nil
+		}
 		for _, r := range touched {
 			setLive(r, false)
 		}
@@ -823,6 +855,9 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 			pairs = append(pairs, pair{e.b, e.a})
 		}
 	}
+	if pl.now() {
+		return nil
+	}
 	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
 	pairs = slices.Compact(pairs)
 	// The register of a class as decided so far.
@@ -861,6 +896,9 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	for c := range nr {
 		if !reusable[c] {
 			continue
+		}
+		if pl.stop() {
+			return nil
 		}
 		for k < len(pairs) && pairs[k].a < ir.RegID(c) {
 			k++

@@ -15,6 +15,10 @@ import (
 	"github.com/schollz/progressbar/v3"
 )
 
+// progressRedraw is how often the progress line is redrawn while no
+// file finishes.
+const progressRedraw = 250 * time.Millisecond
+
 type job struct {
 	in, out string
 }
@@ -124,8 +128,13 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 	abandoned := false // set under mu once an interrupt stops the waiting
 	// The progress line (a terminal only): count, rate, time left,
 	// redrawn at most ten times a second; cleared before an error line,
-	// the summary and on an interrupt, so those lines stand alone.
+	// the summary and on an interrupt, so those lines stand alone. The
+	// throttle drops a redraw that comes too soon after the last one, so
+	// a ticker redraws the line every 250 ms (under mu, as the workers
+	// draw it): a count dropped that way shows at the next tick, and the
+	// rate and time left move while a long file runs.
 	var bar *progressbar.ProgressBar
+	stopTicker := func() {}
 	if c.stderrIsTTY {
 		bar = progressbar.NewOptions(len(jobs),
 			progressbar.OptionSetWriter(c.stderr),
@@ -138,6 +147,25 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionSetRenderBlankState(true),
 		)
+		stop, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			t := time.NewTicker(progressRedraw)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					mu.Lock()
+					if !abandoned {
+						bar.RenderBlank() // redraws the current state (not throttled at this rate)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+		stopTicker = func() { close(stop); <-stopped }
 	}
 	// gate keeps outputs whole across an interrupt: a worker writes under
 	// its read lock and only while ctx is live; the interrupt path takes
@@ -202,6 +230,7 @@ func (c *cli) batch(ctx context.Context, p *ptxopt.Pipeline) int {
 		// for the outputs being written, so none is left partial.
 		gate.Lock()
 	}
+	stopTicker() // before the last Clear: nothing draws the line after it
 	mu.Lock()
 	abandoned = true // from here on, reports is the main goroutine's
 	begun := slices.Clone(started)
@@ -275,7 +304,7 @@ func (c *cli) one(ctx context.Context, p *ptxopt.Pipeline, j job, gate *sync.RWM
 		if ctx.Err() != nil {
 			err = context.Cause(ctx)
 		} else if err = os.MkdirAll(filepath.Dir(j.out), 0o755); err == nil {
-			err = writeRecovered(j.out, out)
+			err = writeRecovered(ctx, j.out, out)
 		}
 		gate.RUnlock()
 		if err != nil {

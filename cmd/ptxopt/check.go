@@ -25,6 +25,7 @@ const (
 	checkUsage    = 2 // bad command line, unreadable or unparseable input or --input file
 	checkNoVerify = 3 // no mismatch, but some changed kernel could not be verified
 	checkLowCover = 4 // no mismatch, but fewer changed instructions executed than --min-coverage asks
+	checkIO       = 5 // standard output could not be written (the report is lost)
 )
 
 const checkUsageText = `usage:
@@ -80,6 +81,8 @@ exit codes:
   3  no mismatch, but a changed kernel could not be verified (not exercised,
      original undefined, could not compare, unsupported)
   4  no mismatch, but the coverage is below --min-coverage
+  5  standard output could not be written (a full disk, a closed pipe): the
+     report is lost, whatever the check found
 `
 
 type checker struct {
@@ -100,8 +103,40 @@ type checker struct {
 	transform func(ctx context.Context, path string, src []byte) (*ptxopt.Module, error)
 }
 
-// runCheck is "ptxopt check ARGS".
+// runCheck is "ptxopt check ARGS". Everything it writes to stdout (the
+// report, the help) goes through one checked writer: a failed write is
+// exit 5 (checkIO) with the error on stderr, unless a signal ended the
+// run (its own status stands).
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := runCheckTo(ctx, args, out, stderr)
+	if out.err != nil && code < 128 {
+		fmt.Fprintf(stderr, "ptxopt check: writing standard output: %v\n", out.err)
+		return checkIO
+	}
+	return code
+}
+
+// checkedWriter keeps the first error of its writes (a short write is
+// io.ErrShortWrite) and writes nothing after it.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (cw *checkedWriter) Write(p []byte) (int, error) {
+	if cw.err != nil {
+		return 0, cw.err
+	}
+	n, err := cw.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	cw.err = err
+	return n, err
+}
+
+func runCheckTo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	c := &checker{seeds: 16, reduceTime: 20 * time.Second, extraSeeds: 16, report: "text"}
 	c.stdout, c.stderr, c.opt = stdout, stderr, 2
 	c.disable.split, c.named.split = true, true
@@ -604,7 +639,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 	}
 	if !test(keep) {
 		// the printed input does not reproduce on its own seed: write it as is
-		if err := writeOutput(out, src); err == nil {
+		if err := writeOutput(ctx, out, src); err == nil {
 			fmt.Fprintf(c.stdout, "reproducer (not reduced): %s\n", out)
 		}
 		return
@@ -636,7 +671,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 		}
 	}
 	data := build(keep)
-	if err := writeOutput(out, data); err != nil {
+	if err := writeOutput(ctx, out, data); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt check: writing the reproducer: %v\n", err)
 		return
 	}

@@ -47,8 +47,12 @@ dumb), batch mode shows a progress line there: files done, rate, time left.
 Outputs (-o, --report-file, --html-out) replace a new or regular file
 atomically (temporary file and rename). A symbolic link is followed and its
 target written the same way; a file with several hard links is overwritten in
-place; a device, FIFO or socket (-o /dev/null) is written through, never
-replaced. A bad input does not stop the
+place; a device or FIFO (-o /dev/null) is written through, never replaced
+(a FIFO waits for a reader; a signal ends the wait).
+A path that names a file descriptor (/dev/stdout, /dev/fd/N, /proc/self/fd/N,
+or a link to one) is written through that descriptor as it is open, never
+renamed over: "-o /dev/stdout >>log" appends to log. A socket is refused
+(an error, exit 1). A bad input does not stop the
 others; the output is byte-identical whatever the number of workers.
 
 flags:
@@ -236,11 +240,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				if err := writeAll(stdout, []byte(usageText)); err != nil {
-					fmt.Fprintf(stderr, "ptxopt: writing standard output: %v\n", err)
-					return exitIO
-				}
-				return exitOK
+				return writeStdout(stdout, stderr, []byte(usageText))
 			}
 			return usageErr(stderr, "%v", err)
 		}
@@ -262,20 +262,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	if c.version {
-		fmt.Fprintln(stdout, versionLine())
-		return exitOK
+		return writeStdout(stdout, stderr, []byte(versionLine()+"\n"))
 	}
 	if c.helpPhases {
-		phases.WriteHelpPhases(stdout)
-		return exitOK
+		var b bytes.Buffer
+		phases.WriteHelpPhases(&b)
+		return writeStdout(stdout, stderr, b.Bytes())
 	}
 	if c.helpKnobs {
 		t, err := phases.ParseTarget(orDefault(c.sm, "sm_80"))
 		if err != nil {
 			return usageErr(stderr, "%v", err)
 		}
-		phases.WriteHelpKnobs(stdout, t)
-		return exitOK
+		var b bytes.Buffer
+		phases.WriteHelpKnobs(&b, t)
+		return writeStdout(stdout, stderr, b.Bytes())
 	}
 	if c.jobs < 1 {
 		return usageErr(stderr, "-j wants at least 1 worker, not %d", c.jobs)
@@ -295,6 +296,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		c.report = "json"
 	}
 	return c.main(ctx)
+}
+
+// writeStdout writes text (help, version) to stdout: exitOK, or exitIO
+// with the error on stderr when the write fails (a full disk, a closed
+// pipe).
+func writeStdout(stdout, stderr io.Writer, text []byte) int {
+	if err := writeAll(stdout, text); err != nil {
+		fmt.Fprintf(stderr, "ptxopt: writing standard output: %v\n", err)
+		return exitIO
+	}
+	return exitOK
 }
 
 func orDefault(s, d string) string {
@@ -359,7 +371,8 @@ func (c *cli) main(ctx context.Context) int {
 			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 			return max(code, exitFailed)
 		}
-		if err := writeOutput(c.htmlOut, htmlBuf.Bytes()); err != nil {
+		// Written after an interrupt too (only a second signal stops it).
+		if err := writeOutput(context.WithoutCancel(ctx), c.htmlOut, htmlBuf.Bytes()); err != nil {
 			fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
 			return max(code, exitIO)
 		}
@@ -419,8 +432,13 @@ func (c *cli) single(ctx context.Context, p *ptxopt.Pipeline) int {
 			fmt.Fprintf(c.stderr, "ptxopt: writing standard output: %v\n", err)
 			return exitIO
 		}
-	} else if err := writeRecovered(c.out, out); err != nil {
+	} else if err := writeRecovered(ctx, c.out, out); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: %v\n", err)
+		if code := interruptCode(ctx); code != 0 {
+			// A signal while the output waited (a FIFO without a reader).
+			c.writeReport(rep)
+			return code
+		}
 		return exitFailed
 	}
 	if code := c.writeReport(rep); code != exitOK {
@@ -499,7 +517,9 @@ func (c *cli) writeReport(rep *ptxopt.Report) int {
 		}
 		return exitOK
 	}
-	if err := writeOutput(c.reportFile, b.Bytes()); err != nil {
+	// The report is written after an interrupt too: a FIFO without a
+	// reader waits for one until a second signal ends ptxopt.
+	if err := writeOutput(context.Background(), c.reportFile, b.Bytes()); err != nil {
 		fmt.Fprintf(c.stderr, "ptxopt: report: %v\n", err)
 		return exitIO
 	}

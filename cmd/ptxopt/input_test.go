@@ -95,7 +95,12 @@ func TestInvalidRejected(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ src, want string }{
 		{body("st.global.v4.u32 [%rd1], {%r1, %r2};"), ":8:27: st.global.v4.u32 wants a vector of 4 elements here, found a vector of 2"},
-		{body("ld.global.v8.u32 %r1, [%rd1];"), ":8:19: ld.global.v8.u32 wants a vector of 8 elements here, found a scalar"},
+		{body("ld.global.v8.u32 %r1, [%rd1];"), ":8:11: ld.global.v8.u32: a 256-bit ld (.v8 .u32) needs PTX ISA 8.8 and sm_100 or later; the module has .version \"8.0\", .target \"sm_80\""},
+		{strings.Replace(body("ld.global.v8.u32 %r1, [%rd1];"), "8.0\n.target sm_80", "8.8\n.target sm_100", 1), ":8:19: ld.global.v8.u32 wants a vector of 8 elements here, found a scalar"},
+		{body("add.v4.u32 %r1, %r2, %r3;"), ":8:5: add.v4.u32: .v4 on add, which has no vector form"},
+		{body("mov.v8.u32 %r1, %r2;"), ":8:5: mov.v8.u32: .v8 on mov, which has no vector form"},
+		{body("cvt.v8.u32.u16 %r1, %r2;"), ":8:5: cvt.v8.u32.u16: .v8 on cvt, which has no vector form"},
+		{body("ld.global.v8.u64 {%rd1, %rd1, %rd1, %rd1, %rd1, %rd1, %rd1, %rd1}, [%rd1];"), ":8:11: ld.global.v8.u64: .v8 .u64 is 512 bits: .v8 on ld takes .b32, .s32, .u32 or .f32 (256 bits)"},
 		{hdr + ".global .v8 .f32 x;\n", ":4:9: a vector variable is .v2 or .v4, not .v8"},
 		{body("call nosuch;"), ":8:7: call to undeclared function nosuch"},
 		{".version 8.0\n.target sm_80\n.address_size 7\n", ":3:15: .address_size \"7\": only 32 and 64 exist"},

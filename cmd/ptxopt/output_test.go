@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,16 +173,34 @@ func TestOutputCharDevice(t *testing.T) {
 func TestWriteErrorsSeen(t *testing.T) {
 	in, _ := optimized(t)
 	if full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0); err == nil {
-		cmd := exec.Command(binary, in)
-		cmd.Stdout = full
-		var se bytes.Buffer
-		cmd.Stderr = &se
-		err := cmd.Run()
-		full.Close()
-		ee, ok := err.(*exec.ExitError)
-		if !ok || ee.ExitCode() != exitIO || !strings.Contains(se.String(), "standard output") {
-			t.Errorf("stdout to /dev/full: %v, stderr %q; want exit %d naming standard output", err, se.String(), exitIO)
+		// Everything that writes to standard output: the PTX, the help
+		// texts, the version, and check's report and help (check's I/O
+		// status is 5: its 3 means something else).
+		for _, c := range []struct {
+			args []string
+			code int
+		}{
+			{[]string{in}, exitIO},
+			{[]string{"--version"}, exitIO},
+			{[]string{"--help"}, exitIO},
+			{[]string{"--help-phases"}, exitIO},
+			{[]string{"--help-knobs"}, exitIO},
+			{[]string{"check", in}, checkIO},
+			{[]string{"check", "--report", "json", in}, checkIO},
+			{[]string{"check", "--help"}, checkIO},
+		} {
+			trackSources()
+			cmd := exec.Command(binary, c.args...)
+			cmd.Stdout = full
+			var se bytes.Buffer
+			cmd.Stderr = &se
+			err := cmd.Run()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != c.code || !strings.Contains(se.String(), "writing standard output: write /dev/stdout: no space left on device") {
+				t.Errorf("ptxopt %s >/dev/full: %v, stderr %q; want exit %d naming standard output", strings.Join(c.args, " "), err, se.String(), c.code)
+			}
 		}
+		full.Close()
 	} else {
 		t.Logf("no /dev/full (%v): only the pipe case runs", err)
 	}
@@ -215,5 +234,110 @@ func TestWriteErrorsSeen(t *testing.T) {
 	pw.Close()
 	if err == nil {
 		t.Errorf("stdout to a closed pipe: exit 0")
+	}
+}
+
+// TestOutputDescriptor: an output path whose link chain goes through a
+// descriptor directory (/dev/stdout, /dev/fd/N, /proc/self/fd/N, a link
+// to one of them) is written through the descriptor the shell opened: on
+// a file opened to append ("-o /dev/stdout >>app.txt"), the PTX is
+// appended to what the file held and the file is the same file after
+// (not renamed over, which would lose its content).
+func TestOutputDescriptor(t *testing.T) {
+	in, want := optimized(t)
+	dir := t.TempDir()
+	app := filepath.Join(dir, "app.txt")
+	link := filepath.Join(dir, "stdout-link")
+	if err := os.Symlink("/dev/stdout", link); err != nil {
+		t.Fatal(err)
+	}
+	type tc struct {
+		out   string
+		viaFD int // 1: stdout; 3: the first extra descriptor
+	}
+	cases := []tc{{"/dev/stdout", 1}, {"/dev/fd/1", 1}, {link, 1}, {"/dev/fd/3", 3}}
+	if _, err := os.Stat("/proc/self/fd"); err == nil {
+		cases = append(cases, tc{"/proc/self/fd/1", 1}, tc{"/proc/self/fd/3", 3})
+	} else {
+		t.Logf("no /proc/self/fd here (%v): those cases are skipped", err)
+	}
+	for _, c := range cases {
+		if _, err := os.Stat(c.out); err != nil && c.out != link {
+			t.Logf("%s: %v: skipped", c.out, err)
+			continue
+		}
+		write(t, app, []byte("hello\n"))
+		before, _ := os.Stat(app)
+		f, err := os.OpenFile(app, os.O_WRONLY|os.O_APPEND, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trackSources()
+		cmd := exec.Command(binary, in, "-o", c.out)
+		var so bytes.Buffer
+		if c.viaFD == 1 {
+			cmd.Stdout = f
+		} else {
+			cmd.Stdout = &so
+			cmd.ExtraFiles = []*os.File{f}
+		}
+		var se bytes.Buffer
+		cmd.Stderr = &se
+		err = cmd.Run()
+		f.Close()
+		if err != nil {
+			t.Errorf("-o %s >>app.txt: %v: %s", c.out, err, se.String())
+			continue
+		}
+		got, _ := os.ReadFile(app)
+		if string(got) != "hello\n"+string(want) {
+			t.Errorf("-o %s >>app.txt: app.txt holds %d bytes (starts %q), want \"hello\\n\" and the %d bytes of PTX appended",
+				c.out, len(got), got[:min(len(got), 20)], len(want))
+		}
+		if after, err := os.Stat(app); err != nil || !os.SameFile(before, after) {
+			t.Errorf("-o %s: app.txt was replaced by another file", c.out)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+			t.Errorf("-o %s: %d entries in the directory, want app.txt and the link (temporary left?)", c.out, len(entries))
+		}
+	}
+	// A descriptor ptxopt was not started with (the runtime's own, or
+	// none) is refused: nothing is written anywhere.
+	r := runCLI(t, nil, in, "-o", "/dev/fd/9")
+	if r.code != exitFailed || !strings.Contains(r.stderr, "descriptor 9") {
+		t.Errorf("-o /dev/fd/9 (not given): exit %d, stderr %q; want %d naming descriptor 9", r.code, r.stderr, exitFailed)
+	}
+}
+
+// TestOutputSocketRefused: -o SOCKET fails with a message saying so, and
+// the socket stays; --help says sockets are refused.
+func TestOutputSocketRefused(t *testing.T) {
+	in, _ := optimized(t)
+	dir, err := os.MkdirTemp("", "sock") // short: socket paths are limited to ~100 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	sock := filepath.Join(dir, "s")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Skipf("no unix sockets here: %v", err)
+	}
+	defer l.Close()
+	for _, flag := range []string{"-o", "--report-file"} {
+		args := []string{in, flag, sock}
+		if flag == "--report-file" {
+			args = append(args, "-o", filepath.Join(dir, "x.ptx"))
+		}
+		r := runCLI(t, nil, args...)
+		if r.code == 0 || !strings.Contains(r.stderr, sock+" is a socket") {
+			t.Errorf("%s SOCKET: exit %d, stderr %q; want an error saying it is a socket", flag, r.code, r.stderr)
+		}
+		if st, err := os.Lstat(sock); err != nil || st.Mode()&os.ModeSocket == 0 {
+			t.Errorf("%s SOCKET: the socket was replaced (%v, %v)", flag, st.Mode(), err)
+		}
+	}
+	if h := runCLI(t, nil, "--help"); !strings.Contains(h.stdout, "A socket is refused") || strings.Contains(h.stdout, "FIFO or socket") {
+		t.Errorf("--help does not say that a socket is refused")
 	}
 }

@@ -129,3 +129,62 @@ func TestHelpSignals(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalFIFONoReader: "-o FIFO" with no reader waits for one, and the
+// first SIGTERM ends that wait (a blocking open of the FIFO sat in the
+// kernel where the signal's cancellation could not reach it: only a
+// second signal ended ptxopt). The FIFO stays a FIFO. A reader that
+// comes while ptxopt waits gets the PTX.
+func TestSignalFIFONoReader(t *testing.T) {
+	in, want := optimized(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	rep := filepath.Join(dir, "r.json")
+	trackSources()
+	cmd := exec.Command(binary, in, "-o", fifo, "--report-file", rep)
+	var se bytes.Buffer
+	cmd.Stderr = &se
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+		t.Fatalf("ended with no reader on the FIFO: %s", se.String())
+	case <-time.After(700 * time.Millisecond): // optimized and waiting on the FIFO
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-exited
+		t.Fatalf("still running 5s after SIGTERM (waiting on the FIFO)")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 143 || !strings.Contains(se.String(), fifo+": interrupted by SIGTERM") {
+		t.Errorf("exit %d, stderr %q; want 143 and the FIFO interrupted by SIGTERM", code, se.String())
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", st.Mode(), err)
+	}
+	if _, err := os.Stat(rep); err != nil {
+		t.Errorf("no report after SIGTERM: %v", err)
+	}
+	// A reader that comes late gets the whole output.
+	cmd = exec.Command(binary, in, "-o", fifo)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	got, err := os.ReadFile(fifo)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("with a late reader: %v", err)
+	}
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the late reader got %d bytes (%v), want %d", len(got), err, len(want))
+	}
+}

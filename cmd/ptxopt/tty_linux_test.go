@@ -117,3 +117,131 @@ func TestNoProgressOffTerminal(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want no progress line off a terminal", r.code, r.stderr)
 	}
 }
+
+// TestProgressRedrawn: the progress line is redrawn while no file
+// finishes. The bar's throttle drops a draw that comes within 100 ms of
+// the last one, so after twelve quick files the line could stay at an
+// older count for as long as the last, long file runs (a second or
+// more); a ticker redraws it every 250 ms. Without the ticker the count
+// 12/13 is drawn once at most (when the twelfth file finishes, if the
+// throttle lets it through); with it, again at each tick while the last
+// file runs.
+func TestProgressRedrawn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a file of about 200,000 instructions at -O3")
+	}
+	ctl, tty := openPTY(t)
+	dir := t.TempDir()
+	var args []string
+	for i := range 12 {
+		in := filepath.Join(dir, "src", fmt.Sprintf("k%02d.ptx", i))
+		write(t, in, example(t, "saxpy.ptx"))
+		args = append(args, in)
+	}
+	args = append(args, big(t)) // last: one worker takes the files in order
+	trackSources()
+	start := time.Now()
+	cmd := exec.Command(binary, append([]string{"-O3", "-j", "1", "-o", filepath.Join(dir, "out")}, args...)...)
+	cmd.Env = append(os.Environ(), "TERM=xterm")
+	cmd.Stderr = tty
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	copied := make(chan struct{})
+	go func() { io.Copy(&out, ctl); close(copied) }()
+	err := cmd.Wait()
+	took := time.Since(start)
+	tty.Close()
+	select {
+	case <-copied:
+	case <-time.After(5 * time.Second):
+	}
+	ctl.Close()
+	s := out.String()
+	if err != nil {
+		t.Fatalf("exit: %v\n%q", err, s)
+	}
+	draws := strings.Count(s, "(12/13, ")
+	t.Logf("the count 12/13 drawn %d times in %v", draws, took)
+	if draws < 3 {
+		t.Errorf("the count after the twelfth file (12/13) was drawn %d times in %v; want it redrawn while the last file runs:\n%q", draws, took, s)
+	}
+	if i := strings.Index(s, "ptxopt: 13 files:"); i < 0 || strings.Contains(s[i:], "/13, ") {
+		t.Errorf("no summary, or the line drawn after it:\n%q", s)
+	}
+}
+
+// TestNoProgressOnCharDevice: standard error on a character device that
+// is not a terminal (one made with mknod in the test's directory, with
+// /dev/null's numbers) gets no progress line, though TERM names a
+// terminal. What the device swallows cannot be read back, so the bytes
+// the process wrote are counted (/proc/PID/io, read before the exited
+// process is reaped): the outputs and the summary line, nothing more.
+func TestNoProgressOnCharDevice(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mknod needs root; not running as root")
+	}
+	if _, err := os.Stat("/proc/self/io"); err != nil {
+		t.Skipf("no /proc/PID/io here (%v): the bytes written cannot be counted", err)
+	}
+	dir := t.TempDir()
+	dev := filepath.Join(dir, "null")
+	if err := unix.Mknod(dev, unix.S_IFCHR|0o666, int(unix.Mkdev(1, 3))); err != nil {
+		t.Skipf("mknod: %v", err)
+	}
+	src := filepath.Join(dir, "src")
+	for i := range 12 {
+		write(t, filepath.Join(src, fmt.Sprintf("k%02d.ptx", i)), example(t, "saxpy.ptx"))
+	}
+	// The same batch with standard error on a pipe: the summary's length.
+	ref := runCLI(t, nil, "-j", "1", "-o", filepath.Join(dir, "ref"), src)
+	if ref.code != 0 || strings.Count(ref.stderr, "\n") != 1 {
+		t.Fatalf("reference run: exit %d, stderr %q", ref.code, ref.stderr)
+	}
+	f, err := os.OpenFile(dev, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	outdir := filepath.Join(dir, "out")
+	trackSources()
+	cmd := exec.Command(binary, "-j", "1", "-o", outdir, src)
+	cmd.Env = append(os.Environ(), "TERM=xterm")
+	cmd.Stderr = f
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var info unix.Siginfo
+	if err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil); err != nil {
+		cmd.Wait()
+		t.Fatalf("waitid: %v", err)
+	}
+	stats, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", cmd.Process.Pid))
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit: %v", err)
+	}
+	if err != nil {
+		t.Skipf("/proc/PID/io of the exited process: %v", err)
+	}
+	var wchar int64 = -1
+	for _, line := range strings.Split(string(stats), "\n") {
+		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+			fmt.Sscan(v, &wchar)
+		}
+	}
+	var outputs int64
+	entries, _ := os.ReadDir(outdir)
+	for _, e := range entries {
+		if st, err := e.Info(); err == nil {
+			outputs += st.Size()
+		}
+	}
+	if len(entries) != 12 || wchar < 0 {
+		t.Fatalf("%d outputs, wchar %d", len(entries), wchar)
+	}
+	// The summary's timing may take a digit more than the reference's.
+	if extra := wchar - outputs; extra > int64(len(ref.stderr))+8 {
+		t.Errorf("%d bytes went to standard error (a character device, not a terminal), want the %d of the summary: a progress line was drawn", extra, len(ref.stderr))
+	}
+}

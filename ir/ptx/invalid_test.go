@@ -11,6 +11,10 @@ func TestInvalidPTX(t *testing.T) {
 	body := func(s string) string {
 		return hdr + ".entry k()\n{\n.reg .b32 %r<9>;\n.reg .b64 %rd<3>;\n.reg .f16 %h<9>;\n" + s + "\n}\n" // s on line 9
 	}
+	// body88 is body with another .version and .target (two lines).
+	body88 := func(head, s string) string {
+		return strings.Replace(body(s), ".version 8.0\n.target sm_80\n", head, 1)
+	}
 	tests := []struct{ src, want string }{
 		// Vector operands.
 		{body("st.global.v4.u32 [%rd1], {%r1, %r2};"), "9:26: st.global.v4.u32 wants a vector of 4 elements here, found a vector of 2"},
@@ -25,9 +29,33 @@ func TestInvalidPTX(t *testing.T) {
 		{body("sust.b.1d.v4.b32.trap [surf0, {%r1}], {%r1, %r2};"), "9:39: sust.b.1d.v4.b32.trap wants a vector of 4 elements here, found a vector of 2"},
 		{body("multimem.st.global.v2.f32 [%rd1], %r1;"), "9:35: multimem.st.global.v2.f32 wants a vector of 2 elements here, found a scalar"},
 		{body("multimem.ld_reduce.global.add.v4.f32 {%r1, %r2}, [%rd1];"), "9:38: multimem.ld_reduce.global.add.v4.f32 wants a vector of 4 elements here, found a vector of 2"},
-		// .v8 only where PTX has it.
-		{body("tex.2d.v8.f32.s32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [tex0, {%r1, %r2}];"), "9:19: tex.2d.v8.f32.s32: .v8 is not allowed on tex"},
-		{body("ldu.global.v8.u32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];"), "9:19: ldu.global.v8.u32: .v8 is not allowed on ldu"},
+		// .v8 only where PTX has it (the position is the modifier's).
+		{body("tex.2d.v8.f32.s32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [tex0, {%r1, %r2}];"), "9:7: tex.2d.v8.f32.s32: .v8 is not allowed on tex"},
+		{body("ldu.global.v8.u32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];"), "9:11: ldu.global.v8.u32: .v8 is not allowed on ldu"},
+		// A vector modifier on an instruction without a vector form.
+		{body("add.v4.u32 %r1, %r2, %r3;"), "9:4: add.v4.u32: .v4 on add, which has no vector form"},
+		{body("mov.v8.u32 %r1, %r2;"), "9:4: mov.v8.u32: .v8 on mov, which has no vector form"},
+		{body("cvt.v8.u32.u16 %r1, %h1;"), "9:4: cvt.v8.u32.u16: .v8 on cvt, which has no vector form"},
+		{body("@%r1 setp.v2.eq.u32 %r1, %r2, %r3;"), "9:10: setp.v2.eq.u32: .v2 on setp, which has no vector form"},
+		{body("ld.global.v3.u32 {%r1, %r2, %r3}, [%rd1];"), "9:10: ld.global.v3.u32: .v3: a vector has 2, 4 or 8 elements"},
+		{body("ld.global.v16.u8 %r1, [%rd1];"), "9:10: ld.global.v16.u8: .v16: a vector has 2, 4 or 8 elements"},
+		{body("ld.global.v2.v4.u32 {%r1, %r2}, [%rd1];"), "9:13: ld.global.v2.v4.u32: two vector modifiers (.v2 and .v4)"},
+		// Vector widths: at most 128 bits, but for the 256-bit ld and st
+		// of PTX ISA 8.8 on sm_100 (.v8 of 32-bit, .v4 of 64-bit types,
+		// .global or generic).
+		{body("ld.global.v8.u64 {%rd1, %rd1, %rd1, %rd1, %rd1, %rd1, %rd1, %rd1}, [%rd1];"), "9:10: ld.global.v8.u64: .v8 .u64 is 512 bits: .v8 on ld takes .b32, .s32, .u32 or .f32 (256 bits)"},
+		{body("st.global.v8.b16 [%rd1], {%h1, %h2, %h3, %h4, %h5, %h6, %h7, %h8};"), "9:10: st.global.v8.b16: .v8 .b16 is 128 bits: .v8 on st takes .b32, .s32, .u32 or .f32 (256 bits)"},
+		{body("ld.global.v8.u32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];"), "9:10: ld.global.v8.u32: a 256-bit ld (.v8 .u32) needs PTX ISA 8.8 and sm_100 or later; the module has .version \"8.0\", .target \"sm_80\""},
+		{body("ld.global.v4.u64 {%rd1, %rd1, %rd1, %rd1}, [%rd1];"), "9:10: ld.global.v4.u64: a 256-bit ld (.v4 .u64) needs PTX ISA 8.8 and sm_100 or later; the module has .version \"8.0\", .target \"sm_80\""},
+		{body88(".version 8.7\n.target sm_100a\n", "st.global.v4.f64 [%rd1], {%rd1, %rd1, %rd1, %rd1};"), "9:10: st.global.v4.f64: a 256-bit st (.v4 .f64) needs PTX ISA 8.8 and sm_100 or later; the module has .version \"8.7\", .target \"sm_100a\""},
+		{body88(".version 8.8\n.target sm_90a\n", "ld.v8.f32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];"), "9:3: ld.v8.f32: a 256-bit ld (.v8 .f32) needs PTX ISA 8.8 and sm_100 or later; the module has .version \"8.8\", .target \"sm_90a\""},
+		{body88(".version 8.8\n.target sm_100\n", "ld.shared.v4.u64 {%rd1, %rd1, %rd1, %rd1}, [%rd1];"), "9:10: ld.shared.v4.u64: a 256-bit ld (.v4 .u64) exists for .global and generic addresses only, not .shared"},
+		{body88(".version 8.8\n.target sm_100\n", "ldu.global.v4.u64 {%rd1, %rd1, %rd1, %rd1}, [%rd1];"), "9:11: ldu.global.v4.u64: .v4 .u64 is 256 bits: a vector holds at most 128"},
+		{body88(".version 8.8\n.target sm_100\n", "ld.global.v2.b128 {%rd1, %rd1}, [%rd1];"), "9:10: ld.global.v2.b128: .v2 .b128 is 256 bits: a vector holds at most 128"},
+		{body88(".version 8.8\n.target sm_100\n", "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b64 [%rd1], {%rd1, %rd1, %rd1, %rd1}, [%rd2];"), "9:54: st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b64: .v4 .b64 is 256 bits: a vector holds at most 128"},
+		{body("atom.global.v8.f32.add {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};"), "9:12: atom.global.v8.f32.add: .v8 .f32 is 256 bits: a vector holds at most 128"},
+		{body("suld.b.1d.v4.b64.trap {%rd1, %rd1, %rd1, %rd1}, [surf0, {%r1}];"), "9:10: suld.b.1d.v4.b64.trap: .v4 .b64 is 256 bits: a vector holds at most 128"},
+		{body("tex.2d.v4.f64.s32 {%rd1, %rd1, %rd1, %rd1}, [tex0, {%r1, %r2}];"), "9:7: tex.2d.v4.f64.s32: .v4 .f64 is 256 bits: a vector holds at most 128"},
 		{hdr + ".global .v8 .f16 x;\n", "4:9: a vector variable is .v2 or .v4, not .v8"},
 		// Vector variables of more than 128 bits.
 		{hdr + ".global .v4 .f64 x;\n", "4:9: .v4 .f64 is 256 bits: a vector variable holds at most 128"},
@@ -103,7 +131,6 @@ func TestValidPTXAccepted(t *testing.T) {
 	.reg .v4 .b32 %v;
 	ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];
 	ld.global.v4.u32 %v, [%rd1];
-	ld.global.v8.f32 {%r1, _, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];
 	st.global.v2.u32 [%rd1], {%r1, 0};
 	st.global.b32 [%rd1], {%r1};
 	atom.global.v2.f16.add.noftz {%h1, %h2}, [%rd1], {%h3, %h4};
@@ -124,6 +151,39 @@ func TestValidPTXAccepted(t *testing.T) {
 }
 `
 	if _, err := Parse("ok.ptx", []byte(ok)); err != nil {
+		t.Fatal(err)
+	}
+	// The 256-bit loads and stores of PTX ISA 8.8 on sm_100 and later,
+	// and vectors of 128 bits.
+	wide := `.version 8.8
+.target sm_100a, debug
+.address_size 64
+.global .texref tex0;
+.entry w()
+{
+	.reg .b32 %r<9>;
+	.reg .b64 %rd<5>;
+	.reg .b16 %h<9>;
+	.reg .b128 %q;
+	ld.global.v8.f32 {%r1, _, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];
+	ld.global.nc.L2::evict_last.v8.u32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];
+	ld.v4.u64 {%rd1, %rd2, %rd3, %rd4}, [%rd1];
+	ld.global.L2::evict_last.L1::evict_last.v4.s64 {%rd1, %rd2, %rd3, %rd4}, [%rd1];
+	st.global.v4.f64 [%rd1], {%rd1, %rd2, %rd3, _};
+	st.v8.b32 [%rd1], {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8};
+	ld.shared.v2.b64 {%rd1, %rd2}, [%rd1];
+	ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];
+	st.local.v4.b16 [%rd1], {%h1, %h2, %h3, %h4};
+	atom.global.v8.bf16.add.noftz {%h1, %h2, %h3, %h4, %h5, %h6, %h7, %h8}, [%rd1], {%h1, %h2, %h3, %h4, %h5, %h6, %h7, %h8};
+	atom.global.v4.f32.add {%r1, %r2, %r3, %r4}, [%rd1], {%r1, %r2, %r3, %r4};
+	red.global.v4.f32.add [%rd1], {%r1, %r2, %r3, %r4};
+	multimem.ld_reduce.relaxed.sys.global.add.v4.f32 {%r1, %r2, %r3, %r4}, [%rd1];
+	tex.2d.v4.f32.s32 {%r1, %r2, %r3, %r4}, [tex0, {%r1, %r2}];
+	clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r1, _, _, _}, %q;
+	ret;
+}
+`
+	if _, err := Parse("wide.ptx", []byte(wide)); err != nil {
 		t.Fatal(err)
 	}
 }

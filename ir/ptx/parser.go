@@ -138,6 +138,10 @@ type mnInfo struct {
 	isCall  bool
 	endsBB  bool // a branch or terminator: ends the block
 	memProp bool // the opcode reads or writes memory (named space or generic)
+	// vecErr: what is wrong with the mnemonic's vector modifier ("" when
+	// nothing is), reported at byte vecOff of the mnemonic (vecModifier).
+	vecErr string
+	vecOff int
 }
 
 type parser struct {
@@ -1532,6 +1536,7 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 		}
 		i = k + 1
 	}
+	mi.vecErr, mi.vecOff = p.vecModifier(mi.form, string(b))
 	return mi
 }
 
@@ -1608,7 +1613,7 @@ func (p *parser) parseInstr() {
 		p.failAt(mline, mcol, "more than 255 operands")
 		return
 	}
-	if !p.checkVectorOperands(mi, mn) {
+	if !p.checkVectorOperands(mi, mn, mline, mcol) {
 		return
 	}
 	// Definitions.
@@ -1661,12 +1666,20 @@ func (p *parser) regRoom(n uint64, line, col int) bool {
 // Vector operands. The memory and texture instructions below take a
 // vector operand of as many elements as their .vN modifier says (a brace
 // list, or a register declared with that vector width), in the places
-// vectorOperands lists; .v8 exists only on ld, st, atom, red and
-// multimem (PTX ISA 8.x), and ld, ldu, st, atom, red and multimem without
-// .vN take scalars there.
+// vectorOperands lists; ld, ldu, st, atom, red and multimem without .vN
+// take scalars there.
+//
+// Vector modifiers (vecModifier), per the PTX ISA: only those
+// instructions (and clusterlaunchcontrol.query_cancel.get_first_ctaid)
+// have a .vN form; N is 2, 4 or 8, .v8 only on ld, st, atom, red and
+// multimem; a vector holds at most 128 bits, except the 256-bit ld and
+// st (ld.global.nc too) of PTX ISA 8.8: .v8 of .b32, .s32, .u32 or .f32
+// (the only types .v8 takes there) and .v4 of .b64, .s64, .u64 or .f64,
+// on .global or a generic address, which need sm_100 or later.
 
 // vectorOperands returns the operand indexes of instruction form op
-// (mnemonic mn) that are vectors under .vN, and whether .v8 is allowed.
+// (mnemonic mn) that are vectors under .vN, and whether .v8 is allowed;
+// nil for an instruction without a vector form.
 func vectorOperands(op ir.Opcode, mn string) (idx []int, v8 bool) {
 	switch op {
 	case ir.OpLd:
@@ -1686,6 +1699,10 @@ func vectorOperands(op ir.Opcode, mn string) (idx []int, v8 bool) {
 		case strings.HasPrefix(mn, "multimem.st"), strings.HasPrefix(mn, "multimem.red"):
 			return vecSecond, true
 		}
+	case ir.OpClusterlaunchcontrol:
+		if strings.Contains(mn, ".get_first_ctaid") {
+			return vecFirst, false // .v4.b32.b128 {x, y, z, _}, handle
+		}
 	}
 	return nil, false
 }
@@ -1696,19 +1713,121 @@ var (
 	vecAtom   = []int{0, 2}
 )
 
-// checkVectorOperands fails on a vector operand of the wrong size, a
-// scalar where a vector is due, a vector where a scalar is due, or a .v8
-// the instruction does not have; positions are the operand's.
-func (p *parser) checkVectorOperands(mi *mnInfo, mn ir.StrID) bool {
+// vecModifier checks the vector modifier of mnemonic mn (decoded as d)
+// against the rules above and the module's .version and .target; it
+// returns what is wrong ("" when nothing is, or mn has no .vN) and the
+// byte offset of the offending component in mn. An opcode the parser
+// does not know is left alone.
+func (p *parser) vecModifier(d ir.Form, mn string) (string, int) {
+	off, n, comp := -1, 0, ""
+	for i := strings.IndexByte(mn, '.'); i >= 0; {
+		j := strings.IndexByte(mn[i+1:], '.')
+		end := len(mn)
+		if j >= 0 {
+			end = i + 1 + j
+		}
+		c := mn[i+1 : end]
+		if len(c) >= 2 && c[0] == 'v' && strings.Trim(c[1:], "0123456789") == "" {
+			if off >= 0 {
+				return fmt.Sprintf("%s: two vector modifiers (.%s and .%s)", mn, comp, c), i
+			}
+			off, comp = i, c
+			n, _ = strconv.Atoi(c[1:])
+		}
+		if j < 0 {
+			break
+		}
+		i = end
+	}
+	if off < 0 || d.Op == ir.OpUnknown {
+		return "", 0
+	}
+	if n != 2 && n != 4 && n != 8 {
+		return fmt.Sprintf("%s: .%s: a vector has 2, 4 or 8 elements", mn, comp), off
+	}
+	idx, v8 := vectorOperands(d.Op, mn)
+	if idx == nil {
+		return fmt.Sprintf("%s: .%s on %s, which has no vector form", mn, comp, d.Op), off
+	}
+	if n == 8 && !v8 {
+		return fmt.Sprintf("%s: .v8 is not allowed on %s", mn, d.Op), off
+	}
+	t := d.Type
+	if t == ir.TNone || t.Bits() == 0 {
+		return "", 0 // a type the decoder does not model: not checked
+	}
+	bits := n * t.Bits()
+	wide := false // a 256-bit ld or st
+	if (d.Op == ir.OpLd || d.Op == ir.OpSt) && !d.Mods.Has(ir.ModAsync) {
+		switch t {
+		case ir.TB32, ir.TS32, ir.TU32, ir.TF32:
+			wide = n == 8
+		case ir.TB64, ir.TS64, ir.TU64, ir.TF64:
+			wide = n == 4
+		}
+		if n == 8 && !wide {
+			return fmt.Sprintf("%s: .v8 .%s is %d bits: .v8 on %s takes .b32, .s32, .u32 or .f32 (256 bits)", mn, t, bits, d.Op), off
+		}
+	}
+	if !wide {
+		if bits > 128 {
+			return fmt.Sprintf("%s: .%s .%s is %d bits: a vector holds at most 128", mn, comp, t, bits), off
+		}
+		return "", 0
+	}
+	if d.Space != ir.SpaceNone && d.Space != ir.SpaceGlobal && d.Space != ir.SpaceGeneric {
+		return fmt.Sprintf("%s: a 256-bit %s (.%s .%s) exists for .global and generic addresses only, not .%s", mn, d.Op, comp, t, d.Space), off
+	}
+	major, minor, okV := moduleVersion(p.m.Version)
+	sm, okT := moduleSM(p.m.Target)
+	if !okV || major < 8 || major == 8 && minor < 8 || !okT || sm < 100 {
+		return fmt.Sprintf("%s: a 256-bit %s (.%s .%s) needs PTX ISA 8.8 and sm_100 or later; the module has .version %q, .target %q",
+			mn, d.Op, comp, t, p.m.Version, p.m.Target), off
+	}
+	return "", 0
+}
+
+// moduleVersion parses a .version value ("8.8").
+func moduleVersion(v string) (major, minor int, ok bool) {
+	a, b, found := strings.Cut(strings.TrimSpace(v), ".")
+	x, err1 := strconv.Atoi(a)
+	y, err2 := strconv.Atoi(b)
+	return x, y, found && err1 == nil && err2 == nil
+}
+
+// moduleSM returns the SM number of a .target value's first entry
+// ("sm_100a, debug" is 100; "compute_90" is 90).
+func moduleSM(t string) (int, bool) {
+	first, _, _ := strings.Cut(t, ",")
+	first = strings.TrimSpace(first)
+	for _, pre := range []string{"sm_", "compute_"} {
+		if rest, ok := strings.CutPrefix(first, pre); ok {
+			k := 0
+			for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+				k++
+			}
+			n, err := strconv.Atoi(rest[:k])
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// checkVectorOperands fails on a vector modifier PTX does not have
+// (vecModifier, at the modifier: the mnemonic starts at line mline,
+// column mcol), a vector operand of the wrong size, a scalar where a
+// vector is due, or a vector where a scalar is due; positions are the
+// operand's.
+func (p *parser) checkVectorOperands(mi *mnInfo, mn ir.StrID, mline, mcol int) bool {
+	if mi.vecErr != "" {
+		p.failAt(mline, mcol+mi.vecOff, mi.vecErr)
+		return false
+	}
 	vec := mi.form.Mods.Vec()
 	name := p.m.Strings.Get(mn)
-	idx, v8 := vectorOperands(mi.form.Op, name)
+	idx, _ := vectorOperands(mi.form.Op, name)
 	if idx == nil {
 		return true
-	}
-	if vec == 8 && !v8 {
-		p.failAt(int(p.opPos[0].line), int(p.opPos[0].col), fmt.Sprintf("%s: .v8 is not allowed on %s", name, mi.form.Op))
-		return false
 	}
 	scalarOnly := vec == 0 && mi.form.Op != ir.OpTex && mi.form.Op != ir.OpTld4 && mi.form.Op != ir.OpSuld && mi.form.Op != ir.OpSust
 	for _, k := range idx {

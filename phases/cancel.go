@@ -1,0 +1,80 @@
+package phases
+
+// Cancellation inside the long phases. The driver checks the run's
+// context between phases; the phases whose loops run long on large
+// functions (OutOfSSA, CSSA, OriDoPredication, the live/dead sweeps,
+// GvnCse, LateOriCommoning, LICM; GeneralOptimize between its rounds)
+// also poll it, through a poller, every pollEvery iterations of their
+// per-block, per-register or per-loop loops, and return early. They stop
+// only where what they did so far leaves a correct function (every edit
+// made is complete and the analyses it staled are dropped), or, where
+// that is not so, poll only before they start editing.
+
+// pollEvery is how many iterations of a long loop pass between two
+// polls of Pass.Canceled.
+const pollEvery = 64
+
+// poller counts the iterations of a pass's long loops and polls the run's
+// context every pollEvery of them. Once it has seen the cancellation it
+// says so on every call. A nil poller never stops (the passes' helpers
+// run without one in tests).
+type poller struct {
+	p    *Pass
+	n    uint32
+	done bool
+}
+
+func newPoller(p *Pass) *poller { return &poller{p: p} }
+
+// stop counts one iteration and reports, at every pollEvery-th (and
+// from then on), whether the run has been canceled.
+func (c *poller) stop() bool {
+	if c == nil {
+		return false
+	}
+	if !c.done {
+		c.n++
+		if testStop.phase != "" {
+			c.done = c.testStopped()
+		} else {
+			c.done = c.n%pollEvery == 0 && c.p.Canceled()
+		}
+	}
+	return c.done
+}
+
+// now polls at once.
+func (c *poller) now() bool {
+	if c == nil {
+		return false
+	}
+	if !c.done {
+		if testStop.phase != "" {
+			c.n++
+			c.done = c.testStopped()
+		} else {
+			c.done = c.p.Canceled()
+		}
+	}
+	return c.done
+}
+
+// testStop, set by tests only, makes the pollers of the phase it names
+// report a cancellation at their at-th call (stop or now) while the
+// context is live: the driver then goes on, and check mode verifies the
+// function after the pass and after every later phase, so a test sees
+// that the pass, stopped at that point, left a correct function. fired
+// counts the stops.
+var testStop struct {
+	phase string
+	at    uint32
+	fired int
+}
+
+func (c *poller) testStopped() bool {
+	if c.p.Phase == nil || c.p.Phase.Name != testStop.phase || c.n < testStop.at {
+		return false
+	}
+	testStop.fired++
+	return true
+}
