@@ -293,6 +293,14 @@ func (a *Analyses) Pressure() Pressure {
 	return a.press
 }
 
+// LiveClasses returns the maximum register pressure per register class,
+// uniform and per-lane registers together: data registers (32-bit slots)
+// in FileR, predicates in FileP, the uniform files 0. It needs liveness
+// only (no uniformity analysis), and is not kept.
+func (a *Analyses) LiveClasses() [ir.NumFiles]int {
+	return core.PressureTrace(a.Liveness(), nil).Max
+}
+
 // MaxLive returns the maximum register pressure per file (registers in
 // their Files), without keeping the per-instruction trace.
 func (a *Analyses) MaxLive() [ir.NumFiles]int {

@@ -49,7 +49,7 @@ func lateCommoning(p *Pass) bool {
 	if p.Canceled() {
 		return false
 	}
-	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: 3, late: true, noMoves: p.Knobs.Bool(DisableMoveCommoning),
+	g := &gvn{p: p, f: f, a: p.A, sc: p.Scratch, mode: 3, late: true, noMoves: p.Knobs.Bool(DisableMoveCommoning),
 		gate: Unlimited, poll: newPoller(p)}
 	n := g.run()
 	if n > 0 {

@@ -740,6 +740,16 @@ func (g *genOpt) globalCopyProp() int64 {
 		} else if !intImm(f, src) {
 			continue
 		}
+		// A register source takes over every use of the copy or none: a
+		// use left on the copy (a PHI operand, a use it does not
+		// dominate, a budget spent half way) keeps the copy's value live
+		// beside the source's, which now lives longer too: one more
+		// register for nothing. (A constant source is propagated
+		// wherever it may be: it needs no register, and folding feeds
+		// on it.)
+		if src.Kind() == ir.KReg && !g.allUsesRewritable(c, d) {
+			continue
+		}
 		for _, u := range du.Uses(d) {
 			if g.globalBudget <= 0 {
 				break
@@ -766,6 +776,27 @@ func (g *genOpt) globalCopyProp() int64 {
 	}
 	g.copies += n
 	return n
+}
+
+// allUsesRewritable reports whether globalCopyProp would rewrite every
+// use of d, the result of copy c, with a register source, within the
+// budget left.
+func (g *genOpt) allUsesRewritable(c ir.InstrID, d ir.RegID) bool {
+	f := g.f
+	uses := g.du.Uses(d)
+	if int64(len(uses)) > g.globalBudget {
+		return false
+	}
+	for _, u := range uses {
+		i := u.Instr
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		if !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func signExtend(v uint64, w int) int64 {

@@ -135,7 +135,7 @@ func gvnCse(p *Pass) bool {
 	if p.Canceled() {
 		return false
 	}
-	g := &gvn{f: f, a: p.A, sc: p.Scratch, mode: mode, gate: p.Knobs.Budget(EnableGvnCsePerInstr),
+	g := &gvn{p: p, f: f, a: p.A, sc: p.Scratch, mode: mode, gate: p.Knobs.Budget(EnableGvnCsePerInstr),
 		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa, poll: newPoller(p)}
 	n := g.run()
 	if n > 0 {
@@ -152,6 +152,7 @@ func gvnCse(p *Pass) bool {
 
 // gvn is one function's GvnCse state.
 type gvn struct {
+	p    *Pass
 	f    *ir.Func
 	a    *Analyses
 	sc   *Scratch
@@ -662,7 +663,7 @@ func (g *gvn) commonWith(l, e ir.InstrID) bool {
 	f := g.f
 	dl, de := f.Ops(l)[0].Reg(), f.Ops(e)[0].Reg()
 	tl := f.RegType[dl]
-	if !regsInterchangeable(tl, f.RegType[de]) || g.gate <= 0 {
+	if !regsInterchangeable(tl, f.RegType[de]) || g.gate <= 0 || !g.p.Allow() {
 		return false
 	}
 	g.gate--

@@ -153,7 +153,7 @@ func hoistInvariants(p *Pass) bool {
 	if pl.now() {
 		return false
 	}
-	h := &licm{f: f, a: p.A, sc: p.Scratch, ssa: p.ssa}
+	h := &licm{p: p, f: f, a: p.A, sc: p.Scratch, ssa: p.ssa}
 	h.analyze()
 	if !h.anyCandidate() || pl.now() {
 		return false
@@ -242,6 +242,7 @@ func hoistInvariants(p *Pass) bool {
 // licm is one run's state: analyses of the current CFG and the loop being
 // worked on.
 type licm struct {
+	p           *Pass
 	f           *ir.Func
 	ssa         *ssaState // set in SSA form: registers the preheaders make get their original register
 	a           *Analyses
@@ -490,7 +491,7 @@ func (h *licm) hoistLoop(k int, live *core.Liveness) int64 {
 							fits = fits && need[fl] <= room[fl]
 						}
 					}
-					if !fits {
+					if !fits || !h.p.Allow() {
 						i = next
 						continue
 					}

@@ -88,6 +88,31 @@ func (h *HTML) Snapshot(phase string, f *ir.Func) {
 	h.cols = append(h.cols, htmlCol{phases: []string{phase}, text: text.String(), lines: lines, press: p})
 }
 
+// htmlMark is a point in the view that rewind returns to.
+type htmlMark struct{ cols, phases int }
+
+// mark returns the current point of the view.
+func (h *HTML) mark() htmlMark {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	m := htmlMark{cols: len(h.cols)}
+	if m.cols > 0 {
+		m.phases = len(h.cols[m.cols-1].phases)
+	}
+	return m
+}
+
+// rewind drops what was recorded after m (a segment the manager replays
+// for the register cap shows its phases once, as replayed).
+func (h *HTML) rewind(m htmlMark) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.cols = h.cols[:m.cols]
+	if m.cols > 0 {
+		h.cols[m.cols-1].phases = h.cols[m.cols-1].phases[:m.phases]
+	}
+}
+
 var fileColors = [ir.NumFiles]string{"#1f77b4", "#9467bd", "#d62728", "#ff7f0e"}
 
 // Close writes the page.

@@ -106,6 +106,12 @@ var (
 		"LateOriCommoning does not see through copies (keys compare registers as written)")
 	BackPropVReg = boolKnob("AdvancedPhaseBackPropVReg", "false", "OriBackCopyPropagate",
 		"the per-target gate of AdvancedPhaseBackPropVReg: OriBackCopyPropagate runs only when it is on (default from the SM profile: on from sm_70, off before; set it to force either way)")
+	PressureGuard = boolKnob("PressureGuard", "false", "the manager",
+		"hold the phases that can lengthen live ranges (LoadStoreForwarding, GvnCse, OriReassociateAndCommon, OriDoPredication, LateOriCommoning, OriHoistInvariantsLate, DoSinkMovement) to the register cap: a run that raises some file's maximum live registers above it keeps only the prefix of its transformations that stays within (off: no check)")
+	PressureBudgetR = intKnob("PressureBudgetR", "0", 0, 65536, "the manager",
+		"32-bit registers per thread the guarded phases may use in R and in UR whatever the input used: the cap of a file is the larger of this and the function's own maximum live on entry (0: the input's maximum; promotion of .local slots raises it)")
+	PressureBudgetP = intKnob("PressureBudgetP", "0", 0, 65536, "the manager",
+		"predicates per thread the guarded phases may use in P and in UP whatever the input used (as PressureBudgetR)")
 	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",
 		"maximum number of copies removed by back copy propagation per function")
 	CopyPropBudget = budgetKnob("CopyPropBudget", "10000", "GeneralOptimize",

@@ -73,7 +73,7 @@ func loadStoreForwarding(p *Pass) bool {
 	if !p.SSA() {
 		return false
 	}
-	l := lfState{f: f, du: p.A.DefUse()}
+	l := lfState{p: p, f: f, du: p.A.DefUse()}
 	order := p.A.Order()
 	nb := f.NumBlocks()
 	ends := make([][]lfEntry, nb)
@@ -138,6 +138,7 @@ type lfEntry struct {
 }
 
 type lfState struct {
+	p     *Pass
 	f     *ir.Func
 	du    *core.DefUse
 	avail []lfEntry
@@ -418,7 +419,7 @@ func (l *lfState) forward(i ir.InstrID, d ir.RegID, db int, t ir.Type, e *lfEntr
 	default:
 		return false
 	}
-	if form.Type == ir.TNone || form.Op == ir.OpCvt && form.Type2 == ir.TNone {
+	if form.Type == ir.TNone || form.Op == ir.OpCvt && form.Type2 == ir.TNone || !l.p.Allow() {
 		return false
 	}
 	f.SetForm(i, form)

@@ -175,6 +175,9 @@ type Pass struct {
 	ssa *ssaState
 	// done is the run's context's Done channel (nil: never canceled).
 	done <-chan struct{}
+	// limit is how many transformations Allow grants in this run (-1:
+	// all); asked counts the requests (pressure.go).
+	limit, asked int
 }
 
 // Canceled reports whether the run's context has been canceled. The
@@ -267,7 +270,15 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	if stats == nil {
 		stats = make([]PhaseStat, 0, len(pipeline))
 	}
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done()}
+	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1}
+	// The register cap of the guarded phases (pressure.go): from the
+	// input's maximum live registers, which the report's input measure
+	// has usually computed into this cache already.
+	var capLive [ir.NumFiles]int
+	capSet := false
+	if c.Knobs.Bool(PressureGuard) && c.anyEnabled(Guarded) {
+		capLive, capSet = pressureCap(c.Knobs, a.LiveClasses()), true
+	}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
 	version := 0
@@ -275,14 +286,50 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	for k := range settledAt {
 		settledAt[k] = -1
 	}
-	for i := range pipeline {
-		if !c.enabled[i] {
+	// seg is the open segment of guarded phases (pressure.go), strict
+	// whether its phases are being replayed one check at a time.
+	var seg *capSegment
+	strict := false
+	replayNS := int64(0)
+	for i := 0; i <= len(pipeline); i++ {
+		if i < len(pipeline) && !c.enabled[i] {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return stats, err
 		}
+		// A segment closes before a phase that changes the register form
+		// or moves the cap, and at the end.
+		if seg != nil && (i == len(pipeline) || pipeline[i].Required || pipeline[i].Pressure == RaisesCap) {
+			if !strict && !within(a.LiveClasses(), capLive) && !within(a.LiveClasses(), maxFiles(capLive, liveClassesOf(seg.snap))) {
+				// The segment's phases together raised the function
+				// above its register cap: start it again from its copy,
+				// checking after each guarded phase.
+				*f = *seg.snap
+				a.Invalidate(PreserveAll)
+				version, settledAt = seg.version, seg.settledAt
+				for _, s := range stats[seg.nstats:] {
+					replayNS += s.NS
+				}
+				stats = stats[:seg.nstats]
+				if html != nil {
+					html.rewind(seg.html)
+				}
+				i, strict, seg = seg.start-1, true, nil
+				continue
+			}
+			seg, strict = nil, false
+		}
+		if i == len(pipeline) {
+			break
+		}
 		ph := &pipeline[i]
+		if capSet && seg == nil && ph.Pressure == Guarded {
+			seg = &capSegment{start: i, snap: f.Clone(), version: version, settledAt: settledAt, nstats: len(stats)}
+			if html != nil {
+				seg.html = html.mark()
+			}
+		}
 		switch {
 		case ph.Form == NeedsSSA && p.ssa == nil:
 			// IntoSSA could not build SSA for this function (a block
@@ -308,8 +355,28 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		stats = append(stats, PhaseStat{Name: ph.Name})
 		st := &stats[len(stats)-1]
 		p.Phase, p.stat, p.fixedPoint = ph, st, false
+		guarded := ph.Pressure == Guarded && capSet && strict
+		var snap *ir.Func
+		if guarded {
+			snap = f.Clone() // what the register cap may have to restore
+		}
 		start := time.Now()
-		changed, err := runOne(p, c.fns[i])
+		if replayNS > 0 {
+			// the discarded attempt's time goes to the replay's first phase
+			start = start.Add(-time.Duration(replayNS))
+			p.Count("segment replayed for the register cap", 1)
+			replayNS = 0
+		}
+		changed, err := p.runPhase(ctx, c.fns[i])
+		if guarded && changed && err == nil && ctx.Err() == nil && !within(a.LiveClasses(), capLive) {
+			// Only a rise is the phase's doing: where the function was
+			// above the cap already (an unguarded phase raised it), the
+			// level it found is the cap.
+			capLive = maxFiles(capLive, liveClassesOf(snap))
+			if !within(a.LiveClasses(), capLive) {
+				changed, err = p.holdToCap(ctx, c.fns[i], snap, capLive)
+			}
+		}
 		st.NS = time.Since(start).Nanoseconds()
 		st.Changed = changed
 		if cerr := ctx.Err(); cerr != nil {
@@ -320,19 +387,11 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			sc.reset()
 			return stats, cerr
 		}
-		if changed && err == nil && p.ssa != nil {
-			repaired, rerr := repairPhis(f)
-			if rerr != nil {
-				err = &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("PHIs after a CFG change: %w", rerr)}
-			}
-			if repaired {
-				p.fixedPoint = false // the repair may give the pass more to do
-			}
+		if changed && err == nil && capSet && ph.Pressure == RaisesCap {
+			capLive = maxFiles(capLive, a.LiveClasses())
 		}
 		if changed {
 			version++
-			a.Keep(ph.Preserves)
-			compactIfSparse(a)
 		}
 		if key >= 0 && (!changed || p.fixedPoint) {
 			settledAt[key] = version
@@ -362,13 +421,53 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			}
 		}
 		if c.DumpW != nil && c.Dump.after(i) {
-			writeDump(c.DumpW, "after", ph.Name, f)
+			when := "after"
+			if strict {
+				when = "after (replayed for the register cap)"
+			}
+			writeDump(c.DumpW, when, ph.Name, f)
 		}
 		if html != nil {
 			html.Snapshot(ph.Name, f)
 		}
 	}
 	return stats, nil
+}
+
+// runPhase runs the pass function of the current phase with what follows
+// each run: PHIs repaired after a CFG change in SSA form, the analyses the
+// phase does not preserve dropped, sparse instruction slots compacted.
+// A run the context canceled is left as it stopped (the caller checks).
+func (p *Pass) runPhase(ctx context.Context, fn PassFunc) (bool, error) {
+	changed, err := runOne(p, fn)
+	if ctx.Err() != nil {
+		return changed, err
+	}
+	f, a, ph := p.F, p.A, p.Phase
+	if changed && err == nil && p.ssa != nil {
+		repaired, rerr := repairPhis(f)
+		if rerr != nil {
+			err = &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("PHIs after a CFG change: %w", rerr)}
+		}
+		if repaired {
+			p.fixedPoint = false // the repair may give the pass more to do
+		}
+	}
+	if changed {
+		a.Keep(ph.Preserves)
+		compactIfSparse(a)
+	}
+	return changed, err
+}
+
+// anyEnabled reports whether some enabled phase has pressure rule r.
+func (c *Config) anyEnabled(r PressureRule) bool {
+	for i := range pipeline {
+		if c.enabled[i] && pipeline[i].Pressure == r {
+			return true
+		}
+	}
+	return false
 }
 
 // compactIfSparse reclaims the slots of deleted instructions once they

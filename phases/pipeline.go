@@ -44,6 +44,12 @@ type Phase struct {
 	// registers without PHIs (NeedsNonSSA: the manager fails the run
 	// if SSA still holds).
 	Form Form
+	// Pressure says how the manager holds the phase to the function's
+	// register budget (pressure.go): Guarded phases may not raise the
+	// maximum live registers of any file above the cap; RaisesCap phases
+	// trade memory or calls for registers and move the cap up to where
+	// they leave it.
+	Pressure PressureRule
 
 	fnKey int // the index of the first slot with the same Fn (set at init)
 }
@@ -91,7 +97,7 @@ var pipeline = []Phase{
 	// ConvertMemoryToRegisterOrUniform, a sub-pass of GeneralOptimizeMid
 	// there): after the first bundle folded constant indices, and before
 	// IntoSSA, because the registers it makes are written once per store.
-	{Name: "ConvertMemoryToRegister", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "ConvertMemoryToRegister", Pressure: RaisesCap, Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: convertMemoryToRegister, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
@@ -107,48 +113,48 @@ var pipeline = []Phase{
 	{Name: "InferAddressSpaces", Form: NeedsSSA, Fn: inferAddressSpaces, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "generic ld/st/atom through a pointer made by cvta.X become ld.X/st.X/atom.X; cvta.to.X of such a pointer folds"},
 	// Main bundle on SSA form, where copy propagation is exact.
-	{Name: "GeneralOptimize", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMain, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+	{Name: "GeneralOptimize", Pressure: Guarded, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMain, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle on SSA form: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Forward stored and loaded values to later loads of the same bytes
 	// (loadfwd.go): in SSA form, where one base register is one address
 	// on every path, after the first SSA bundle made addresses canonical;
 	// the next bundle propagates the moves it leaves.
-	{Name: "LoadStoreForwarding", Form: NeedsSSA, Fn: loadStoreForwarding, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "LoadStoreForwarding", Pressure: Guarded, Form: NeedsSSA, Fn: loadStoreForwarding, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "store-to-load forwarding and redundant-load elimination where nothing in between may write the bytes (state space, base and offset disambiguation; .shared and .global forgotten at barriers); the halves of a 64-bit value assembled and split again forwarded to the split"},
 	// Again after the first SSA bundle exposed more constants.
-	{Name: "GeneralOptimizeMid", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "GeneralOptimizeMid", Pressure: Guarded, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, middle instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Sweep the values the bundles left dead before value numbering.
 	{Name: "OriPerformLiveDeadSecond", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, second instance"},
 	// Canonicalize operands so GvnCse finds equal expressions.
-	{Name: "GeneralOptimizeMid2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "GeneralOptimizeMid2", Pressure: Guarded, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeMid2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, canonicalization before value numbering: CopyProp, ConstantFold"},
 	// Global value numbering and CSE on SSA (mode chosen by the SM
 	// profile or EnableGvnCseMode).
-	{Name: "GvnCse", Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "GvnCse", Pressure: Guarded, Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "global value numbering and common-subexpression elimination"},
 	// Reassociate integer chains so that GvnCse leftovers become common.
-	{Name: "OriReassociateAndCommon", Form: NeedsSSA, Fn: reassociateAndCommon, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "OriReassociateAndCommon", Pressure: Guarded, Form: NeedsSSA, Fn: reassociateAndCommon, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "reassociate integer expression chains and common the results"},
 	// Fold what value numbering and reassociation exposed.
-	{Name: "GeneralOptimizeLate", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+	{Name: "GeneralOptimizeLate", Pressure: Guarded, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle, late instance: MovWindow, ConstantFold; one pass"},
 	// Remove what CSE and reassociation made dead before predication
 	// measures block sizes.
 	{Name: "OriPerformLiveDeadThird", Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, third instance"},
 	// If-convert short branches into predicated code.
-	{Name: "OriDoPredication", Form: NeedsSSA, Fn: predication, Preserves: PreserveNothing, MinOpt: 2, Impl: true,
+	{Name: "OriDoPredication", Pressure: Guarded, Form: NeedsSSA, Fn: predication, Preserves: PreserveNothing, MinOpt: 2, Impl: true,
 		Help: "if-conversion of small triangles and diamonds: arms run unguarded (speculated), PHIs become selp, duplicates of the two arms merge"},
 	// Predication put formerly exclusive paths side by side: common them.
-	{Name: "LateOriCommoning", Fn: lateCommoning, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "LateOriCommoning", Pressure: Guarded, Fn: lateCommoning, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "late commoning: an instruction equal to one in a dominating block becomes a copy of it (through copies unless DisableMoveCommoning)"},
 	// Clean up after predication and commoning.
-	{Name: "GeneralOptimizeLate2", Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "GeneralOptimizeLate2", Pressure: Guarded, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Loop-invariant code motion once the loop bodies are final.
-	{Name: "OriHoistInvariantsLate", Families: []string{"HoistInvariants"}, Fn: hoistInvariants, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "OriHoistInvariantsLate", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: hoistInvariants, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "loop-invariant code motion (LICM)"},
 	// The four movements reuse the LICM dataflow just computed, so they
 	// follow it directly.
@@ -160,7 +166,7 @@ var pipeline = []Phase{
 	// leaves unnamed; these are our names for them.
 	{Name: "DoMemMovement", Families: []string{"HoistInvariants"}, Fn: memMovement, Preserves: PreserveNothing, MinOpt: 3,
 		Help: "move long-latency loads early (sibling movement of DoTexMovement)"},
-	{Name: "DoSinkMovement", Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+	{Name: "DoSinkMovement", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
 		Help: "sink pure computations and invariant loads to the block of their uses, before their first use (in SSA, never into or out of a loop)"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).

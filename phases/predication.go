@@ -64,7 +64,7 @@ func predication(p *Pass) bool {
 	if limit <= 0 || f.NumInstrs() == 0 || !p.SSA() || p.Canceled() {
 		return false
 	}
-	pr := &predicator{f: f, du: p.A.DefUse(), limit: limit, uni: p.A.Uniformity(), all: p.Knobs.Bool(PredicateUniformBranches)}
+	pr := &predicator{p: p, f: f, du: p.A.DefUse(), limit: limit, uni: p.A.Uniformity(), all: p.Knobs.Bool(PredicateUniformBranches)}
 	changed := false
 	// Layout positions change only for the blocks a conversion empties,
 	// which no later shape can use as A (they are left without
@@ -113,6 +113,7 @@ func predication(p *Pass) bool {
 const maxPredicationRounds = 4
 
 type predicator struct {
+	p     *Pass
 	f     *ir.Func
 	du    *core.DefUse
 	limit int
@@ -257,6 +258,9 @@ func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j
 		if _, _, ok := phiPair(f, i, fromTaken, fromFall); !ok {
 			return false
 		}
+	}
+	if !pr.p.Allow() {
+		return false
 	}
 	// Move the arms' bodies before br.
 	pr.moved = pr.moved[:0]

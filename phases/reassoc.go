@@ -263,6 +263,9 @@ func (r *reassoc) take1() bool {
 		r.skip--
 		return false
 	}
+	if !r.p.Allow() {
+		return false
+	}
 	r.budget--
 	return true
 }

@@ -143,7 +143,7 @@ func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.
 		// further down than the next instruction; a load of global or
 		// constant memory keeps its place there (issued early, its
 		// latency hides behind what follows)
-		if first == ir.NoInstr || first == f.Next[i] || f.Op[i] == ir.OpLdu || f.Op[i] == ir.OpLd && f.Space[i] != ir.SpaceParam || !sinkPays(f, i, du) {
+		if first == ir.NoInstr || first == f.Next[i] || f.Op[i] == ir.OpLdu || f.Op[i] == ir.OpLd && f.Space[i] != ir.SpaceParam || !sinkPays(f, i, du) || !p.Allow() {
 			return false
 		}
 		f.Unlink(i)
@@ -151,7 +151,7 @@ func sinkTarget(p *Pass, i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.
 		pos.moved(i)
 		return true
 	}
-	if !sinkPays(f, i, du) {
+	if !sinkPays(f, i, du) || !p.Allow() {
 		return false
 	}
 	f.Unlink(i)
