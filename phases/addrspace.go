@@ -59,9 +59,9 @@ func inferAddressSpaces(p *Pass) bool {
 	}
 	s := asInfer{f: f, du: p.A.DefUse()}
 	n := f.NumRegs()
-	s.space = make([]ir.Space, n)
-	s.conv = make([]bool, n)
-	s.def = make([]ir.InstrID, n)
+	s.space = take[ir.Space](p.Scratch, n)
+	s.conv = take[bool](p.Scratch, n)
+	s.def = take[ir.InstrID](p.Scratch, n)
 	// Which registers are pointers, in dominance order (SSA: a definition
 	// comes before its uses in reverse post-order).
 	order := p.A.Order()

@@ -24,7 +24,12 @@ type poller struct {
 	done bool
 }
 
-func newPoller(p *Pass) *poller { return &poller{p: p} }
+// newPoller returns the pass's poller, reset (one per pass run, in the
+// Pass: nothing allocated per phase).
+func newPoller(p *Pass) *poller {
+	p.poll = poller{p: p}
+	return &p.poll
+}
 
 // stop counts one iteration and reports, at every pollEvery-th (and
 // from then on), whether the run has been canceled.

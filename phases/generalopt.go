@@ -190,6 +190,10 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		localBudget:  p.Knobs.Budget(CopyPropBudget),
 		globalBudget: p.Knobs.Budget(CopyPropGlobalBudget),
 		ruleBudget:   p.Knobs.Budget(GeneralOptimizeRuleLimit),
+		// register-operand buffers from the arena: an instruction has
+		// few (one that has more grows them once)
+		refs:  take[core.RegRef](p.Scratch, 32)[:0],
+		refs2: take[core.RegRef](p.Scratch, 32)[:0],
 	}
 	for _, s := range subs {
 		g.on[s] = true

@@ -258,6 +258,9 @@ func (g *gvn) run() int64 {
 		g.alias[r] = ir.NoReg
 	}
 	g.keyStart = take[int32](g.sc, f.NumInstrs())
+	g.refs, g.refs2 = take[core.RegRef](g.sc, 32)[:0], take[core.RegRef](g.sc, 32)[:0]
+	// the candidates' source words: at most every operand word once
+	g.keyOps = take[ir.Operand](g.sc, len(f.Operands))[:0]
 	if g.mode >= 2 {
 		g.galias = take[ir.RegID](g.sc, f.NumRegs())
 		g.gcopy = take[ir.InstrID](g.sc, f.NumRegs())
@@ -301,7 +304,9 @@ func (g *gvn) run() int64 {
 	if g.poll.now() {
 		return 0
 	}
-	stack := []frame{{b: g.dom.Root}}
+	// the walk holds at most two frames per block (its exit, and itself
+	// while its siblings wait)
+	stack := append(take[frame](g.sc, 2*g.f.NumBlocks()+2)[:0], frame{b: g.dom.Root})
 	for len(stack) > 0 {
 		if g.poll.stop() {
 			return n

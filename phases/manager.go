@@ -178,6 +178,7 @@ type Pass struct {
 	// limit is how many transformations Allow grants in this run (-1:
 	// all); asked counts the requests (pressure.go).
 	limit, asked int
+	poll         poller // cancel.go
 }
 
 // Canceled reports whether the run's context has been canceled. The

@@ -1536,7 +1536,9 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 		}
 		i = k + 1
 	}
-	mi.vecErr, mi.vecOff = p.vecModifier(mi.form, string(b))
+	if bytes.Contains(b, []byte(".v")) { // (the string conversion allocates)
+		mi.vecErr, mi.vecOff = p.vecModifier(mi.form, string(b))
+	}
 	return mi
 }
 
