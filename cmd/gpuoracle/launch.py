@@ -11,6 +11,8 @@ and assembles both versions of every file with ptxas.
   launch.py all DIR OUT.json          every file in a child with a timeout,
                                       results gathered into OUT.json
   launch.py summary OUT_DIR           summary.md from the two JSON files
+  launch.py selftest DIR              the host side checked without a GPU
+                                      (a fake driver; gpuoracle's test)
 
 A case is run four times from the same initial memory: the original twice
 (a kernel whose two runs differ is nondeterministic on the GPU, a race or
@@ -377,6 +379,92 @@ def ptxas_all(d, out_path, device_arch=90):
         json.dump(rows, f, indent=1)
 
 
+# ---------------------------------------------------------------- self-test
+
+
+class FakeCuda:
+    """A stand-in for the driver with memory on the host, whose kernels
+    write what the simulator's run left (translated to the fake device's
+    addresses): run_file on it must find every case matching, and the
+    device result equal to the simulator's. It checks this file's plumbing
+    (initial bytes, relocations, parameters, comparisons) without a GPU."""
+
+    def __init__(self):
+        self.mem, self.next, self.arch, self.case, self.globals = {}, 1 << 40, 90, None, {}
+
+    def load(self, ptx):
+        return object()
+
+    def function(self, mod, name):
+        return name
+
+    def global_(self, mod, name):
+        # every module variable the case names exists, 64 KiB of zeros
+        if name not in self.globals:
+            self.globals[name] = (self.alloc(1 << 16), 1 << 16)
+        return self.globals[name]
+
+    def alloc(self, n):
+        p = self.next
+        self.next += (max(n, 256) + 4095) // 4096 * 4096 + 4096
+        self.mem[p] = bytearray(max(n, 256))
+        return p
+
+    def free(self, p):
+        pass
+
+    def _at(self, addr):
+        for b, m in self.mem.items():
+            if b <= addr < b + len(m):
+                return m, addr - b
+        raise CudaError("fake: address %#x outside every allocation" % addr)
+
+    def put(self, dst, data):
+        m, off = self._at(dst)
+        m[off:off + len(data)] = data
+
+    def get(self, src, n):
+        m, off = self._at(src)
+        return bytes(m[off:off + n])
+
+    def launch(self, fn, grid, block, shared, params):
+        case, addrs = self.case
+        for k, chunks in enumerate(case.sim_final(addrs)):
+            for off, data in chunks:
+                self.put(addrs[k] + off, data)
+
+
+def selftest(d):
+    """run_file over every file of d on FakeCuda; exit 1 on any case that
+    does not match exactly."""
+    global Cuda
+    fake = FakeCuda()
+    Cuda = lambda: fake
+    initial = Case.initial
+
+    def remember(self, addrs):
+        fake.case = (self, addrs)
+        return initial(self, addrs)
+    Case.initial = remember
+    import contextlib
+    import io
+    with open(os.path.join(d, "manifest.json")) as f:
+        man = json.load(f)
+    n, bad = 0, 0
+    for idx in range(len(man["files"])):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            run_file(d, idx)
+        for line in buf.getvalue().splitlines():
+            x = json.loads(line)
+            n += 1
+            if x["status"] != "match" or x.get("sim_bytes_differ"):
+                bad += 1
+                print("selftest:", x)
+    print("selftest: %d cases, %d wrong" % (n, bad))
+    sys.exit(1 if bad or n == 0 else 0)
+
+
 # ---------------------------------------------------------------- summary
 
 
@@ -467,6 +555,8 @@ if __name__ == "__main__":
         run_file(sys.argv[2], int(sys.argv[3]))
     elif cmd == "all" and len(sys.argv) == 4:
         run_all(sys.argv[2], sys.argv[3])
+    elif cmd == "selftest" and len(sys.argv) == 3:
+        selftest(sys.argv[2])
     elif cmd == "summary" and len(sys.argv) == 3:
         summary(sys.argv[2])
     elif cmd == "ptxas" and len(sys.argv) >= 4:

@@ -85,12 +85,17 @@ func main() {
 		}
 		man.Files = append(man.Files, rec)
 	}
-	b, _ := json.MarshalIndent(man, "", "  ")
-	if err := os.WriteFile(filepath.Join(*out, "manifest.json"), b, 0o644); err != nil {
+	if err := writeManifest(*out, man); err != nil {
 		fmt.Fprintln(os.Stderr, "gpuoracle:", err)
 		os.Exit(1)
 	}
 	fmt.Printf("gpuoracle: %d files, %d cases in %s\n", len(files), ncases, *out)
+}
+
+// writeManifest writes dir/manifest.json.
+func writeManifest(dir string, man Manifest) error {
+	b, _ := json.MarshalIndent(man, "", "  ")
+	return os.WriteFile(filepath.Join(dir, "manifest.json"), b, 0o644)
 }
 
 // inputs expands directories into their .ptx files, sorted.
