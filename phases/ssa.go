@@ -42,6 +42,12 @@ import (
 // side hold those values while lanes from the other side wrote the web's
 // copies. At level 1 webs at divergent joins are never coalesced; at 0 no
 // CSSA copy is. Copies whose two sides end in one register disappear.
+// (With PTX's per-thread registers the rule decides which of two values
+// moves, not whether they share: Chaitin's rule already pairs the web
+// with every such value, live where the PHI defines the web, and a
+// divergent warp's lanes each see only their own path. Where registers
+// are warp-wide, a varying web is not among them. TestCSSADivergenceHazard
+// shows both in the simulator.)
 
 // ssaState is the pipeline's record of a function in SSA form, kept
 // between IntoSSA and OutOfSSA.
