@@ -42,6 +42,12 @@ import (
 // side hold those values while lanes from the other side wrote the web's
 // copies. At level 1 webs at divergent joins are never coalesced; at 0 no
 // CSSA copy is. Copies whose two sides end in one register disappear.
+// (With PTX's per-thread registers the rule decides which of two values
+// moves, not whether they share: Chaitin's rule already pairs the web
+// with every such value, live where the PHI defines the web, and a
+// divergent warp's lanes each see only their own path. Where registers
+// are warp-wide, a varying web is not among them. TestCSSADivergenceHazard
+// shows both in the simulator.)
 
 // ssaState is the pipeline's record of a function in SSA form, kept
 // between IntoSSA and OutOfSSA.
@@ -118,7 +124,17 @@ func intoSSA(p *Pass) bool {
 }
 
 // outOfSSA: OutOfSSA, PHIs become moves (usedessa).
-func outOfSSA(p *Pass) bool {
+func outOfSSA(p *Pass) bool { return leaveSSA(p, true) }
+
+// outOfSSAScalar is OutOfSSA with the SIMT rule left out: coalescing by
+// the scalar CFG's interference alone, at every join. It is no phase of
+// the pipeline; tests put it in OutOfSSA's slot (Config.Override) to
+// compare the two rules.
+func outOfSSAScalar(p *Pass) bool { return leaveSSA(p, false) }
+
+// leaveSSA is OutOfSSA; simt false leaves out what cssa-coalesce 1 and
+// 2 do at divergent joins (the pipeline always passes true).
+func leaveSSA(p *Pass, simt bool) bool {
 	f, st := p.F, p.ssa
 	p.ssa = nil
 	changed := false
@@ -139,7 +155,7 @@ func outOfSSA(p *Pass) bool {
 	if p.Knobs.Int(UseDeSSA) == 1 {
 		coalesce = 0
 	}
-	n := assignRegisters(p, st, coalesce)
+	n := assignRegisters(p, st, coalesce, simt)
 	if n.canceled {
 		// Stopped before the rewrite: the function is as it came (with
 		// CSSA's copies, its PHIs and versions: still in SSA form), or
@@ -184,7 +200,7 @@ type assignResult struct {
 // kept apart, every register is rewritten to its class's register, the
 // PHIs and the copies made self-copies are removed, and the register
 // table drops the versions nothing names any more.
-func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
+func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignResult {
 	f := p.F
 	var res assignResult
 	// The walks poll the run's context (per block, per class); the
@@ -390,7 +406,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64) assignResult {
 		}
 	}
 	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
-	if coalesce >= 1 && hasPhi(f) {
+	if coalesce >= 1 && simt && hasPhi(f) {
 		// The uniformity analysis is asked for only at a join where the
 		// rule could change something.
 		var u *core.Uniformity

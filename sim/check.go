@@ -18,6 +18,12 @@ type DiffOptions struct {
 	// versions differ and none of the changed instructions has executed
 	// in a compared run.
 	ExtraSeeds int
+	// WarpShared, when set, runs both versions in the warp-shared
+	// register mode (Launch.WarpShared), each with the registers it
+	// returns for that version's function.
+	WarpShared func(f *ir.Func) []bool
+	// the marks of before and after (from WarpShared)
+	sharedB, sharedA []bool
 }
 
 // Status is the verdict of a differential check on one kernel.
@@ -212,6 +218,9 @@ func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
 		res.Changed += len(c.ids)
 	}
 	changed := res.Changed+res.Removed > 0
+	if o.WarpShared != nil {
+		o.sharedB, o.sharedA = o.WarpShared(before), o.WarpShared(after)
+	}
 	covB, covA := &Coverage{}, &Coverage{}
 	maker := NewInputMaker(before)
 	ranChange := func() bool {
@@ -346,6 +355,7 @@ func runSeed(pb, pa *Program, maker *InputMaker, seed int64, o DiffOptions) (mb,
 		rb, ra = &Coverage{}, &Coverage{}
 		lb := in.Launch
 		lb.Cover = rb
+		lb.WarpShared = o.sharedB
 		var sb Stats
 		sb, eb = pb.Run(&lb, mb)
 		var t *Trap
@@ -363,6 +373,7 @@ func runSeed(pb, pa *Program, maker *InputMaker, seed int64, o DiffOptions) (mb,
 		// so a mutant that loops (almost) forever fails fast
 		la := in.Launch
 		la.Cover = ra
+		la.WarpShared = o.sharedA
 		if eb == nil {
 			la.MaxSteps = min(o.MaxSteps, 10*sb.WarpInstrs+100_000)
 		}

@@ -116,6 +116,9 @@ type machine struct {
 	cov    *Coverage
 	cbank  []byte // the .const bytes of this run
 	used   int64  // pages of paged spaces in use
+	// shared marks the kernel's registers held once per warp (nil: the
+	// default per-lane model; warpshared.go).
+	shared []bool
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
@@ -296,6 +299,9 @@ func (w *warp) run() {
 			top.pc = pc + 1
 			if mask != 0 && in.fn != nil {
 				in.fn(w, in, mask)
+				if m.shared != nil && w.p == m.p {
+					w.share(in, mask)
+				}
 				if m.err != nil {
 					return
 				}

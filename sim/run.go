@@ -51,6 +51,13 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 		mem.insertFixed(g.Base, g.Data)
 	}
 	m := &machine{p: p, l: l, mem: mem, max: l.MaxSteps, cov: l.Cover}
+	if l.WarpShared != nil {
+		sh, err := p.warpShared(l.WarpShared)
+		if err != nil {
+			return Stats{}, err
+		}
+		m.shared = sh
+	}
 	if m.max == 0 {
 		m.max = defaultMaxSteps
 	}

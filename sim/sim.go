@@ -78,6 +78,12 @@ type Launch struct {
 	// Extern fixes results of calls to functions without a body (the
 	// uninterpreted functions): a pointer the kernel follows, say.
 	Extern []ExternResult
+	// WarpShared, when set, runs in the warp-shared register mode
+	// (warpshared.go): WarpShared[r] true holds the kernel's register r
+	// once per warp, as a uniform register (UR) of sm_75 and later is,
+	// instead of once per lane. Nil (the default): every register is
+	// per lane, as PTX defines.
+	WarpShared []bool
 }
 
 // ConstPatch sets bytes of a .const variable at an offset.
