@@ -363,7 +363,7 @@ func (g *gen) stmts(n int) {
 			g.frameOp()
 			continue
 		}
-		if g.cl && g.depth < g.max && left > 24 && g.rnd.Intn(100) < 8 {
+		if g.cl && g.conv && g.depth < g.max && left > 24 && g.rnd.Intn(100) < 8 {
 			g.constLoop(left)
 			continue
 		}

@@ -26,8 +26,13 @@ import (
 // The body reads and writes the counter's element, and runs a few simple
 // statements (no branch: the loop unrolls) or, now and then, any
 // statements (a thread-dependent branch or a barrier inside keeps it a
-// loop, and then its array stays indexed). After the loop two elements
-// are read back at constant indices into the pool.
+// loop, and then its array stays indexed). After the loop the elements
+// are read back at constant indices: all of them mixed into one value,
+// and one alone, both into the pool.
+//
+// Constant loops go only where the code is converged (no divergent branch
+// around them), so that some thread runs them whatever the input: a loop
+// no thread reaches would leave its unrolling unchecked.
 //
 // None of it consumes the generator's random stream unless ConstLoops is
 // set: kernels without it are the ones earlier versions made.
@@ -95,9 +100,27 @@ func (g *gen) constLoop(left int) {
 		g.emit("add.s64", def(a), use(base), use(o))
 		off = 4
 	}
+	// the value added: a word of the input, at a row of 8 words indexed
+	// by the counter in clang's shape ("in[row*8 + k]": the sign
+	// extension of a sum, which unrolled copies share through reuse), or
+	// a pool value
+	w := g.pick32()
+	if frameShape && g.rnd.Intn(2) == 0 {
+		m, r8, k, x := g.reg(ir.TB32), g.reg(ir.TB32), g.reg(ir.TB32), g.reg(ir.TB32)
+		xw, o, ad := g.reg(ir.TB64), g.reg(ir.TB64), g.reg(ir.TB64)
+		w = g.reg(ir.TB32)
+		g.emit("and.b32", def(m), use(g.pick32()), g.imm(InWords/8-1))
+		g.emit("shl.b32", def(r8), use(m), g.imm(3))
+		g.emit("ld.u32", def(k), g.addr(p, 0))
+		g.emit("add.s32", def(x), use(r8), use(k))
+		g.emit("cvt.s64.s32", def(xw), use(x))
+		g.emit("shl.b64", def(o), use(xw), g.imm(2))
+		g.emit("add.s64", def(ad), use(g.gIn), use(o))
+		g.emit("ld.global.u32", def(w), g.addr(ad, 0))
+	}
 	e, s := g.reg(ir.TB32), g.reg(ir.TB32)
 	g.emit(ld, def(e), g.addr(a, off))
-	g.emit("add.s32", def(s), use(e), use(g.pick32()))
+	g.emit("add.s32", def(s), use(e), use(w))
 	g.emit(st, g.addr(a, off), use(s))
 	g.p.r32 = append(g.p.r32, e, s)
 	if g.rnd.Intn(4) == 0 {
@@ -134,9 +157,17 @@ func (g *gen) constLoop(left int) {
 	}
 	g.depth--
 	g.restore(saved, conv, unif)
-	for range 2 {
-		r := g.reg(ir.TB32)
-		g.emit("ld.u32", def(r), g.addr(p, int64(4+4*g.rnd.Intn(clArr))))
-		g.p.r32 = append(g.p.r32, r)
+	// every element read back and mixed into one value (so every copy's
+	// work is live), and one element alone
+	h := g.reg(ir.TB32)
+	g.emit("ld.u32", def(h), g.addr(p, 4))
+	for k := 1; k < clArr; k++ {
+		r, x := g.reg(ir.TB32), g.reg(ir.TB32)
+		g.emit("ld.u32", def(r), g.addr(p, int64(4+4*k)))
+		g.emit("xor.b32", def(x), use(h), use(r))
+		h = x
 	}
+	r := g.reg(ir.TB32)
+	g.emit("ld.u32", def(r), g.addr(p, int64(4+4*g.rnd.Intn(clArr))))
+	g.p.r32 = append(g.p.r32, h, r)
 }

@@ -17,10 +17,32 @@ import (
 // TestOriUnrollLoopsGenerated: the phase alone and the whole pipeline on
 // generated kernels with constant loops over .local arrays, in clang
 // -O0's shape and LLVM's (gen.Config.ConstLoops), some with frames too.
+// The unrolled copies of clang's "in[row*8 + k]" share one address chain
+// through GeneralOptimize's reuse rules in the whole pipeline (checked by
+// the gate above on the same kernels): they must fire.
 func TestOriUnrollLoopsGenerated(t *testing.T) {
-	checkGeneratedWith(t, "OriUnrollLoops", "loops unrolled", func(n int64) gen.Config {
+	cfg := func(n int64) gen.Config {
 		return gen.Config{Seed: 9700 + n, Size: 120 + int(n%5)*60, ConstLoops: true, Frames: n%4 == 0}
-	})
+	}
+	checkGeneratedWith(t, "OriUnrollLoops", "loops unrolled", cfg)
+	target, _ := ParseTarget("sm_80")
+	all, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reuse := int64(0)
+	for n := range int64(10) {
+		stats, err := Run(context.Background(), all, nil, gen.Func(gen.Kernel(cfg(n))), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []string{"ReuseSext", "ReuseShl", "ReuseAdd"} {
+			reuse += counter(stats, "rule "+r)
+		}
+	}
+	if reuse == 0 {
+		t.Error("the reuse rules never fired on the unrolled generated kernels")
+	}
 }
 
 // TestOriUnrollLoopsPromotes: on generated kernels, what the unrolling is
