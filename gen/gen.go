@@ -57,6 +57,10 @@ type Config struct {
 	// pointers, pointer pairs that alias or do not, and store-then-load
 	// pairs on global memory (see frames.go).
 	Frames bool
+	// ConstLoops adds loops of a constant trip count over small .local
+	// arrays indexed by their counter, in clang -O0's shape and in LLVM's
+	// (see loops.go).
+	ConstLoops bool
 }
 
 type pool struct {
@@ -89,11 +93,13 @@ type gen struct {
 	sh                                                    ir.SymID
 	fr                                                    *frame    // Frames: the frame, nil without
 	dev                                                   *devFuncs // Frames: the device functions
+	cl                                                    bool      // ConstLoops
+	ncl                                                   int       // constant loops made
 }
 
 // Kernel generates a module with one kernel from cfg.
 func Kernel(cfg Config) *ir.Module {
-	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool}
+	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool, cl: cfg.ConstLoops}
 	if g.max == 0 {
 		g.max = 3
 	}
@@ -355,6 +361,10 @@ func (g *gen) stmts(n int) {
 		left := end - g.count
 		if g.fr != nil && g.rnd.Intn(100) < 15 {
 			g.frameOp()
+			continue
+		}
+		if g.cl && g.conv && g.depth < g.max && left > 24 && g.rnd.Intn(100) < 8 {
+			g.constLoop(left)
 			continue
 		}
 		k := g.rnd.Intn(100)

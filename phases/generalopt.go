@@ -300,6 +300,11 @@ type genOpt struct {
 	mode walkMode
 	cur  ir.InstrID // the instruction the walk is at
 
+	// What findReuse found for reuse (rules/reuse.rules): the instruction
+	// whose result the rewrite adds the constant to.
+	reuseE ir.InstrID
+	reuseC uint64
+
 	refs, refs2 []core.RegRef
 	// Local tables, indexed by register: the copy (or constant) the
 	// register holds, its definitions seen so far (ver), the last
@@ -659,7 +664,10 @@ func (g *genOpt) before(a, b ir.InstrID) bool {
 // single definitions make known.
 func (g *genOpt) globalWalk() int64 {
 	f := g.f
-	if len(f.Layout) < 2 {
+	if len(f.Layout) < 2 && !g.on[spFold] {
+		// One block: the local walk knew everything copy propagation
+		// can use; only rules that look for other uses of a value
+		// (rules/reuse.rules) need the def-use chains of this walk.
 		return 0
 	}
 	// Rewrites since the chains were cached make them stale.

@@ -325,8 +325,10 @@ func (g *genOpt) toConst(i ir.InstrID, c uint64) {
 // PTX writes it for a mov of movTypeFor(t): float literals for f32 and f64,
 // hexadecimal for the 16-bit floats and packed pairs, decimal for
 // predicates and signed integers, decimal or hexadecimal for the rest.
-func (g *genOpt) immOperand(t ir.Type, c uint64) ir.Operand {
-	f := g.f
+func (g *genOpt) immOperand(t ir.Type, c uint64) ir.Operand { return immOperandFor(g.f, t, c) }
+
+// immOperandFor is immOperand for any pass: an immediate of f.
+func immOperandFor(f *ir.Func, t ir.Type, c uint64) ir.Operand {
 	im := ir.Imm{Bits: c, Kind: ir.ImmInt}
 	switch {
 	case t == ir.TF32:

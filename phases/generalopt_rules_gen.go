@@ -71,6 +71,11 @@ const (
 	ruleSelpFalse
 	ruleGuardTrue
 	ruleGuardFalse
+	ruleReuseSext
+	ruleReuseZext
+	ruleReuseShl
+	ruleReuseMulLo
+	ruleReuseAdd
 	numRules
 )
 
@@ -141,6 +146,11 @@ var ruleNames = [numRules]string{
 	"SelpFalse",
 	"GuardTrue",
 	"GuardFalse",
+	"ReuseSext",
+	"ReuseZext",
+	"ReuseShl",
+	"ReuseMulLo",
+	"ReuseAdd",
 }
 
 // ruleText is each rule as written, with its file and line.
@@ -210,6 +220,11 @@ var ruleText = [numRules]string{
 	"pred.rules:29: SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y",
 	"pred.rules:33: GuardTrue: @p:k any && {p.c&1 != 0} => unguard",
 	"pred.rules:34: GuardFalse: @p:k any && {p.c&1 == 0} => delete",
+	"reuse.rules:23: ReuseSext: (cvt s64/s32 x:r) && {g.findReuse(i, x)} => call reuse",
+	"reuse.rules:24: ReuseZext: (cvt u64/u32 x:r) && {g.findReuse(i, x)} => call reuse",
+	"reuse.rules:25: ReuseShl: (shl bits x:r s:k) && {g.findReuse(i, x)} => call reuse",
+	"reuse.rules:26: ReuseMulLo: (mul.lo int x:r k:k) && {g.findReuse(i, x)} => call reuse",
+	"reuse.rules:27: ReuseAdd commute: (add int z:r x:r) && {g.findReuse(i, x)} => call reuse",
 }
 
 // ruleGroup is the group (rules file directive) of each rule.
@@ -279,6 +294,11 @@ var ruleGroup = [numRules]string{
 	"pred",
 	"pred",
 	"pred",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
 }
 
 // rulesFold applies the first rule of group fold that matches instruction i
@@ -286,9 +306,11 @@ var ruleGroup = [numRules]string{
 func (g *genOpt) rulesFold(i ir.InstrID) bool {
 	switch g.f.Op[i] {
 	case ir.OpAdd:
-		return g.rFoldAdd(i) || g.rAddZero(i) || g.rAddZero_c(i)
+		return g.rFoldAdd(i) || g.rAddZero(i) || g.rAddZero_c(i) || g.rReuseAdd(i) || g.rReuseAdd_c(i)
 	case ir.OpAnd:
 		return g.rFoldAnd(i) || g.rAndOnes(i) || g.rAndOnes_c(i) || g.rAndZero(i) || g.rAndZero_c(i) || g.rAndSelf(i)
+	case ir.OpCvt:
+		return g.rReuseSext(i) || g.rReuseZext(i)
 	case ir.OpCvta:
 		return g.rCvtaRoundTrip(i)
 	case ir.OpMad:
@@ -300,7 +322,7 @@ func (g *genOpt) rulesFold(i ir.InstrID) bool {
 	case ir.OpMov:
 		return g.rMovSelf(i)
 	case ir.OpMul:
-		return g.rFoldMulLo(i) || g.rMulOne(i) || g.rMulOne_c(i) || g.rMulZero(i) || g.rMulZero_c(i)
+		return g.rFoldMulLo(i) || g.rMulOne(i) || g.rMulOne_c(i) || g.rMulZero(i) || g.rMulZero_c(i) || g.rReuseMulLo(i)
 	case ir.OpNeg:
 		return g.rFoldNeg(i) || g.rNegNeg(i)
 	case ir.OpNot:
@@ -308,7 +330,7 @@ func (g *genOpt) rulesFold(i ir.InstrID) bool {
 	case ir.OpOr:
 		return g.rFoldOr(i) || g.rOrZero(i) || g.rOrZero_c(i) || g.rOrOnes(i) || g.rOrOnes_c(i) || g.rOrSelf(i)
 	case ir.OpShl:
-		return g.rFoldShl(i) || g.rShlZero(i) || g.rShlWide(i)
+		return g.rFoldShl(i) || g.rShlZero(i) || g.rShlWide(i) || g.rReuseShl(i)
 	case ir.OpShr:
 		return g.rFoldShr(i) || g.rShrZero(i) || g.rShrWide(i) || g.rShrSignWide(i)
 	case ir.OpSub:
@@ -3931,5 +3953,299 @@ func (g *genOpt) rGuardFalse(i ir.InstrID) bool {
 		return false
 	}
 	g.remove(i)
+	return true
+}
+
+// rReuseSext (reuse.rules:23):
+//
+//	ReuseSext: (cvt s64/s32 x:r) && {g.findReuse(i, x)} => call reuse
+func (g *genOpt) rReuseSext(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TS64) {
+		return false
+	}
+	if !(t2 == ir.TS32) {
+		return false
+	}
+	mm254 := m
+	if mm254 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v255 := g.src(i, 0)
+	if v255.none() {
+		return false
+	}
+	if !v255.reg() {
+		return false
+	}
+	x := v255
+	_ = x
+	_, _, _ = t, m, t2
+	if !(g.findReuse(i, x)) {
+		return false
+	}
+	if !g.fire(ruleReuseSext, i) {
+		return false
+	}
+	g.reuse(i, x)
+	return true
+}
+
+// rReuseZext (reuse.rules:24):
+//
+//	ReuseZext: (cvt u64/u32 x:r) && {g.findReuse(i, x)} => call reuse
+func (g *genOpt) rReuseZext(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TU64) {
+		return false
+	}
+	if !(t2 == ir.TU32) {
+		return false
+	}
+	mm256 := m
+	if mm256 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v257 := g.src(i, 0)
+	if v257.none() {
+		return false
+	}
+	if !v257.reg() {
+		return false
+	}
+	x := v257
+	_ = x
+	_, _, _ = t, m, t2
+	if !(g.findReuse(i, x)) {
+		return false
+	}
+	if !g.fire(ruleReuseZext, i) {
+		return false
+	}
+	g.reuse(i, x)
+	return true
+}
+
+// rReuseShl (reuse.rules:25):
+//
+//	ReuseShl: (shl bits x:r s:k) && {g.findReuse(i, x)} => call reuse
+func (g *genOpt) rReuseShl(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyBits(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm258 := m
+	if mm258 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v259 := g.src(i, 0)
+	if v259.none() {
+		return false
+	}
+	if !v259.reg() {
+		return false
+	}
+	x := v259
+	_ = x
+	v260 := g.src(i, 1)
+	if v260.none() {
+		return false
+	}
+	if !v260.k {
+		return false
+	}
+	s := v260
+	_ = s
+	_, _, _ = t, m, t2
+	if !(g.findReuse(i, x)) {
+		return false
+	}
+	if !g.fire(ruleReuseShl, i) {
+		return false
+	}
+	g.reuse(i, x, s)
+	return true
+}
+
+// rReuseMulLo (reuse.rules:26):
+//
+//	ReuseMulLo: (mul.lo int x:r k:k) && {g.findReuse(i, x)} => call reuse
+func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm261 := m
+	if mm261 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v262 := g.src(i, 0)
+	if v262.none() {
+		return false
+	}
+	if !v262.reg() {
+		return false
+	}
+	x := v262
+	_ = x
+	v263 := g.src(i, 1)
+	if v263.none() {
+		return false
+	}
+	if !v263.k {
+		return false
+	}
+	k := v263
+	_ = k
+	_, _, _ = t, m, t2
+	if !(g.findReuse(i, x)) {
+		return false
+	}
+	if !g.fire(ruleReuseMulLo, i) {
+		return false
+	}
+	g.reuse(i, x, k)
+	return true
+}
+
+// rReuseAdd (reuse.rules:27):
+//
+//	ReuseAdd commute: (add int z:r x:r) && {g.findReuse(i, x)} => call reuse
+func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm264 := m
+	if mm264 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v265 := g.src(i, 0)
+	if v265.none() {
+		return false
+	}
+	if !v265.reg() {
+		return false
+	}
+	z := v265
+	_ = z
+	v266 := g.src(i, 1)
+	if v266.none() {
+		return false
+	}
+	if !v266.reg() {
+		return false
+	}
+	x := v266
+	_ = x
+	_, _, _ = t, m, t2
+	if !(g.findReuse(i, x)) {
+		return false
+	}
+	if !g.fire(ruleReuseAdd, i) {
+		return false
+	}
+	g.reuse(i, z, x)
+	return true
+}
+
+// rReuseAdd_c (reuse.rules:27):
+//
+//	ReuseAdd commute: (add int z:r x:r) && {g.findReuse(i, x)} => call reuse
+func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm267 := m
+	if mm267 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v268 := g.src(i, 0)
+	if v268.none() {
+		return false
+	}
+	if !v268.reg() {
+		return false
+	}
+	x := v268
+	_ = x
+	v269 := g.src(i, 1)
+	if v269.none() {
+		return false
+	}
+	if !v269.reg() {
+		return false
+	}
+	z := v269
+	_ = z
+	_, _, _ = t, m, t2
+	if !(g.findReuse(i, x)) {
+		return false
+	}
+	if !g.fire(ruleReuseAdd, i) {
+		return false
+	}
+	g.reuse(i, x, z)
 	return true
 }

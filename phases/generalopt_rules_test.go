@@ -2,6 +2,7 @@ package phases
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -129,6 +130,25 @@ var ruleCases = []ruleCase{
 		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @!%p1 add.u32 %r30, %r2, 1;"},
 	{"CvtaRoundTrip", "cvta.global.u64 %rd5, %rd4;\n cvta.to.global.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd6];",
 		"cvta.global.u64 %rd5, %rd4;\n cvta.to.shared.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd4];"},
+	// reuse.rules: op(y + c) beside op(y). %r1 is any value (the sign
+	// extensions see negative ones); the sums read the high bits.
+	{"ReuseSext", reuseExt("s", "shl.b32 %r3, %r1, 4", 15), reuseExt("s", "shl.b32 %r3, %r1, 4", 16)},
+	{"ReuseZext", reuseExt("u", "and.b32 %r3, %r1, -8", 7), reuseExt("u", "and.b32 %r3, %r1, -8", 8)},
+	{"ReuseShl", "cvt.u64.u32 %rd10, %r1;\n shl.b64 %rd5, %rd10, 3;\n add.u64 %rd11, %rd10, -8;\n shl.b64 %rd6, %rd11, 3;" + reuseSum,
+		"cvt.u64.u32 %rd10, %r1;\n shl.b64 %rd5, %rd10, 3;\n add.u64 %rd11, %rd10, -8;\n shl.b64 %rd6, %rd11, 2;" + reuseSum},
+	{"ReuseMulLo", "mul.lo.s32 %r3, %r1, 12;\n add.s32 %r4, %r1, 3;\n mul.lo.s32 %r5, %r4, 12;\n add.s32 %r30, %r5, %r3;",
+		"mul.lo.s32 %r3, %r1, 12;\n add.s32 %r4, %r1, 3;\n mul.lo.s32 %r5, %r4, 10;\n add.s32 %r30, %r5, %r3;"},
+	{"ReuseAdd", "add.s32 %r3, %r2, %r1;\n add.s32 %r4, %r1, 9;\n add.s32 %r5, %r4, %r2;\n mul.lo.s32 %r30, %r5, %r3;",
+		"add.s32 %r3, %r2, %r1;\n add.s32 %r4, %r1, 9;\n add.s32 %r5, %r4, %r3;\n mul.lo.s32 %r30, %r5, %r3;"},
+}
+
+// reuseSum stores a mix of %rd5 and %rd6, high bits included.
+const reuseSum = "\n sub.s64 %rd7, %rd6, %rd5;\n shr.u64 %rd8, %rd6, 32;\n add.s64 %rd9, %rd7, %rd8;\n cvt.u32.u64 %r30, %rd9;"
+
+// reuseExt is a reuse case of a 32-to-64-bit extension (s or u) of %r3 +
+// c and of %r3, where def defines %r3.
+func reuseExt(sign, def string, c int) string {
+	return fmt.Sprintf("%s;\n cvt.%s64.%s32 %%rd5, %%r3;\n add.s32 %%r4, %%r3, %d;\n cvt.%s64.%s32 %%rd6, %%r4;%s", def, sign, sign, c, sign, sign, reuseSum)
 }
 
 // TestRuleCases runs every rule's positive and negative example: the rule

@@ -140,6 +140,8 @@ var (
 		"debug counter: each GeneralOptimize run applies at most N rewrite rules per function (bisect a miscompile to one rule application; the report names the first rule refused)")
 	ConvertMemoryToRegIndexedSizeLimit = intKnob("ConvertMemoryToRegIndexedSizeLimit", "64", 0, 1<<20, "ConvertMemoryToRegister",
 		"most bytes of a .local frame reached through constant-indexed pointers (small arrays) that are promoted to registers, per variable")
+	UnrollMaxInstrs = intKnob("UnrollMaxInstrs", "208", 0, 1<<20, "OriUnrollLoops",
+		"most instructions the fully unrolled copies of one loop nest may keep, counted after the copies' constants folded (constants, decided branches and loads of known frame slots do not count); a loop whose copies would keep more stays a loop; 0: OriUnrollLoops is off. The default is what the -O0 quality suite needs (small_matvec's 4x4 nest keeps 204): unrolled code raises register pressure")
 	InlineMaxInstrs = intKnob("InlineMaxInstrs", "100", 0, 1<<30, "OriInline",
 		"largest device function (in instructions) inlined at every call; a function called once is inlined whatever its size")
 )

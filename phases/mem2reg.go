@@ -933,8 +933,9 @@ func (m *mem2reg) planSubword(cl []m2rAccess, lo, hi int64) bool {
 }
 
 // uniformType returns the register type every register access of cl
-// moves (immediates stored do not count), when there is one of pw bits,
-// else the bit type of pw bits.
+// moves (immediates stored, and integer registers whose one definition
+// moves an immediate, do not count), when there is one of pw bits, else
+// the bit type of pw bits.
 func (m *mem2reg) uniformType(cl []m2rAccess, pw int) ir.Type {
 	f := m.f
 	t := ir.TNone
@@ -947,6 +948,13 @@ func (m *mem2reg) uniformType(cl []m2rAccess, pw int) ir.Type {
 			return bitType(pw)
 		}
 		rt := f.RegType[v.Reg()]
+		if _, ok := m.constReg(v.Reg()); ok && a.store && rt.Bits() == pw && isIntType(rt) {
+			// An integer register holding an immediate is an immediate
+			// too ("mov.u32 %r1, 0; st.u32 [%SP+8], %r1" for a float
+			// variable set to 0: -O0 stores one zero register to several
+			// slots whatever their types).
+			continue
+		}
 		if rt.Bits() != pw || t != ir.TNone && rt != t {
 			return bitType(pw)
 		}

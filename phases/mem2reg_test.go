@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
@@ -220,4 +221,34 @@ func TestConvertMemoryToRegisterGenerated(t *testing.T) {
 	checkGeneratedWith(t, "ConvertMemoryToRegister", "slots promoted", func(n int64) gen.Config {
 		return gen.Config{Seed: 9100 + n, Size: 100 + int(n%5)*60, Frames: true}
 	})
+}
+
+// TestConvertMemoryToRegisterZeroRegister: an integer register holding an
+// immediate, stored into a slot the kernel otherwise moves as f32 (clang
+// -O0 stores one zero register into every variable it sets to 0), does not
+// make the slot's register .b32: it is .f32, so the moves of float values
+// in and out of it are copies GeneralOptimize propagates.
+func TestConvertMemoryToRegisterZeroRegister(t *testing.T) {
+	body := "mov.u32 %r5, 0;\n st.u32 [%SP+8], %r5;\n ld.f32 %f5, [%SP+8];\n add.f32 %f6, %f5, %f1;\n st.f32 [%SP+8], %f6;\n ld.f32 %f10, [%SP+8];"
+	for _, zero := range []string{"mov.u32 %r5, 0;", "mov.u32 %r5, %r1;"} {
+		src := strings.Replace(strings.Replace(m2rKernel, "BODY", strings.Replace(body, "mov.u32 %r5, 0;", zero, 1), 1), "FRAME", m2rFrame, 1)
+		before, after, out, _ := runPass(t, src, "", "ConvertMemoryToRegister")
+		var slot ir.RegID = ir.NoReg
+		for r := range after.NumRegs() {
+			if strings.HasPrefix(after.Str(after.RegName[r]), "%m2r") {
+				slot = ir.RegID(r)
+			}
+		}
+		if slot == ir.NoReg {
+			t.Fatalf("%s: nothing promoted:\n%s", zero, out)
+		}
+		want := ir.TF32
+		if zero != "mov.u32 %r5, 0;" {
+			want = ir.TB32 // a register of unknown value: the types differ
+		}
+		if got := after.RegType[slot]; got != want {
+			t.Errorf("%s: slot register %s, want %s", zero, got, want)
+		}
+		simtest.CheckEquivalent(t, before, after, 4)
+	}
 }

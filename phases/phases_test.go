@@ -70,7 +70,7 @@ func TestOrderingTable(t *testing.T) {
 
 func TestPipelineShape(t *testing.T) {
 	want := []string{"OriInline", "EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "OriPerformLiveDeadFirst",
-		"ConvertMemoryToRegister", "OriSplitLiveRanges", "IntoSSA", "InferAddressSpaces", "GeneralOptimize", "LoadStoreForwarding", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
+		"OriUnrollLoops", "ConvertMemoryToRegister", "OriSplitLiveRanges", "IntoSSA", "InferAddressSpaces", "GeneralOptimize", "LoadStoreForwarding", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
 		"GeneralOptimizeMid2", "GvnCse", "OriReassociateAndCommon", "GeneralOptimizeLate",
 		"OriPerformLiveDeadThird", "OriDoPredication", "LateOriCommoning", "GeneralOptimizeLate2",
 		"OriHoistInvariantsLate", "DoKillMovement", "DoTexMovement", "DoMemMovement", "DoSinkMovement",

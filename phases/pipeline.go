@@ -93,6 +93,14 @@ var pipeline = []Phase{
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},
+	// Fully unroll small loops of a constant trip count (unroll.go):
+	// -O0 code indexes small frame arrays by a loop counter kept in the
+	// frame; unrolled, every index is a constant and the promotion next
+	// removes the frame. Before promotion because the walk that finds the
+	// trip count follows the counter through its frame slot; non-SSA,
+	// renaming the copies' registers itself.
+	{Name: "OriUnrollLoops", Form: NeedsNonSSA, Fn: unrollLoops, Preserves: PreserveNothing, MinOpt: 2, Impl: true,
+		Help: "fully unroll loops whose trip count is a constant (found by walking the loop on known values, counters in registers or frame slots) where that leaves a frame array only constant offsets for ConvertMemoryToRegister, or the copies are no bigger than the loop; within UnrollMaxInstrs instructions kept; no loop under .pragma \"nounroll\"; the copies' constants folded, their registers renamed"},
 	// Promote .local frame slots to registers (ptxas's
 	// ConvertMemoryToRegisterOrUniform, a sub-pass of GeneralOptimizeMid
 	// there): after the first bundle folded constant indices, and before
@@ -205,6 +213,8 @@ var orderRules = []orderRule{
 	{"EarlyOriSimpleLiveDead", "GeneralOptimizeEarly", "the early sweep shrinks the first bundle's input"},
 	{"OriSplitLiveRanges", "IntoSSA", "SSA construction wants independent live ranges"},
 	{"ConvertMemoryToRegister", "IntoSSA", "promotion writes a register once per store (not SSA)"},
+	{"OriPerformLiveDeadFirst", "OriUnrollLoops", "the unrolling budget counts instructions that live"},
+	{"OriUnrollLoops", "ConvertMemoryToRegister", "unrolled copies index frame arrays by constants, which promotion needs"},
 	{"IntoSSA", "GeneralOptimize", "the main bundles run on SSA"},
 	{"IntoSSA", "InferAddressSpaces", "a pointer's origin is its one definition chain in SSA"},
 	{"GeneralOptimize", "LoadStoreForwarding", "forwarding compares canonical addresses"},
