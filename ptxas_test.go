@@ -28,6 +28,9 @@ import (
 // Debian's nvidia-cuda-toolkit (CUDA 11.8: PTX ISA up to 7.8, so newer
 // inputs are refused as originals and skipped).
 func TestPtxasAcceptsOutput(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine over the corpus: nothing for the race detector (see race_on_test.go)")
+	}
 	tool := os.Getenv("PTXAS")
 	if tool == "" {
 		tool = testenv.Tool(t, "ptxas checks that the optimizer's output is valid PTX (.ci/steps/ptxas.sh installs it)", "ptxas")

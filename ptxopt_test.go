@@ -239,6 +239,9 @@ func TestWorkersSameOutput(t *testing.T) {
 // "changed" flag) and comes out clean. The one corpus file that is not
 // valid PTX must stay an input error.
 func TestVerifyCorpus(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine over the corpus: nothing for the race detector (see race_on_test.go)")
+	}
 	p, err := NewPipeline(Options{Opt: O3, Verify: true, Measure: MeasureNone})
 	if err != nil {
 		t.Fatal(err)

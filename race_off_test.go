@@ -1,0 +1,5 @@
+//go:build !race
+
+package ptxopt
+
+const raceEnabled = false
