@@ -68,9 +68,16 @@ type Mismatch struct {
 	After       byte
 	BeforeError error
 	AfterError  error
+	// Output describes a difference of the output streams (vprintf and
+	// calls of uninterpreted functions) or of the device heaps, when
+	// that is the difference.
+	Output string
 }
 
 func (m *Mismatch) Error() string {
+	if m.Output != "" {
+		return fmt.Sprintf("sim: %s seed %d: %s", m.Kernel, m.Seed, m.Output)
+	}
 	if m.BeforeError != nil || m.AfterError != nil {
 		return fmt.Sprintf("sim: %s seed %d: completion differs: before=%v after=%v", m.Kernel, m.Seed, m.BeforeError, m.AfterError)
 	}

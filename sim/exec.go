@@ -71,6 +71,7 @@ type inst struct {
 	rpc    int32 // reconvergence pc (-1: function exit)
 	tgts   []int32
 	callee *Program
+	cl     *callInfo
 	name   string
 }
 
@@ -116,6 +117,11 @@ type machine struct {
 	cov    *Coverage
 	cbank  []byte // the .const bytes of this run
 	used   int64  // pages of paged spaces in use
+	// uninterpreted functions: results fixed by the launch, whether
+	// integer results take the full width, a scratch record
+	externPtr map[externKey]uint64
+	extWide   bool
+	recBuf    []byte
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {

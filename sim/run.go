@@ -55,6 +55,13 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 		m.max = defaultMaxSteps
 	}
 	m.cbank = p.constBank
+	m.extWide = l.ExternSeed%4 == 3
+	for _, e := range l.Extern {
+		if m.externPtr == nil {
+			m.externPtr = map[externKey]uint64{}
+		}
+		m.externPtr[externKey{e.Name, e.Ret}] = e.Value
+	}
 	if len(l.Const) > 0 {
 		m.cbank = append([]byte(nil), p.constBank...)
 		for _, c := range l.Const {

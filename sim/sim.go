@@ -78,6 +78,10 @@ type Launch struct {
 	// Extern fixes results of calls to functions without a body (the
 	// uninterpreted functions): a pointer the kernel follows, say.
 	Extern []ExternResult
+	// ExternSeed salts the results of the uninterpreted functions (see
+	// extern.go): one launch's results are a pure function of the
+	// callee and its arguments, another seed draws others.
+	ExternSeed uint64
 }
 
 // ConstPatch sets bytes of a .const variable at an offset.
@@ -118,6 +122,7 @@ type Alloc struct {
 	size  uint64
 	pages [][]byte
 	fill  func(dst []byte, off uint64)
+	heap  bool // a block of the device heap (malloc)
 }
 
 // pageSize is the page of a lazy region.
@@ -142,6 +147,11 @@ type Memory struct {
 	// Budget bounds the bytes of lazy-region pages made (0: 256 MiB).
 	Budget int64
 	used   int64
+	// the device heap (extern.go): bytes handed out, blocks freed
+	heapUsed uint64
+	freed    []uint64
+	// out holds the output streams by thread (extern.go)
+	out map[uint64]*outStream
 }
 
 // defaultBudget is the default bound on the pages of lazy regions.
@@ -273,9 +283,15 @@ func (m *Memory) find(addr uint64, size int) *Alloc {
 
 // Clone returns a deep copy of the memory (same addresses).
 func (m *Memory) Clone() *Memory {
-	c := &Memory{next: m.next, Budget: m.Budget, used: m.used}
+	c := &Memory{next: m.next, Budget: m.Budget, used: m.used, heapUsed: m.heapUsed, freed: append([]uint64(nil), m.freed...)}
+	for t, s := range m.out {
+		if c.out == nil {
+			c.out = map[uint64]*outStream{}
+		}
+		c.out[t] = &outStream{n: s.n, head: append([]OutputRecord(nil), s.head...), tail: s.tail}
+	}
 	for _, a := range m.allocs {
-		b := &Alloc{Base: a.Base, Data: append([]byte(nil), a.Data...), ReadOnly: a.ReadOnly, size: a.size, fill: a.fill}
+		b := &Alloc{Base: a.Base, Data: append([]byte(nil), a.Data...), ReadOnly: a.ReadOnly, size: a.size, fill: a.fill, heap: a.heap}
 		if a.Data == nil {
 			b.Data = nil
 		}
