@@ -84,25 +84,33 @@ type cta struct {
 	id    [3]uint32
 	sh    *space
 	warps []*warp
+	bars  [16]barrier
 }
 
 type warp struct {
-	m      *machine
-	p      *Program
-	c      *cta
-	id     int
-	regs   []uint64
-	stack  []entry
-	live   uint32 // lanes that exist and have not exited
-	done   bool
-	atBar  bool
-	tid    [32][3]uint32
-	lv     *space // .local variables: lane l at l*lstride
-	lstr   uint64
-	pa     []byte // .param call-argument variables: lane l at l*pstr
-	pstr   int
-	frames []frame
-	hit    []bool // coverage of the current program (nil: not recorded)
+	m     *machine
+	p     *Program
+	c     *cta
+	id    int
+	regs  []uint64
+	stack []entry
+	live  uint32 // lanes that exist and have not exited
+	done  bool
+	atBar bool // waits at barrier barID
+	barID int8
+	// release: the barrier completed, the warp runs again next round
+	release bool
+	size    int // threads of the warp (32, fewer in a last partial warp)
+	// a bar.red the warp waits at, and its lanes
+	redIn   *inst
+	redMask uint32
+	tid     [32][3]uint32
+	lv      *space // .local variables: lane l at l*lstride
+	lstr    uint64
+	pa      []byte // .param call-argument variables: lane l at l*pstr
+	pstr    int
+	frames  []frame
+	hit     []bool // coverage of the current program (nil: not recorded)
 }
 
 type machine struct {
@@ -325,8 +333,10 @@ func (w *warp) run() {
 			}
 		case ctlBar:
 			top.pc = pc + 1
-			if mask != 0 {
-				w.atBar = true
+			if mask != 0 && w.arrive(in, mask) {
+				return
+			}
+			if m.err != nil {
 				return
 			}
 		case ctlTrap:

@@ -303,14 +303,13 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 	case "call":
 		return d.call(in, dst, src)
 	case "bar", "barrier":
-		if d.has("arrive") || d.has("red") {
-			return unsup(in, "")
-		}
 		if d.has("warp") {
 			return nil // bar.warp.sync: lanes of a warp already run in lockstep
 		}
-		in.ctl = ctlBar
-		return nil
+		if d.has("cluster") {
+			return unsup(in, "cluster barrier")
+		}
+		return d.barrier(in, dst, src)
 	case "membar", "fence", "prefetch", "prefetchu", "nanosleep", "pmevent", "discard", "griddepcontrol", "applypriority", "createpolicy":
 		if base == "createpolicy" {
 			return unsup(in, "")

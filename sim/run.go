@@ -110,6 +110,9 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 			for cx := 0; cx < l.Grid.X; cx++ {
 				c.id = [3]uint32{uint32(cx), uint32(cy), uint32(cz)}
 				c.sh.reset()
+				for b := range c.bars {
+					c.bars[b].reset()
+				}
 				clear(regs)
 				clear(pas)
 				for i, w := range warps {
@@ -120,6 +123,8 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 					w.lv, w.lstr = lvs[i], uint64(p.localVars)
 					w.pa, w.pstr = pas[i*32*p.paramArea:(i+1)*32*p.paramArea], p.paramArea
 					n := min(32, bs-i*32)
+					w.size = n
+					w.release, w.redIn = false, nil
 					w.live = uint32(1<<n - 1)
 					w.stack = append(w.stack[:0], entry{0, -1, w.live})
 					w.frames = w.frames[:0]
@@ -137,6 +142,7 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 }
 
 func (m *machine) runCTA(warps []*warp) error {
+	c := warps[0].c
 	for {
 		alive := 0
 		for _, w := range warps {
@@ -148,6 +154,13 @@ func (m *machine) runCTA(warps []*warp) error {
 				if m.err != nil {
 					return m.err
 				}
+				if w.done {
+					// an exited warp no longer holds back a barrier
+					// without a thread count
+					for b := range c.bars {
+						c.completeIfAll(b)
+					}
+				}
 			}
 			if !w.done {
 				alive++
@@ -156,9 +169,22 @@ func (m *machine) runCTA(warps []*warp) error {
 		if alive == 0 {
 			return nil
 		}
-		// every live warp waits at a barrier: release them
+		// every live warp waits at a barrier: release those whose
+		// barrier completed
+		released := false
 		for _, w := range warps {
-			w.atBar = false
+			if w.release {
+				w.release, w.atBar = false, false
+				released = true
+			}
+		}
+		if !released {
+			for _, w := range warps {
+				if !w.done {
+					m.err = &Trap{Kernel: m.p.name, PC: -1, Instr: "bar", Lane: w.id * 32, Msg: "barrier deadlock: every live warp waits at a barrier that cannot complete"}
+					return m.err
+				}
+			}
 		}
 	}
 }
