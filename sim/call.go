@@ -408,13 +408,19 @@ func fnv64(s string) uint64 {
 }
 
 // addressTaken returns the functions with a body whose address the
-// module takes: a function symbol as an operand of an instruction other
-// than the callee of a call, or in a variable's initializer.
+// module takes (cached; see addressTakenFuncs).
 func (ml *modLayout) addressTaken() []*ir.Func {
-	if ml.taken != nil {
-		return *ml.taken
+	if ml.taken == nil {
+		t := addressTakenFuncs(ml.mod)
+		ml.taken = &t
 	}
-	mod := ml.mod
+	return *ml.taken
+}
+
+// addressTakenFuncs returns the functions with a body whose address mod
+// takes: a function symbol as an operand of an instruction other than
+// the callee of a call, or in a variable's initializer.
+func addressTakenFuncs(mod *ir.Module) []*ir.Func {
 	names := map[string]bool{}
 	var order []string
 	note := func(name string) {
@@ -423,6 +429,7 @@ func (ml *modLayout) addressTaken() []*ir.Func {
 			order = append(order, name)
 		}
 	}
+	isFunc := func(o ir.Operand) bool { return o.Kind() == ir.KSym && mod.Syms[o.Index()].Kind == ir.SymFunc }
 	for _, f := range mod.Funcs {
 		if !f.HasBody {
 			continue
@@ -433,24 +440,31 @@ func (ml *modLayout) addressTaken() []*ir.Func {
 				continue
 			}
 			isCall := f.Op[id] == ir.OpCall
-			callee := true
+			callee := isCall
 			for _, o := range f.Ops(id) {
-				if o.Kind() != ir.KSym || mod.Syms[o.Index()].Kind != ir.SymFunc {
-					if o.Kind() == ir.KList && isCall {
-						for _, e := range f.ListElems(o.Index()) {
-							if e.Kind() == ir.KSym && mod.Syms[e.Index()].Kind == ir.SymFunc {
-								note(f.Str(mod.Syms[e.Index()].Name))
-							}
+				if o.Kind() == ir.KList && isCall {
+					for _, e := range f.ListElems(o.Index()) {
+						if isFunc(e) {
+							note(f.Str(mod.Syms[e.Index()].Name))
 						}
 					}
 					continue
 				}
-				if isCall && callee {
+				if !isFunc(o) {
+					continue
+				}
+				if callee {
 					callee = false
 					continue
 				}
 				note(f.Str(mod.Syms[o.Index()].Name))
 			}
+		}
+	}
+	funcNames := map[string]bool{}
+	for i := range mod.Syms {
+		if s := &mod.Syms[i]; s.Kind == ir.SymFunc {
+			funcNames[mod.Strings.Get(s.Name)] = true
 		}
 	}
 	for i := range mod.Syms {
@@ -459,7 +473,7 @@ func (ml *modLayout) addressTaken() []*ir.Func {
 			continue
 		}
 		for _, tok := range initTokens(mod.Strings.Get(s.Init)) {
-			if j, ok := ml.byName[tok]; ok && mod.Syms[j].Kind == ir.SymFunc {
+			if funcNames[tok] {
 				note(tok)
 			}
 		}
@@ -473,6 +487,56 @@ func (ml *modLayout) addressTaken() []*ir.Func {
 			}
 		}
 	}
-	ml.taken = &out
+	return out
+}
+
+// reachableFuncs returns kernel f and the functions with a body it may
+// call, directly or not, in the order the decoder compiles them (depth
+// first, in code order; the targets of an indirect call where it is).
+func reachableFuncs(f *ir.Func) []*ir.Func {
+	mod := f.Mod
+	seen := map[*ir.Func]bool{}
+	var out []*ir.Func
+	var taken []*ir.Func
+	var visit func(g *ir.Func)
+	visit = func(g *ir.Func) {
+		if seen[g] {
+			return
+		}
+		seen[g] = true
+		out = append(out, g)
+		for _, b := range g.Layout {
+			for i := g.BlockFirst[b]; i != ir.NoInstr; i = g.Next[i] {
+				if g.Dead[i] || g.Op[i] != ir.OpCall {
+					continue
+				}
+				direct := false
+				for _, o := range g.Ops(i) {
+					if o.Kind() == ir.KSym && mod.Syms[o.Index()].Kind == ir.SymFunc {
+						if s := &mod.Syms[o.Index()]; int(s.Func) < len(mod.Funcs) {
+							if h := bodyOf(mod, mod.Funcs[s.Func]); h.HasBody {
+								visit(h)
+							}
+						}
+						direct = true
+						break
+					}
+					if o.Kind() == ir.KSym && mod.Syms[o.Index()].Kind == ir.SymImplicit {
+						direct = true
+						break
+					}
+				}
+				if !direct {
+					if taken == nil {
+						taken = addressTakenFuncs(mod)
+					}
+					for _, h := range taken {
+						visit(h)
+					}
+				}
+			}
+		}
+	}
+	visit(f)
 	return out
 }
