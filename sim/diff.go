@@ -41,6 +41,9 @@ func compareMem(a, b *Memory) *Mismatch {
 			}
 		}
 	}
+	if mm := compareSurfaces(a, b); mm != nil {
+		return mm
+	}
 	return compareOutput(a, b)
 }
 

@@ -72,6 +72,7 @@ type inst struct {
 	tgts   []int32
 	callee *Program
 	cl     *callInfo
+	tx     *texInfo
 	name   string
 }
 

@@ -329,6 +329,10 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 		return nil
 	case "cp":
 		return d.cpAsync(in, dst, src)
+	case "tex", "tld4":
+		return d.tex(base, in, dst, src)
+	case "suld", "sust":
+		return d.surface(base, in, dst, src)
 	case "activemask":
 		if err := d.setDsts(in, dst); err != nil {
 			return err

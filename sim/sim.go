@@ -152,6 +152,8 @@ type Memory struct {
 	freed    []uint64
 	// out holds the output streams by thread (extern.go)
 	out map[uint64]*outStream
+	// surf holds the surface bytes written (tex.go)
+	surf map[surfKey]byte
 }
 
 // defaultBudget is the default bound on the pages of lazy regions.
@@ -284,6 +286,12 @@ func (m *Memory) find(addr uint64, size int) *Alloc {
 // Clone returns a deep copy of the memory (same addresses).
 func (m *Memory) Clone() *Memory {
 	c := &Memory{next: m.next, Budget: m.Budget, used: m.used, heapUsed: m.heapUsed, freed: append([]uint64(nil), m.freed...)}
+	for k, v := range m.surf {
+		if c.surf == nil {
+			c.surf = map[surfKey]byte{}
+		}
+		c.surf[k] = v
+	}
 	for t, s := range m.out {
 		if c.out == nil {
 			c.out = map[uint64]*outStream{}
