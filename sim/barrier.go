@@ -5,9 +5,10 @@ import "github.com/ptxopt/ptxopt/ir"
 // CTA barriers: bar{.cta}.sync / barrier{.cta}.sync, bar.arrive,
 // bar.red.{popc,and,or}.
 //
-// A CTA has 16 barriers. A warp arrives at barrier a as a whole (PTX
-// counts arrivals per warp: all threads of the warp, active or not); its
-// threads count as the warp's size (32, fewer in a last partial warp). A
+// A CTA has 16 barriers. A warp arrives at barrier a as a whole: PTX
+// counts arrivals per warp, incrementing the count by the warp size (32,
+// whatever the warp's active threads; a last partial warp counts 32
+// too, so a count rounded up to a multiple of 32 completes). A
 // barrier with a thread count b completes when the threads that arrived
 // in the current phase reach b; one without completes when every warp
 // that has not exited has arrived. bar.sync and bar.red wait for the
@@ -124,7 +125,7 @@ func (w *warp) arrive(in *inst, mask uint32) bool {
 		}
 		w.redIn, w.redMask = in, mask
 	}
-	b.arrived += w.size
+	b.arrived += 32
 	b.warps |= 1 << w.id
 	wait := in.sub != barArrive
 	if wait {

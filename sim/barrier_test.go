@@ -148,6 +148,11 @@ CONSUMER:
 	if got := u32at(b, 0); got != 77 {
 		t.Errorf("consumer read %d after the barrier, want 77 (bar.arrive waited?)", got)
 	}
+	// a partial last warp (8 threads) counts as 32 arrivals
+	b, _, err = runOut(t, src, "k", 40, 4, 0)
+	if err != nil || u32at(b, 0) != 77 {
+		t.Errorf("40 threads: %v, read %d; want 77", err, u32at(b, 0))
+	}
 	// a barrier with a count of 32 completes for each warp alone; one of
 	// 64 completes in phases of two warps (a reduction sees one phase)
 	const phases = `

@@ -101,7 +101,6 @@ type warp struct {
 	barID int8
 	// release: the barrier completed, the warp runs again next round
 	release bool
-	size    int // threads of the warp (32, fewer in a last partial warp)
 	// a bar.red the warp waits at, and its lanes
 	redIn   *inst
 	redMask uint32

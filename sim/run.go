@@ -123,7 +123,6 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 					w.lv, w.lstr = lvs[i], uint64(p.localVars)
 					w.pa, w.pstr = pas[i*32*p.paramArea:(i+1)*32*p.paramArea], p.paramArea
 					n := min(32, bs-i*32)
-					w.size = n
 					w.release, w.redIn = false, nil
 					w.live = uint32(1<<n - 1)
 					w.stack = append(w.stack[:0], entry{0, -1, w.live})
