@@ -105,7 +105,7 @@ func (w *warp) call(in *inst, mask uint32) {
 				}
 				copy(buf[pi:pi+sz], area[off:off+uint64(sz)])
 			} else {
-				putLE(buf[pi:pi+sz], w.val(&a.v, l))
+				putLEn(buf[pi:pi+sz], w.val(&a.v, l))
 			}
 		}
 		fr.params[l] = buf
@@ -122,7 +122,7 @@ func (w *warp) call(in *inst, mask uint32) {
 		for x := mask; x != 0; x &= x - 1 {
 			l := trailing(x)
 			if b := fr.params[l]; b != nil {
-				w.regs[int(r)<<5|l] = getLE(b[q.argOff[k] : q.argOff[k]+q.argSize[k]])
+				w.regs[int(r)<<5|l] = getLEn(b[q.argOff[k] : q.argOff[k]+min(q.argSize[k], 8)])
 			}
 		}
 	}
@@ -195,7 +195,7 @@ func (w *warp) popFrame() {
 		buf := fr.params[l]
 		for k, r := range q.retReg {
 			if r >= 0 { // a .reg return value: its register's final value
-				putLE(buf[q.retOff[k]:q.retOff[k]+q.retSize[k]], w.regs[int(r)<<5|l])
+				putLEn(buf[q.retOff[k]:q.retOff[k]+q.retSize[k]], w.regs[int(r)<<5|l])
 			}
 		}
 		for k, ro := range q.retOff {
@@ -210,7 +210,7 @@ func (w *warp) popFrame() {
 					copy(area[off:off+uint64(sz)], buf[ro:ro+sz])
 				}
 			} else {
-				fr.regs[int(rets[k].r)<<5|l] = getLE(buf[ro : ro+min(sz, 8)])
+				fr.regs[int(rets[k].r)<<5|l] = getLEn(buf[ro : ro+min(sz, 8)])
 			}
 		}
 	}

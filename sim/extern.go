@@ -358,6 +358,14 @@ func execExtern(w *warp, in *inst, m uint32) {
 	}
 }
 
+// putLEn writes the low min(len(b), 8) bytes of v, little-endian (any
+// width: a parameter of 3 or 12 bytes).
+func putLEn(b []byte, v uint64) {
+	var tmp [8]byte
+	binary.LittleEndian.PutUint64(tmp[:], v)
+	copy(b, tmp[:])
+}
+
 // getLEn reads up to 8 little-endian bytes.
 func getLEn(b []byte) uint64 {
 	var tmp [8]byte
