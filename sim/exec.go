@@ -73,6 +73,7 @@ type inst struct {
 	callee *Program
 	cl     *callInfo
 	tx     *texInfo
+	mt     *matInfo
 	name   string
 }
 

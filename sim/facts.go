@@ -526,6 +526,21 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		a.clobber(f, dst)
 	case "call":
 		a.call(f, ops)
+	case "wmma", "ldmatrix", "stmatrix":
+		// a matrix's memory operand is an address: a pointer
+		for _, o := range ops {
+			if o.Kind() != ir.KAddr {
+				continue
+			}
+			if v, ok := a.addr(f, o); ok {
+				if strings.Contains(mn, ".store.") || base == "stmatrix" {
+					a.store(f, v, noVal, false)
+				} else {
+					a.load(f, v, 4, strings.HasSuffix(mn, ".f32") || strings.HasSuffix(mn, ".f16"), false)
+				}
+			}
+		}
+		a.clobber(f, dst)
 	case "min", "max":
 		if len(src) == 2 {
 			a.compare(f, src[0], src[1])

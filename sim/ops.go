@@ -329,6 +329,15 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 		return nil
 	case "cp":
 		return d.cpAsync(in, dst, src)
+	case "ldmatrix", "stmatrix":
+		return d.ldstmatrix(base, in, dst, src)
+	case "mma":
+		if !d.has("sync") || !d.has("aligned") {
+			return unsup(in, "")
+		}
+		return d.mmaSync(in, dst, src)
+	case "wmma":
+		return d.wmma(in, dst, src)
 	case "tex", "tld4":
 		return d.tex(base, in, dst, src)
 	case "suld", "sust":
