@@ -54,6 +54,9 @@ type callRet struct {
 	kind  uint8 // extern calls: how the result is drawn (retInt, ...)
 }
 
+// maxCallDepth bounds the frames of a warp (the kernel's included).
+const maxCallDepth = 64
+
 // frame is a suspended caller during a .func call.
 type frame struct {
 	p      *Program
@@ -71,7 +74,7 @@ type frame struct {
 
 // call enters the callee of in with the lanes of mask.
 func (w *warp) call(in *inst, mask uint32) {
-	if len(w.frames) >= 64 {
+	if len(w.frames) >= maxCallDepth-1 {
 		w.trap(in, -1, 0, "call depth limit exceeded")
 		return
 	}

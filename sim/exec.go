@@ -455,8 +455,9 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		switch {
 		case addr-sharedWindow < windowSize:
 			sp, addr = ir.SpaceShared, addr-sharedWindow
-		case addr-localWindow < windowSize:
-			sp, addr = ir.SpaceLocal, addr-localWindow
+		case addr-localWindow < localWindowSize:
+			off := addr - localWindow
+			return w.localMem(in, int(off>>localFrameShift), off&(1<<localFrameShift-1), size, l, addr)
 		case addr-constWindow < windowSize:
 			sp, addr = ir.SpaceConst, addr-constWindow
 		default:
@@ -491,15 +492,7 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		}
 		return b
 	case ir.SpaceLocal:
-		if addr+uint64(size) > w.lstr || addr+uint64(size) < addr {
-			w.trap(in, l, addr, "local access out of bounds")
-			return nil
-		}
-		b, why := w.lv.at(uint64(l)*w.lstr+addr, size)
-		if b == nil {
-			w.trap(in, l, addr, why)
-		}
-		return b
+		return w.localMem(in, len(w.frames), addr, size, l, addr)
 	case ir.SpaceConst:
 		buf = w.m.cbank
 		if write {
@@ -528,6 +521,29 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		return nil
 	}
 	return buf[addr : addr+uint64(size)]
+}
+
+// localMem returns the bytes [off, off+size) of the .local frame of call
+// depth d (the running function's is len(w.frames)) for lane l, or nil
+// after a trap (ga: the address to report).
+func (w *warp) localMem(in *inst, d int, off uint64, size int, l int, ga uint64) []byte {
+	lv, lstr := w.lv, w.lstr
+	switch {
+	case d < len(w.frames):
+		lv, lstr = w.frames[d].lv, w.frames[d].lstr
+	case d > len(w.frames):
+		w.trap(in, l, ga, "local access to the frame of a function that returned")
+		return nil
+	}
+	if off+uint64(size) > lstr || off+uint64(size) < off {
+		w.trap(in, l, ga, "local access out of bounds")
+		return nil
+	}
+	b, why := lv.at(uint64(l)*lstr+off, size)
+	if b == nil {
+		w.trap(in, l, ga, why)
+	}
+	return b
 }
 
 func getLE(b []byte) uint64 {

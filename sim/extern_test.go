@@ -551,3 +551,62 @@ func TestInitializerAddresses(t *testing.T) {
 }
 
 var _ = ir.TU32
+
+// A callee reaches its caller's .local variables through a generic
+// pointer (cvta.local in the caller): generic local addresses name the
+// frame; a pointer into a frame that returned traps.
+func TestCallerLocalsThroughPointers(t *testing.T) {
+	const src = `
+.func (.param .b64 r) bump (.param .b64 p)
+{
+	.local .align 4 .b8 own[8];
+	.reg .u32 %r<4>;
+	.reg .u64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	st.local.u32 [own], 1000;
+	ld.u32 %r1, [%rd1+4];
+	add.u32 %r2, %r1, 5;
+	st.u32 [%rd1+4], %r2;
+	mov.u64 %rd2, own;
+	cvta.local.u64 %rd3, %rd2;
+	st.param.b64 [r], %rd3;
+	ret;
+}
+.visible .entry k(.param .u64 out)
+{
+	.local .align 4 .b8 frame[8];
+	.reg .u32 %r<4>;
+	.reg .u64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	st.local.u32 [frame+4], %r1;
+	mov.u64 %rd2, frame;
+	cvta.local.u64 %rd3, %rd2;
+	{
+	.param .b64 param0;
+	st.param.b64 [param0], %rd3;
+	.param .b64 retval0;
+	call.uni (retval0), bump, (param0);
+	ld.param.b64 %rd4, [retval0];
+	}
+	ld.local.u32 %r2, [frame+4];
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd1, %rd5;
+	st.global.u32 [%rd6], %r2;
+	ret;
+}
+`
+	b, _, err := runOut(t, src, "k", 4, 16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		if got := u32at(b, i); got != uint32(i+5) {
+			t.Errorf("thread %d: the caller's local reads %d after the callee added 5, want %d", i, got, i+5)
+		}
+	}
+	dangling := strings.Replace(src, "ld.local.u32 %r2, [frame+4];", "ld.u32 %r2, [%rd4];", 1)
+	if _, _, err := runOut(t, dangling, "k", 4, 16, 0); err == nil || !strings.Contains(err.Error(), "returned") {
+		t.Errorf("a pointer into the callee's returned frame: %v", err)
+	}
+}

@@ -830,7 +830,31 @@ func (d *decoder) cvta(in *inst, dst, src []ir.Operand) error {
 	default:
 		return unsup(in, "generic window of space "+in.sp.String())
 	}
-	return d.generic(in, fCvta, dst, src)
+	if err := d.generic(in, fCvta, dst, src); err != nil {
+		return err
+	}
+	if in.sp == ir.SpaceLocal {
+		in.fn = execCvtaLocal
+	}
+	return nil
+}
+
+// execCvtaLocal converts between .local addresses of the running
+// function's frame and generic addresses, which name the frame (its call
+// depth) too.
+func execCvtaLocal(w *warp, in *inst, m uint32) {
+	off := localWindow + uint64(len(w.frames))<<localFrameShift
+	d := int(in.d[0]) << 5
+	for x := m; x != 0; x &= x - 1 {
+		l := trailing(x)
+		a := w.val(&in.s[0], l)
+		if in.sub == 1 {
+			a -= off
+		} else {
+			a += off
+		}
+		w.regs[d|l] = a & in.ii.mask
+	}
 }
 
 func fCvta(in *inst, a, _, _, _ uint64) uint64 {
@@ -842,7 +866,7 @@ func fCvta(in *inst, a, _, _, _ uint64) uint64 {
 
 func fIsspacep(in *inst, a, _, _, _ uint64) uint64 {
 	sh := a-sharedWindow < windowSize
-	lo := a-localWindow < windowSize
+	lo := a-localWindow < localWindowSize
 	co := a-constWindow < windowSize
 	switch ir.Space(in.sub) {
 	case ir.SpaceConst:

@@ -107,7 +107,13 @@ const (
 	sharedWindow uint64 = 0x7e00_0000_0000
 	localWindow  uint64 = 0x7f00_0000_0000
 	windowSize   uint64 = 1 << 32
-	allocGap     uint64 = 1 << 12
+	// A generic local address names the frame of the call depth d whose
+	// .local byte it is: localWindow + d<<localFrameShift + offset. A
+	// pointer to a caller's local variable, converted with cvta.local
+	// and passed to a callee, keeps reaching the caller's frame there.
+	localFrameShift        = 36
+	localWindowSize uint64 = maxCallDepth << localFrameShift
+	allocGap        uint64 = 1 << 12
 )
 
 // Alloc is one global allocation.
