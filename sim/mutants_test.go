@@ -11,7 +11,8 @@ import (
 
 // featureKernels exercise the simulator's models that generated kernels
 // do not reach (extern functions, malloc/free, vprintf, calls with many
-// arguments, indirect calls, bar.red, bar.arrive, textures, surfaces),
+// arguments, indirect calls, bar.red, bar.arrive, textures, surfaces,
+// ldmatrix, mma),
 // on inputs the input maker draws, for the mutation test.
 var featureKernels = []struct{ name, src string }{
 	{"ext", `
@@ -175,7 +176,7 @@ SKIP:
 .visible .entry bars(.param .u64 in, .param .u64 out)
 {
 	.shared .align 4 .u32 sh[1024];
-	.reg .u32 %r<20>;
+	.reg .u32 %r<40>;
 	.reg .u64 %rd<12>;
 	.reg .pred %p<8>;
 	ld.param.u64 %rd1, [in];
@@ -187,10 +188,13 @@ SKIP:
 	ld.global.u32 %r3, [%rd4];
 	and.b32 %r4, %r3, 7;
 	setp.lt.u32 %p1, %r4, 3;
-	setp.ne.u32 %p2, %r4, 6;
+	ld.global.u32 %r30, [%rd1];
+	and.b32 %r31, %r30, 127;
+	setp.ne.u32 %p2, %r1, %r31;          // false for one thread if %r31 < %ntid.x
+	setp.eq.u32 %p6, %r1, %r31;
 	bar.red.popc.u32 %r5, 0, %p1;
 	bar.red.and.pred %p3, 1, %p2;
-	bar.red.or.pred %p4, 2, %p1;
+	bar.red.or.pred %p4, 2, %p6;
 	selp.u32 %r6, 1, 0, %p3;
 	selp.u32 %r7, 1, 0, %p4;
 	mov.u32 %r8, sh;
@@ -259,12 +263,48 @@ DONE:
 	ret;
 }
 `},
+	{"mats", `
+.visible .entry mats(.param .u64 in, .param .u64 out)
+.reqntid 32, 1, 1
+{
+	.shared .align 16 .b8 sm[1024];
+	.reg .u32 %r<40>;
+	.reg .f32 %f<12>;
+	.reg .u64 %rd<12>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 32;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];
+	ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4+16];
+	mov.u32 %r6, sm;
+	shl.b32 %r7, %r1, 4;
+	add.u32 %r8, %r6, %r7;
+	st.shared.v4.u32 [%r8], {%r2, %r3, %r4, %r5};
+	bar.warp.sync -1;
+	shr.u32 %r9, %r1, 3;
+	and.b32 %r10, %r1, 7;
+	shl.b32 %r11, %r9, 7;
+	shl.b32 %r12, %r10, 4;
+	add.u32 %r13, %r11, %r12;
+	add.u32 %r14, %r6, %r13;
+	ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r20, %r21, %r22, %r23}, [%r14];
+	ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r24, %r25}, [%r14];
+	mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f5, %f6, %f7, %f8}, {%r20, %r21, %r22, %r23}, {%r24, %r25}, {%f1, %f2, %f3, %f4};
+	mul.wide.u32 %rd5, %r1, 16;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.v4.f32 [%rd6], {%f5, %f6, %f7, %f8};
+	ret;
+}
+`},
 }
 
 // mutateFeature applies a mutation aimed at the models of the feature
-// kernels: swap two arguments of a call or two coordinates of a texture
-// fetch, drop a call without results or a surface store, turn a bar.red
-// and into or (and back), gather another tld4 component.
+// kernels: swap two arguments of a call, two coordinates of a texture
+// fetch or two registers of an mma fragment, drop a call without results
+// or a surface store, turn a bar.red and into or (and back), gather
+// another tld4 component, toggle ldmatrix's .trans.
 func mutateFeature(f *ir.Func, r *rand.Rand) string {
 	i := ir.InstrID(r.Intn(f.NumInstrs()))
 	if f.Dead[i] || f.Block[i] == ir.NoBlock {
@@ -300,6 +340,21 @@ func mutateFeature(f *ir.Func, r *rand.Rand) string {
 	case "sust":
 		f.Remove(i)
 		return "drop " + mn
+	case "ldmatrix":
+		nm := strings.Replace(mn, ".trans", "", 1)
+		if nm == mn {
+			nm = strings.Replace(mn, ".shared", ".trans.shared", 1)
+		}
+		f.Mnemonic[i] = f.Mod.Strings.Intern(nm)
+		return mn + " -> " + nm
+	case "mma":
+		var lists []ir.Operand
+		for _, o := range ops {
+			if o.Kind() == ir.KList && !o.IsDef() {
+				lists = append(lists, o)
+			}
+		}
+		return swapIn(f.ListElems(lists[r.Intn(len(lists))].Index()))
 	case "bar":
 		var nm string
 		switch {
