@@ -430,9 +430,10 @@ func (g *gen) frameCall() {
 		return
 	}
 	// the thread's output word, through a generic pointer. (Not a slot of
-	// the caller's frame: package sim gives each call a local window of
-	// its own, so a caller's generic local address does not reach the
-	// caller's frame from inside the callee there.)
+	// the caller's frame: package sim used to give each call a local
+	// window of its own, where a caller's generic local address did not
+	// reach the caller's frame from inside the callee; it does now, and
+	// the generated kernels stay as they were.)
 	ptr := g.reg(ir.TB64)
 	g.emit("add.u64", def(ptr), use(g.fr.gOutG), g.imm(int64(4*g.rnd.Intn(Slots-1))))
 	a0, a1 := g.argVar(ir.TB64), g.argVar(ir.TB32)

@@ -74,9 +74,16 @@ type Mismatch struct {
 	After       byte
 	BeforeError error
 	AfterError  error
+	// Output describes a difference of the output streams (vprintf and
+	// calls of uninterpreted functions) or of the device heaps, when
+	// that is the difference.
+	Output string
 }
 
 func (m *Mismatch) Error() string {
+	if m.Output != "" {
+		return fmt.Sprintf("sim: %s seed %d: %s", m.Kernel, m.Seed, m.Output)
+	}
 	if m.BeforeError != nil || m.AfterError != nil {
 		return fmt.Sprintf("sim: %s seed %d: completion differs: before=%v after=%v", m.Kernel, m.Seed, m.BeforeError, m.AfterError)
 	}
@@ -200,13 +207,21 @@ func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
 	}
 	res.Status = StatusUnsupported
 	pb, err := Compile(before)
-	if err != nil {
-		return res, err
+	if err == nil {
+		var pa *Program
+		if pa, err = Compile(after); err == nil {
+			return diffPrograms(before, pb, pa, o, res)
+		}
 	}
-	pa, err := Compile(after)
-	if err != nil {
-		return res, err
-	}
+	// the simulator cannot run a version: the change is still counted
+	// (none of it executed)
+	res.changesIR(before, after)
+	return res, err
+}
+
+// diffPrograms is Diff on the compiled versions.
+func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResult) (DiffResult, error) {
+	after := pa.f
 	if len(before.Params) != len(after.Params) {
 		return res, fmt.Errorf("sim: %s: signatures differ", before.Name)
 	}
@@ -304,6 +319,58 @@ func Diff(before, after *ir.Func, o DiffOptions) (DiffResult, error) {
 		res.Status = StatusNotExercised
 	}
 	return res, nil
+}
+
+// changesIR counts and lists the change of before into after (every
+// instruction unexecuted) from the IR alone, for versions the simulator
+// cannot compile: the functions are aligned by name like changes does.
+func (r *DiffResult) changesIR(before, after *ir.Func) {
+	fb, fa := reachableFuncs(before), reachableFuncs(after)
+	byName := map[string]*ir.Func{}
+	for _, g := range fa {
+		byName[g.Name] = g
+	}
+	seen := map[*ir.Func]bool{}
+	add := func(g *ir.Func, ids []ir.InstrID, removed bool) {
+		for _, id := range ids {
+			r.Changes = append(r.Changes, ChangedInstr{Func: g.Name, Removed: removed, Line: int(g.SrcLine(id)), Text: g.FormatInstr(id)})
+			if removed {
+				r.Removed++
+			} else {
+				r.Changed++
+			}
+		}
+	}
+	type side struct {
+		g   *ir.Func
+		ids []ir.InstrID
+	}
+	var removed []side
+	for _, g := range fb {
+		h := byName[g.Name]
+		if g == before {
+			h = after
+		}
+		if h == nil {
+			removed = append(removed, side{g, liveInstrs(g)})
+			continue
+		}
+		seen[h] = true
+		fc := diffFuncs(g, h)
+		add(h, fc.changed, false)
+		if len(fc.removed) > 0 {
+			removed = append(removed, side{g, fc.removed})
+		}
+	}
+	for _, h := range fa {
+		if !seen[h] && h != after {
+			add(h, liveInstrs(h), false)
+		}
+	}
+	// as collect lists them: the optimized version's, then the original's
+	for _, x := range removed {
+		add(x.g, x.ids, true)
+	}
 }
 
 // collect lists the changed instructions with whether each executed.

@@ -46,6 +46,18 @@ func runCorpusKernel(f *ir.Func) (out kernelOutcome) {
 		in.Launch.MaxSteps = 200_000
 		in.Launch.Grid.X = min(in.Launch.Grid.X, 2)
 		st, err := p.Run(&in.Launch, in.Mem)
+		// like the differential check, give a kernel that runs out of
+		// extern shared memory more (up to 1 MiB)
+		for dyn := in.Launch.DynShared; err != nil && dyn > 0 && dyn < 1<<20 && strings.Contains(err.Error(), "shared access out of bounds"); {
+			dyn *= 2
+			in = sim.MakeInput(f, seed, 64<<20)
+			in.Launch.MaxSteps = 200_000
+			in.Launch.Grid.X = min(in.Launch.Grid.X, 2)
+			in.Launch.DynShared = dyn
+			var st2 sim.Stats
+			st2, err = p.Run(&in.Launch, in.Mem)
+			st.WarpInstrs += st2.WarpInstrs
+		}
 		out.steps += st.WarpInstrs
 		if err == nil {
 			out.status, out.reason = "ran", ""

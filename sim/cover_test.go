@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -145,5 +146,73 @@ func TestCoverageStatus(t *testing.T) {
 				t.Errorf("status %v, %d executed; want %v, %d (%+v)", res.Status, run, c.want, c.run, res.Changes)
 			}
 		})
+	}
+}
+
+// TestRefusedKernelCountsChanges: when the simulator cannot run a version,
+// Diff still counts and lists the change (none of it executed), so totals
+// count it as not executed; on versions it can run, the counts from the
+// IR alone are those of the run.
+func TestRefusedKernelCountsChanges(t *testing.T) {
+	// a callee holds the instruction the simulator refuses
+	const refused = `.version 7.8
+.target sm_80
+.address_size 64
+.func g(.param .u64 p)
+{
+	.reg .b64 %rd<3>;
+	.reg .b32 %r<3>;
+	ld.param.u64 %rd1, [p];
+	mbarrier.init.shared.b64 [%rd1], 1;
+	add.s32 %r1, %r2, 1;
+	ret;
+}
+.visible .entry k(.param .u64 out)
+{
+	.reg .b64 %rd<2>;
+	.reg .b32 %r<3>;
+	ld.param.u64 %rd1, [out];
+	add.s32 %r1, %r2, 3;
+	{
+	.param .b64 a;
+	st.param.b64 [a], %rd1;
+	call.uni g, (a);
+	}
+	ret;
+}
+`
+	base := parseK(t, refused)
+	g := parseK(t, strings.Replace(strings.Replace(refused, "%r2, 3", "%r2, 4", 1), "%r2, 1;", "%r2, 2;", 1))
+	res, err := Diff(base, g, DiffOptions{Seeds: 2})
+	var u *Unsupported
+	if !errors.As(err, &u) || res.Status != StatusUnsupported {
+		t.Fatalf("want an unsupported error, got %v (%v)", err, res.Status)
+	}
+	if res.Changed != 2 || res.Removed != 2 || len(res.Changes) != 4 || res.ChangedRun+res.RemovedRun != 0 {
+		t.Fatalf("changed %d removed %d (%d listed, %d+%d run); want 2, 2, 4, none run", res.Changed, res.Removed, len(res.Changes), res.ChangedRun, res.RemovedRun)
+	}
+	if c := res.Changes[1]; c.Func != "g" || c.Removed || c.Executed || c.Text != "add.s32 %r1, %r2, 2;" {
+		t.Errorf("second change %+v, want the callee's changed add", c)
+	}
+	// the IR-only count agrees with the run's on a kernel the simulator runs
+	for _, edit := range []func(string) string{
+		func(s string) string { return strings.Replace(s, "add.s32 %r2, %r1, 7", "add.s32 %r2, 7, %r1", 1) },
+		func(s string) string { return strings.Replace(s, "\tst.global.u32 [%rd3+4], %r3;\n", "", 1) },
+	} {
+		a, b := parseK(t, coverKernel), parseK(t, edit(coverKernel))
+		res, err := Diff(a, b, DiffOptions{Seeds: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ir DiffResult
+		ir.changesIR(a, b)
+		if ir.Changed != res.Changed || ir.Removed != res.Removed || len(ir.Changes) != len(res.Changes) {
+			t.Errorf("IR-only count %d/%d, run's %d/%d", ir.Changed, ir.Removed, res.Changed, res.Removed)
+		}
+		for k := range ir.Changes {
+			if k < len(res.Changes) && (ir.Changes[k].Text != res.Changes[k].Text || ir.Changes[k].Removed != res.Changes[k].Removed) {
+				t.Errorf("change %d: IR-only %+v, run's %+v", k, ir.Changes[k], res.Changes[k])
+			}
+		}
 	}
 }

@@ -405,7 +405,10 @@ func (d *decoder) genericVar(in *inst, o ir.Operand) {
 	case ir.SpaceShared, ir.SpaceSharedCluster:
 		in.addr.v += sharedWindow
 	case ir.SpaceLocal:
-		in.addr.v += localWindow
+		// the variable of the running function's frame: a .local
+		// access of the same bytes (a generic local address names a
+		// frame, see localMem)
+		in.sp = ir.SpaceLocal
 	case ir.SpaceConst:
 		in.addr.v += constWindow
 	}

@@ -1,12 +1,14 @@
 package sim
 
+import "fmt"
+
 // compareMem compares two memories made from clones of one: every byte
 // of every allocation (a page of a lazy region one run never touched
 // holds its fill).
 
 func compareMem(a, b *Memory) *Mismatch {
 	if len(a.allocs) != len(b.allocs) {
-		return &Mismatch{Addr: 0}
+		return &Mismatch{Addr: 0, Output: fmt.Sprintf("the allocations differ: %d before, %d after (device heap)", len(a.allocs), len(b.allocs))}
 	}
 	for i, x := range a.allocs {
 		y := b.allocs[i]
@@ -39,7 +41,10 @@ func compareMem(a, b *Memory) *Mismatch {
 			}
 		}
 	}
-	return nil
+	if mm := compareSurfaces(a, b); mm != nil {
+		return mm
+	}
+	return compareOutput(a, b)
 }
 
 func fillPage(a *Alloc, buf []byte, p int) []byte {

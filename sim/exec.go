@@ -71,6 +71,9 @@ type inst struct {
 	rpc    int32 // reconvergence pc (-1: function exit)
 	tgts   []int32
 	callee *Program
+	cl     *callInfo
+	tx     *texInfo
+	mt     *matInfo
 	name   string
 }
 
@@ -83,25 +86,32 @@ type cta struct {
 	id    [3]uint32
 	sh    *space
 	warps []*warp
+	bars  [16]barrier
 }
 
 type warp struct {
-	m      *machine
-	p      *Program
-	c      *cta
-	id     int
-	regs   []uint64
-	stack  []entry
-	live   uint32 // lanes that exist and have not exited
-	done   bool
-	atBar  bool
-	tid    [32][3]uint32
-	lv     *space // .local variables: lane l at l*lstride
-	lstr   uint64
-	pa     []byte // .param call-argument variables: lane l at l*pstr
-	pstr   int
-	frames []frame
-	hit    []bool // coverage of the current program (nil: not recorded)
+	m     *machine
+	p     *Program
+	c     *cta
+	id    int
+	regs  []uint64
+	stack []entry
+	live  uint32 // lanes that exist and have not exited
+	done  bool
+	atBar bool // waits at barrier barID
+	barID int8
+	// release: the barrier completed, the warp runs again next round
+	release bool
+	// a bar.red the warp waits at, and its lanes
+	redIn   *inst
+	redMask uint32
+	tid     [32][3]uint32
+	lv      *space // .local variables: lane l at l*lstride
+	lstr    uint64
+	pa      []byte // .param call-argument variables: lane l at l*pstr
+	pstr    int
+	frames  []frame
+	hit     []bool // coverage of the current program (nil: not recorded)
 }
 
 type machine struct {
@@ -119,6 +129,11 @@ type machine struct {
 	// shared marks the kernel's registers held once per warp (nil: the
 	// default per-lane model; warpshared.go).
 	shared []bool
+	// uninterpreted functions: results fixed by the launch, whether
+	// integer results take the full width, a scratch record
+	externPtr map[externKey]uint64
+	extWide   bool
+	recBuf    []byte
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
@@ -325,8 +340,10 @@ func (w *warp) run() {
 			}
 		case ctlBar:
 			top.pc = pc + 1
-			if mask != 0 {
-				w.atBar = true
+			if mask != 0 && w.arrive(in, mask) {
+				return
+			}
+			if m.err != nil {
 				return
 			}
 		case ctlTrap:
@@ -444,8 +461,9 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		switch {
 		case addr-sharedWindow < windowSize:
 			sp, addr = ir.SpaceShared, addr-sharedWindow
-		case addr-localWindow < windowSize:
-			sp, addr = ir.SpaceLocal, addr-localWindow
+		case addr-localWindow < localWindowSize:
+			off := addr - localWindow
+			return w.localMem(in, int(off>>localFrameShift), off&(1<<localFrameShift-1), size, l, addr)
 		case addr-constWindow < windowSize:
 			sp, addr = ir.SpaceConst, addr-constWindow
 		default:
@@ -480,15 +498,7 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		}
 		return b
 	case ir.SpaceLocal:
-		if addr+uint64(size) > w.lstr || addr+uint64(size) < addr {
-			w.trap(in, l, addr, "local access out of bounds")
-			return nil
-		}
-		b, why := w.lv.at(uint64(l)*w.lstr+addr, size)
-		if b == nil {
-			w.trap(in, l, addr, why)
-		}
-		return b
+		return w.localMem(in, len(w.frames), addr, size, l, addr)
 	case ir.SpaceConst:
 		buf = w.m.cbank
 		if write {
@@ -517,6 +527,29 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		return nil
 	}
 	return buf[addr : addr+uint64(size)]
+}
+
+// localMem returns the bytes [off, off+size) of the .local frame of call
+// depth d (the running function's is len(w.frames)) for lane l, or nil
+// after a trap (ga: the address to report).
+func (w *warp) localMem(in *inst, d int, off uint64, size int, l int, ga uint64) []byte {
+	lv, lstr := w.lv, w.lstr
+	switch {
+	case d < len(w.frames):
+		lv, lstr = w.frames[d].lv, w.frames[d].lstr
+	case d > len(w.frames):
+		w.trap(in, l, ga, "local access to the frame of a function that returned")
+		return nil
+	}
+	if off+uint64(size) > lstr || off+uint64(size) < off {
+		w.trap(in, l, ga, "local access out of bounds")
+		return nil
+	}
+	b, why := lv.at(uint64(l)*lstr+off, size)
+	if b == nil {
+		w.trap(in, l, ga, why)
+	}
+	return b
 }
 
 func getLE(b []byte) uint64 {

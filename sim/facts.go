@@ -205,6 +205,10 @@ func (a *analyzer) set(f *ir.Func, o ir.Operand, v rv) {
 	}
 }
 
+// isRet: the value derives from the result of a call of a function
+// without a body.
+func (a *analyzer) isRet(v rv) bool { return v.loc >= 0 && a.k.locs[v.loc].key.kind == lkRet }
+
 // pointerLike: the value is a location's value plus something (not a
 // product or a mask of it).
 func (v rv) pointerLike() bool { return (v.loc >= 0 && !v.scaled) || v.addrOf }
@@ -449,6 +453,17 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		case src[0].Kind() == ir.KImm && base == "add" && !float:
 			out = y
 			out.off += int64(f.Imms[src[0].Index()].Bits)
+		case base == "add" && x.pointerLike() && y.pointerLike() && a.isRet(x) != a.isRet(y):
+			// the result of an uninterpreted function added to a
+			// pointer is an index (OptiX: a launch index)
+			idx := y
+			out = x
+			if a.isRet(x) {
+				out, idx = y, x
+			}
+			out.offKnown = false
+			out.idx = idx.loc
+			out.thread = x.thread || y.thread
 		case x.pointerLike() && !y.pointerLike():
 			out = x
 			out.offKnown = false
@@ -511,6 +526,21 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		a.clobber(f, dst)
 	case "call":
 		a.call(f, ops)
+	case "wmma", "ldmatrix", "stmatrix":
+		// a matrix's memory operand is an address: a pointer
+		for _, o := range ops {
+			if o.Kind() != ir.KAddr {
+				continue
+			}
+			if v, ok := a.addr(f, o); ok {
+				if strings.Contains(mn, ".store.") || base == "stmatrix" {
+					a.store(f, v, noVal, false)
+				} else {
+					a.load(f, v, 4, strings.HasSuffix(mn, ".f32") || strings.HasSuffix(mn, ".f16"), false)
+				}
+			}
+		}
+		a.clobber(f, dst)
 	case "min", "max":
 		if len(src) == 2 {
 			a.compare(f, src[0], src[1])

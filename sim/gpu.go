@@ -119,6 +119,9 @@ func ExportGPU(f *ir.Func, seed int64, o DiffOptions) (*GPUCase, []byte, error) 
 	if err != nil {
 		return nil, nil, err
 	}
+	if name := p.outsideCall(); name != "" {
+		return nil, nil, fmt.Errorf("%w: the kernel calls %s, which the simulator models (the device's results differ)", ErrGPUExport, name)
+	}
 	maker := NewInputMaker(f)
 	in := maker.Make(seed, o.BufBytes)
 	if len(in.Launch.Extern) > 0 {
@@ -218,4 +221,25 @@ func ExportGPU(f *ir.Func, seed int64, o DiffOptions) (*GPUCase, []byte, error) 
 		}
 	}
 	return c, blob, nil
+}
+
+// outsideCall names a call whose result or effect the simulator models
+// and a device would not reproduce: an uninterpreted function, malloc,
+// free, an indirect call (which may leave the module); "" when none.
+// vprintf is left out: its output is not in the memory a GPU case
+// compares.
+func (p *Program) outsideCall() string {
+	for _, q := range p.Programs() {
+		for k := range q.code {
+			cl := q.code[k].cl
+			switch {
+			case cl == nil:
+			case cl.indirect:
+				return "a function through a pointer"
+			case cl.ext != nil && cl.ext.model != extPrintf:
+				return cl.ext.name
+			}
+		}
+	}
+	return ""
 }

@@ -172,11 +172,13 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 			putLE(buf, g.value(int32(i), sz))
 			l.Const = append(l.Const, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
 		case lkRet:
-			if lc.ptr {
-				l.Extern = append(l.Extern, ExternResult{Name: im.f.Str(im.f.Mod.Syms[lc.key.sym].Name), Ret: int(lc.key.off), Value: g.value(int32(i), 8)})
+			name := im.f.Str(im.f.Mod.Syms[lc.key.sym].Name)
+			if lc.ptr && !modelledExtern(name) {
+				l.Extern = append(l.Extern, ExternResult{Name: name, Ret: int(lc.key.off), Value: g.value(int32(i), 8)})
 			}
 		}
 	}
+	l.ExternSeed = uint64(seed)
 	return Input{Launch: l, Mem: g.mem}
 }
 

@@ -28,6 +28,10 @@ type modLayout struct {
 	localVars  []int      // by FuncID: bytes of .local variables
 	paramLocal []int      // by FuncID: bytes of .param call-argument variables
 	err        error      // a variable the simulator cannot hold
+	// byName maps the names of module-scope variables and functions to
+	// their symbols (initializers name them); taken caches addressTaken
+	byName map[string]ir.SymID
+	taken  *[]*ir.Func
 }
 
 // Largest variables the simulator holds in memory it allocates up front;
@@ -102,7 +106,36 @@ func alignUp(x, a int) int {
 func newModLayout(mod *ir.Module) *modLayout {
 	ns, nf := len(mod.Syms), len(mod.Funcs)
 	ml := &modLayout{mod: mod, addr: make([]uint64, ns), hasAddr: make([]bool, ns), progs: map[*ir.Func]*Program{},
-		localVars: make([]int, nf), paramLocal: make([]int, nf)}
+		localVars: make([]int, nf), paramLocal: make([]int, nf), byName: map[string]ir.SymID{}}
+	// functions: a synthetic address each (call.go), the same in every
+	// version of the module
+	fnAt := map[uint64]string{}
+	for i := range mod.Syms {
+		s := &mod.Syms[i]
+		if s.Owner != ir.NoFunc || s.Kind != ir.SymFunc && s.Kind != ir.SymVar {
+			continue
+		}
+		name := mod.Strings.Get(s.Name)
+		if _, ok := ml.byName[name]; !ok {
+			ml.byName[name] = ir.SymID(i)
+		}
+		if s.Kind == ir.SymFunc {
+			a := funcAddr(name)
+			if other, ok := fnAt[a]; ok && other != name {
+				ml.err = &Unsupported{Op: "function address", Detail: "the synthetic addresses of " + other + " and " + name + " collide"}
+			}
+			fnAt[a] = name
+			ml.setAddr(ir.SymID(i), a)
+		}
+	}
+	// initializers are read once every variable has its address (they
+	// may name variables and functions)
+	type pendingInit struct {
+		s         *ir.Symbol
+		g         *Alloc
+		off, size int
+	}
+	var inits []pendingInit
 	gnext := moduleGlobalBase
 	dynAlign := 16
 	// Params of functions are laid out per function (see compile).
@@ -138,9 +171,10 @@ func newModLayout(mod *ir.Module) *modLayout {
 			}
 			a := alignUp(int(gnext), max(align, 16))
 			data := make([]byte, max(size, 1))
-			initVar(mod, s, data)
+			g := &Alloc{Base: uint64(a), Data: data}
+			inits = append(inits, pendingInit{s: s, g: g})
 			ml.setAddr(id, uint64(a))
-			ml.globals = append(ml.globals, &Alloc{Base: uint64(a), Data: data})
+			ml.globals = append(ml.globals, g)
 			gnext = uint64(a+size) + 256
 		case ir.SpaceConst:
 			off := alignUp(len(ml.constBank), align)
@@ -151,7 +185,7 @@ func newModLayout(mod *ir.Module) *modLayout {
 			for len(ml.constBank) < off+size {
 				ml.constBank = append(ml.constBank, 0)
 			}
-			initVar(mod, s, ml.constBank[off:off+size])
+			inits = append(inits, pendingInit{s: s, off: off, size: size})
 			ml.setAddr(id, uint64(off))
 		case ir.SpaceLocal:
 			fid := s.Owner
@@ -169,6 +203,13 @@ func newModLayout(mod *ir.Module) *modLayout {
 			ml.paramLocal[fid] = off + size
 		}
 	}
+	for _, pi := range inits {
+		if pi.g != nil {
+			ml.initVar(pi.s, pi.g.Data)
+		} else {
+			ml.initVar(pi.s, ml.constBank[pi.off:pi.off+pi.size])
+		}
+	}
 	ml.dynShared = alignUp(ml.shared, dynAlign)
 	for i := range mod.Syms {
 		s := &mod.Syms[i]
@@ -181,30 +222,70 @@ func newModLayout(mod *ir.Module) *modLayout {
 	return ml
 }
 
+// initTokens splits an initializer's text into its elements.
+func initTokens(txt string) []string {
+	txt = strings.NewReplacer("{", " ", "}", " ", ",", " ").Replace(txt)
+	return strings.Fields(txt)
+}
+
 // initVar fills data from the symbol's initializer text ("{1, 2}", "5",
-// "0f3F800000"); unknown forms leave zeros.
-func initVar(mod *ir.Module, s *ir.Symbol, data []byte) {
+// "0f3F800000", "{f, g}" naming functions, "generic(v)" or "v" naming a
+// variable); unknown forms leave zeros.
+func (ml *modLayout) initVar(s *ir.Symbol, data []byte) {
+	mod := ml.mod
 	txt := strings.TrimSpace(mod.Strings.Get(s.Init))
 	if txt == "" {
 		return
 	}
-	txt = strings.NewReplacer("{", " ", "}", " ", ",", " ").Replace(txt)
 	el := s.Type.Bits() / 8
 	if el == 0 {
 		return
 	}
 	off := 0
-	for _, tok := range strings.Fields(txt) {
+	for _, tok := range initTokens(txt) {
 		if off+el > len(data) {
 			return
 		}
 		v, ok := parseNum(tok, s.Type)
 		if !ok {
-			return
+			if v, ok = ml.initAddr(tok); !ok {
+				return
+			}
 		}
 		putLE(data[off:off+el], v)
 		off += el
 	}
+}
+
+// initAddr is the value of an initializer element naming a function (its
+// synthetic address) or a variable ("generic(v)": its generic address;
+// "v": the address in its own space, which for .global is the same).
+func (ml *modLayout) initAddr(tok string) (uint64, bool) {
+	generic := false
+	if strings.HasPrefix(tok, "generic(") && strings.HasSuffix(tok, ")") {
+		generic, tok = true, tok[len("generic("):len(tok)-1]
+	}
+	id, ok := ml.byName[tok]
+	if !ok {
+		return 0, false
+	}
+	a, ok := ml.symAddr(id)
+	if !ok {
+		return 0, false
+	}
+	s := &ml.mod.Syms[id]
+	if generic && s.Kind == ir.SymVar {
+		switch s.Space {
+		case ir.SpaceConst:
+			a += constWindow
+		case ir.SpaceShared, ir.SpaceSharedCluster:
+			a += sharedWindow
+		case ir.SpaceGlobal:
+		default:
+			return 0, false
+		}
+	}
+	return a, true
 }
 
 func parseNum(tok string, t ir.Type) (uint64, bool) {

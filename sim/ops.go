@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -304,14 +303,13 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 	case "call":
 		return d.call(in, dst, src)
 	case "bar", "barrier":
-		if d.has("arrive") || d.has("red") {
-			return unsup(in, "")
-		}
 		if d.has("warp") {
 			return nil // bar.warp.sync: lanes of a warp already run in lockstep
 		}
-		in.ctl = ctlBar
-		return nil
+		if d.has("cluster") {
+			return unsup(in, "cluster barrier")
+		}
+		return d.barrier(in, dst, src)
 	case "membar", "fence", "prefetch", "prefetchu", "nanosleep", "pmevent", "discard", "griddepcontrol", "applypriority", "createpolicy":
 		if base == "createpolicy" {
 			return unsup(in, "")
@@ -331,6 +329,19 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 		return nil
 	case "cp":
 		return d.cpAsync(in, dst, src)
+	case "ldmatrix", "stmatrix":
+		return d.ldstmatrix(base, in, dst, src)
+	case "mma":
+		if !d.has("sync") || !d.has("aligned") {
+			return unsup(in, "")
+		}
+		return d.mmaSync(in, dst, src)
+	case "wmma":
+		return d.wmma(in, dst, src)
+	case "tex", "tld4":
+		return d.tex(base, in, dst, src)
+	case "suld", "sust":
+		return d.surface(base, in, dst, src)
 	case "activemask":
 		if err := d.setDsts(in, dst); err != nil {
 			return err
@@ -819,7 +830,31 @@ func (d *decoder) cvta(in *inst, dst, src []ir.Operand) error {
 	default:
 		return unsup(in, "generic window of space "+in.sp.String())
 	}
-	return d.generic(in, fCvta, dst, src)
+	if err := d.generic(in, fCvta, dst, src); err != nil {
+		return err
+	}
+	if in.sp == ir.SpaceLocal {
+		in.fn = execCvtaLocal
+	}
+	return nil
+}
+
+// execCvtaLocal converts between .local addresses of the running
+// function's frame and generic addresses, which name the frame (its call
+// depth) too.
+func execCvtaLocal(w *warp, in *inst, m uint32) {
+	off := localWindow + uint64(len(w.frames))<<localFrameShift
+	d := int(in.d[0]) << 5
+	for x := m; x != 0; x &= x - 1 {
+		l := trailing(x)
+		a := w.val(&in.s[0], l)
+		if in.sub == 1 {
+			a -= off
+		} else {
+			a += off
+		}
+		w.regs[d|l] = a & in.ii.mask
+	}
 }
 
 func fCvta(in *inst, a, _, _, _ uint64) uint64 {
@@ -831,7 +866,7 @@ func fCvta(in *inst, a, _, _, _ uint64) uint64 {
 
 func fIsspacep(in *inst, a, _, _, _ uint64) uint64 {
 	sh := a-sharedWindow < windowSize
-	lo := a-localWindow < windowSize
+	lo := a-localWindow < localWindowSize
 	co := a-constWindow < windowSize
 	switch ir.Space(in.sub) {
 	case ir.SpaceConst:
@@ -1066,150 +1101,6 @@ func (d *decoder) brx(in *inst, src []ir.Operand) error {
 	in.s[0], in.ns = v, 1
 	in.ctl = ctlBrx
 	return nil
-}
-
-// call [.uni] (ret...), func, (args...);
-func (d *decoder) call(in *inst, dst, src []ir.Operand) error {
-	var fnOp ir.Operand = ir.NoOperand
-	var args, rets []ir.Operand
-	all := append(append([]ir.Operand(nil), dst...), src...)
-	seenFn := false
-	for _, o := range all {
-		switch {
-		case o.Kind() == ir.KSym && d.f.Mod.Syms[o.Index()].Kind == ir.SymFunc && !seenFn:
-			fnOp, seenFn = o, true
-		case o.Kind() == ir.KList:
-			if seenFn {
-				args = append(args, d.f.ListElems(o.Index())...)
-			} else {
-				rets = append(rets, d.f.ListElems(o.Index())...)
-			}
-		default:
-			if seenFn {
-				args = append(args, o)
-			} else {
-				rets = append(rets, o)
-			}
-		}
-	}
-	if fnOp == ir.NoOperand {
-		for _, o := range all {
-			if o.Kind() == ir.KSym && d.f.Mod.Syms[o.Index()].Kind == ir.SymImplicit {
-				return unsup(in, "undeclared function "+d.f.Str(d.f.Mod.Syms[o.Index()].Name))
-			}
-		}
-		return unsup(in, "indirect call")
-	}
-	s := &d.f.Mod.Syms[fnOp.Index()]
-	if int(s.Func) >= len(d.f.Mod.Funcs) {
-		return unsup(in, "call target")
-	}
-	callee := d.f.Mod.Funcs[s.Func]
-	if !callee.HasBody {
-		for _, g := range d.f.Mod.Funcs {
-			if g.Name == callee.Name && g.HasBody {
-				callee = g
-				break
-			}
-		}
-	}
-	if !callee.HasBody {
-		switch callee.Name {
-		case "vprintf":
-			// printing is not observable in memory: it returns 0
-			return d.builtinRet(in, rets)
-		case "__assertfail":
-			in.ctl = ctlTrap
-			return nil
-		}
-	}
-	q, err := d.ml.compile(callee)
-	if err != nil {
-		return err
-	}
-	in.callee = q
-	if len(args) > len(in.s) || len(rets) > 4 {
-		return unsup(in, "too many call arguments")
-	}
-	in.tgts = make([]int32, len(args))
-	for k, a := range args {
-		t := ir.TU64
-		if k < len(callee.Params) {
-			t = d.f.Mod.Syms[callee.Params[k]].Type
-		}
-		if a.Kind() == ir.KSym && d.f.Mod.Syms[a.Index()].Space == ir.SpaceParam {
-			in.tgts[k] = 1
-		}
-		v, err := d.src(a, t)
-		if err != nil {
-			return err
-		}
-		in.s[k] = v
-	}
-	in.ns = uint8(len(args))
-	for k, r := range rets {
-		switch r.Kind() {
-		case ir.KSym:
-			a, ok := d.ml.symAddr(ir.SymID(r.Index()))
-			if !ok {
-				return unsup(in, "return parameter")
-			}
-			in.sub = 1
-			in.d[k] = uint32(a - paramLocalBase)
-		case ir.KReg:
-			in.d[k] = uint32(r.Reg())
-		default:
-			return unsup(in, "return operand")
-		}
-	}
-	in.nd = uint8(len(rets))
-	in.ctl = ctlCall
-	return nil
-}
-
-var _ = math.Abs
-
-// builtinRet decodes a call of a builtin without a body that returns 0
-// into each return operand (a register or a caller .param variable).
-func (d *decoder) builtinRet(in *inst, rets []ir.Operand) error {
-	if len(rets) > 1 {
-		return unsup(in, "builtin with several return values")
-	}
-	in.nd = 0
-	in.fn = execBuiltinZero
-	for _, r := range rets {
-		switch r.Kind() {
-		case ir.KSym:
-			a, ok := d.ml.symAddr(ir.SymID(r.Index()))
-			if !ok {
-				return unsup(in, "return parameter")
-			}
-			s := &d.f.Mod.Syms[r.Index()]
-			sz, _, _ := d.ml.symGeometry(s)
-			in.addr, in.size, in.sub = opnd{k: oImm, v: a}, uint8(min(max(sz, 1), 8)), 1
-		case ir.KReg:
-			in.d[0], in.nd = uint32(r.Reg()), 1
-		default:
-			return unsup(in, "return operand")
-		}
-	}
-	return nil
-}
-
-func execBuiltinZero(w *warp, in *inst, m uint32) {
-	for x := m; x != 0; x &= x - 1 {
-		l := trailing(x)
-		if in.nd == 1 {
-			w.regs[int(in.d[0])<<5|l] = 0
-		}
-		if in.sub == 1 {
-			b := w.mem(in, ir.SpaceParam, in.addr.v, int(in.size), l, true)
-			if b == nil {
-				return
-			}
-			clear(b)
-		}
-	}
 }
 
 // execElect: elect.sync d|p, membermask picks the lowest active lane of

@@ -62,6 +62,13 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 		m.max = defaultMaxSteps
 	}
 	m.cbank = p.constBank
+	m.extWide = l.ExternSeed%4 == 3
+	for _, e := range l.Extern {
+		if m.externPtr == nil {
+			m.externPtr = map[externKey]uint64{}
+		}
+		m.externPtr[externKey{e.Name, e.Ret}] = e.Value
+	}
 	if len(l.Const) > 0 {
 		m.cbank = append([]byte(nil), p.constBank...)
 		for _, c := range l.Const {
@@ -110,6 +117,9 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 			for cx := 0; cx < l.Grid.X; cx++ {
 				c.id = [3]uint32{uint32(cx), uint32(cy), uint32(cz)}
 				c.sh.reset()
+				for b := range c.bars {
+					c.bars[b].reset()
+				}
 				clear(regs)
 				clear(pas)
 				for i, w := range warps {
@@ -120,6 +130,7 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 					w.lv, w.lstr = lvs[i], uint64(p.localVars)
 					w.pa, w.pstr = pas[i*32*p.paramArea:(i+1)*32*p.paramArea], p.paramArea
 					n := min(32, bs-i*32)
+					w.release, w.redIn = false, nil
 					w.live = uint32(1<<n - 1)
 					w.stack = append(w.stack[:0], entry{0, -1, w.live})
 					w.frames = w.frames[:0]
@@ -137,6 +148,7 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 }
 
 func (m *machine) runCTA(warps []*warp) error {
+	c := warps[0].c
 	for {
 		alive := 0
 		for _, w := range warps {
@@ -148,6 +160,13 @@ func (m *machine) runCTA(warps []*warp) error {
 				if m.err != nil {
 					return m.err
 				}
+				if w.done {
+					// an exited warp no longer holds back a barrier
+					// without a thread count
+					for b := range c.bars {
+						c.completeIfAll(b)
+					}
+				}
 			}
 			if !w.done {
 				alive++
@@ -156,9 +175,22 @@ func (m *machine) runCTA(warps []*warp) error {
 		if alive == 0 {
 			return nil
 		}
-		// every live warp waits at a barrier: release them
+		// every live warp waits at a barrier: release those whose
+		// barrier completed
+		released := false
 		for _, w := range warps {
-			w.atBar = false
+			if w.release {
+				w.release, w.atBar = false, false
+				released = true
+			}
+		}
+		if !released {
+			for _, w := range warps {
+				if !w.done {
+					m.err = &Trap{Kernel: m.p.name, PC: -1, Instr: "bar", Lane: w.id * 32, Msg: "barrier deadlock: every live warp waits at a barrier that cannot complete"}
+					return m.err
+				}
+			}
 		}
 	}
 }

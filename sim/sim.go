@@ -84,6 +84,10 @@ type Launch struct {
 	// instead of once per lane. Nil (the default): every register is
 	// per lane, as PTX defines.
 	WarpShared []bool
+	// ExternSeed salts the results of the uninterpreted functions (see
+	// extern.go): one launch's results are a pure function of the
+	// callee and its arguments, another seed draws others.
+	ExternSeed uint64
 }
 
 // ConstPatch sets bytes of a .const variable at an offset.
@@ -109,7 +113,13 @@ const (
 	sharedWindow uint64 = 0x7e00_0000_0000
 	localWindow  uint64 = 0x7f00_0000_0000
 	windowSize   uint64 = 1 << 32
-	allocGap     uint64 = 1 << 12
+	// A generic local address names the frame of the call depth d whose
+	// .local byte it is: localWindow + d<<localFrameShift + offset. A
+	// pointer to a caller's local variable, converted with cvta.local
+	// and passed to a callee, keeps reaching the caller's frame there.
+	localFrameShift        = 36
+	localWindowSize uint64 = maxCallDepth << localFrameShift
+	allocGap        uint64 = 1 << 12
 )
 
 // Alloc is one global allocation.
@@ -124,6 +134,7 @@ type Alloc struct {
 	size  uint64
 	pages [][]byte
 	fill  func(dst []byte, off uint64)
+	heap  bool // a block of the device heap (malloc)
 }
 
 // pageSize is the page of a lazy region.
@@ -148,6 +159,13 @@ type Memory struct {
 	// Budget bounds the bytes of lazy-region pages made (0: 256 MiB).
 	Budget int64
 	used   int64
+	// the device heap (extern.go): bytes handed out, blocks freed
+	heapUsed uint64
+	freed    []uint64
+	// out holds the output streams by thread (extern.go)
+	out map[uint64]*outStream
+	// surf holds the surface bytes written (tex.go)
+	surf map[surfKey]byte
 }
 
 // defaultBudget is the default bound on the pages of lazy regions.
@@ -279,9 +297,21 @@ func (m *Memory) find(addr uint64, size int) *Alloc {
 
 // Clone returns a deep copy of the memory (same addresses).
 func (m *Memory) Clone() *Memory {
-	c := &Memory{next: m.next, Budget: m.Budget, used: m.used}
+	c := &Memory{next: m.next, Budget: m.Budget, used: m.used, heapUsed: m.heapUsed, freed: append([]uint64(nil), m.freed...)}
+	for k, v := range m.surf {
+		if c.surf == nil {
+			c.surf = map[surfKey]byte{}
+		}
+		c.surf[k] = v
+	}
+	for t, s := range m.out {
+		if c.out == nil {
+			c.out = map[uint64]*outStream{}
+		}
+		c.out[t] = &outStream{n: s.n, head: append([]OutputRecord(nil), s.head...), tail: s.tail}
+	}
 	for _, a := range m.allocs {
-		b := &Alloc{Base: a.Base, Data: append([]byte(nil), a.Data...), ReadOnly: a.ReadOnly, size: a.size, fill: a.fill}
+		b := &Alloc{Base: a.Base, Data: append([]byte(nil), a.Data...), ReadOnly: a.ReadOnly, size: a.size, fill: a.fill, heap: a.heap}
 		if a.Data == nil {
 			b.Data = nil
 		}

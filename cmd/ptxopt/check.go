@@ -488,6 +488,9 @@ func statusTag(s sim.Status) string {
 }
 
 func describe(m *sim.Mismatch) string {
+	if m.Output != "" {
+		return m.Output
+	}
 	if m.BeforeError != nil || m.AfterError != nil {
 		return fmt.Sprintf("completion differs: before: %v; after: %v", errText(m.BeforeError), errText(m.AfterError))
 	}

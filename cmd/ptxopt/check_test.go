@@ -55,7 +55,7 @@ $L_loop:
 }
 `
 
-// unsupportedPTX has only a kernel the simulator refuses (a texture fetch).
+// unsupportedPTX has only a kernel the simulator refuses (an mbarrier).
 const unsupportedPTX = `.version 7.8
 .target sm_80
 .address_size 64
@@ -68,8 +68,8 @@ const unsupportedPTX = `.version 7.8
 	ld.param.u64 %rd1, [out];
 	ld.param.u64 %rd2, [tex];
 	mov.f32 %f1, 0f00000000;
-	tex.1d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd2, {%f1}];
-	st.global.f32 [%rd1], %f2;
+	mbarrier.init.shared.b64 [%rd2], 1;
+	st.global.f32 [%rd1], %f1;
 	ret;
 }
 `
@@ -135,10 +135,10 @@ func TestCheckUsage(t *testing.T) {
 
 func TestCheckNothingRuns(t *testing.T) {
 	dir := t.TempDir()
-	u := filepath.Join(dir, "tex.ptx")
+	u := filepath.Join(dir, "refused.ptx")
 	write(t, u, []byte(unsupportedPTX))
 	r := runCLI(t, nil, "check", u)
-	if r.code != 3 || !strings.Contains(r.stdout, "unsupported tex") || !strings.Contains(r.stdout, "1 unsupported") {
+	if r.code != 3 || !strings.Contains(r.stdout, "unsupported mbarrier") || !strings.Contains(r.stdout, "1 unsupported") {
 		t.Fatalf("check of a file with only unsupported kernels: exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
