@@ -57,6 +57,10 @@ type Config struct {
 	// pointers, pointer pairs that alias or do not, and store-then-load
 	// pairs on global memory (see frames.go).
 	Frames bool
+	// Inject selects kinds of redundancy to inject on purpose and record
+	// (inject.go): what each redundancy phase removes. Zero injects
+	// nothing and draws nothing for it.
+	Inject Kind
 }
 
 type pool struct {
@@ -78,7 +82,7 @@ type gen struct {
 	order  []ir.BlockID      // layout order, blocks placed as they are entered
 	conv   bool              // current code is converged (no divergent branch around it)
 	unif   bool              // current control flow is CTA-uniform
-	loopN  int               // loop nesting
+	loops  int               // loop nesting: injections stay outside loops
 	nreg   int
 	nlabel int
 	pool   int
@@ -89,11 +93,23 @@ type gen struct {
 	sh                                                    ir.SymID
 	fr                                                    *frame    // Frames: the frame, nil without
 	dev                                                   *devFuncs // Frames: the device functions
+	// Inject: the kinds to inject, the injections made, markers drawn
+	injectKinds Kind
+	injs        []Injection
+	nmark       uint32
 }
 
 // Kernel generates a module with one kernel from cfg.
 func Kernel(cfg Config) *ir.Module {
-	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool}
+	m, _ := Generate(cfg)
+	return m
+}
+
+// Generate generates a module with one kernel from cfg and returns the
+// redundancy it injected (Config.Inject; none when zero).
+func Generate(cfg Config) (*ir.Module, []Injection) {
+	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool,
+		injectKinds: cfg.Inject & AllKinds}
 	if g.max == 0 {
 		g.max = 3
 	}
@@ -124,7 +140,7 @@ func Kernel(cfg Config) *ir.Module {
 	g.stmts(g.budget)
 	g.epilogue()
 	f.Layout = g.order
-	return g.mod
+	return g.mod, g.injs
 }
 
 // Func returns the kernel of a generated module.
@@ -355,6 +371,10 @@ func (g *gen) stmts(n int) {
 		left := end - g.count
 		if g.fr != nil && g.rnd.Intn(100) < 15 {
 			g.frameOp()
+			continue
+		}
+		if g.injectKinds != 0 && g.loops == 0 && g.rnd.Intn(100) < injectPercent {
+			g.inject(left)
 			continue
 		}
 		k := g.rnd.Intn(100)
@@ -594,7 +614,11 @@ func (g *gen) save() (pool, bool, bool) {
 func (g *gen) restore(p pool, conv, unif bool) { g.p, g.conv, g.unif = p, conv, unif }
 
 // ifStmt: if/else, divergent (thread-dependent) or uniform.
-func (g *gen) ifStmt(left int) {
+func (g *gen) ifStmt(left int) { g.ifStmtWith(left, nil) }
+
+// ifStmtWith is ifStmt that calls thenTail (when not nil) at the end of
+// the then-arm, before its branch to the join.
+func (g *gen) ifStmtWith(left int, thenTail func()) {
 	div := g.rnd.Intn(3) != 0
 	p := g.reg(ir.TPred)
 	switch {
@@ -627,6 +651,9 @@ func (g *gen) ifStmt(left int) {
 	body := min(left/3, 400)
 	g.enter(thenB)
 	g.stmts(1 + g.rnd.Intn(body))
+	if thenTail != nil {
+		thenTail()
+	}
 	g.emit("bra.uni", label(join))
 	g.restore(saved, conv, unif)
 	if div {
@@ -671,7 +698,9 @@ func (g *gen) loop(left int) {
 	}
 	// the loop counter is readable but never redefined by the body
 	g.p.r32 = append(g.p.r32[:len(g.p.r32):len(g.p.r32)], i)
+	g.loops++
 	g.stmts(1 + g.rnd.Intn(min(left/4, 150)))
+	g.loops--
 	g.emit("add.s32", def(i), use(i), g.imm(1))
 	p := g.reg(ir.TPred)
 	g.emit("setp.le.u32", def(p), use(i), use(bound))
