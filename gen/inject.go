@@ -51,7 +51,10 @@ import (
 //   - MovChain: two to four copies "mov %c1, %m; mov %c2, %c1; …" and one
 //     or two instructions reading the last copy, in the same block or
 //     after an if (then copy propagation must work across blocks).
-//     Readers: the copies and the readers; Ideal: the readers alone.
+//     Readers: the copies and the readers; Ideal: the readers alone. A
+//     third of them are predicated instead (injGuardedChain): copies
+//     under one guard read under the same guard, or a selp read under
+//     its predicate and under the predicate's negation.
 //
 // Ops of Dominated, Diamond, JoinRecompute and MovChain are chosen among
 // operations no reassociation tree grows through (mad.lo, sub, min, max,
@@ -297,6 +300,10 @@ func (g *gen) injDiamond(join bool) {
 
 // injMovChain: a chain of copies and its readers (see MovChain).
 func (g *gen) injMovChain(left int) {
+	if g.rnd.Intn(3) == 0 {
+		g.injGuardedChain()
+		return
+	}
 	m, k := g.marker()
 	n := 2 + g.rnd.Intn(3)
 	c := m
@@ -329,9 +336,10 @@ func (g *gen) injMovChain(left int) {
 // a live instruction reads (any definition of a register a live
 // instruction reads counts: without SSA a register may hold several
 // values). Dead leftovers a phase leaves for dead-code removal are not
-// counted. A copy is an unguarded "mov %d, %s" between registers; with
-// the marker instructions' results, their copies and copies of those
-// form the set of registers whose readers count. Without SSA a copy's
+// counted. A copy is a "mov %d, %s" between registers, guarded or not,
+// or a selp with such a source (it holds the value in some lanes); the
+// marker instructions' results, their copies and copies of those form
+// the set of registers whose readers count. Without SSA a copy's
 // register may hold other values too, which can only make the count
 // larger: the measure errs towards redundancy left.
 func Measure(f *ir.Func, injs []Injection) (left, redundant int) {
@@ -369,14 +377,19 @@ func Measure(f *ir.Func, injs []Injection) (left, redundant int) {
 			changed = false
 			for _, b := range f.Layout {
 				for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-					if !live[i] || f.Op[i] != ir.OpMov || f.Guard[i] != ir.NoOperand {
+					if !live[i] || (f.Op[i] != ir.OpMov && f.Op[i] != ir.OpSelp) {
 						continue
 					}
 					ops := f.Ops(i)
-					if len(ops) == 2 && ops[0].Kind() == ir.KReg && ops[1].Kind() == ir.KReg && ops[1].Flags() == 0 &&
-						inSet[ops[1].Reg()] && !inSet[ops[0].Reg()] {
-						inSet[ops[0].Reg()] = true
-						changed = true
+					if ops[0].Kind() != ir.KReg || inSet[ops[0].Reg()] {
+						continue
+					}
+					for _, o := range ops[1:min(len(ops), 3)] {
+						if o.Kind() == ir.KReg && o.Flags() == 0 && inSet[o.Reg()] {
+							inSet[ops[0].Reg()] = true
+							changed = true
+							break
+						}
 					}
 				}
 			}
@@ -461,4 +474,52 @@ func liveInstrs(f *ir.Func) []bool {
 		}
 	}
 	return live
+}
+
+// injGuardedChain: MovChain's predicated forms, in one block, under a
+// thread-dependent predicate %p: either copies under one guard,
+// "@%p mov %c1, %m; @%p mov %c2, %c1; …", read by instructions under the
+// same guard, or "selp %c, %m, %f, %p" read under @%p (which sees %m) and
+// under @!%p (which sees %f, not a marker). Each guarded reader writes a
+// register set to 0 first, so every lane of the stored result is defined.
+func (g *gen) injGuardedChain() {
+	m, k := g.marker()
+	p := g.reg(ir.TPred)
+	t, u := g.reg(ir.TB32), g.reg(ir.TB32)
+	g.emit("xor.b32", def(t), use(g.tid), use(g.pick32()))
+	g.emit("and.b32", def(u), use(t), g.imm(7))
+	g.emit("setp.lt.u32", def(p), use(u), g.imm(int64(1+g.rnd.Intn(6))))
+	on := use(p)
+	if g.rnd.Intn(2) == 0 {
+		on = on.WithFlags(ir.FlagNot)
+	}
+	read := func(guard, c ir.Operand) {
+		d := g.fresh()
+		g.emit("mov.b32", def(d), g.imm(0))
+		f := g.fixedReg()
+		g.emitG(guard, "sub.s32", def(d), c, use(f))
+		g.store32(d, "st.global.u32")
+	}
+	if g.rnd.Intn(2) == 0 {
+		n := 1 + g.rnd.Intn(3)
+		c := m
+		for range n {
+			d := g.fresh()
+			g.emitG(on, "mov.b32", def(d), use(c))
+			c = d
+		}
+		readers := 1 + g.rnd.Intn(2)
+		for range readers {
+			read(on, use(c))
+		}
+		g.injs = append(g.injs, Injection{Kind: MovChain, Markers: []uint32{k}, Readers: n + readers, Ideal: readers})
+		return
+	}
+	c := g.fresh()
+	g.emit("selp.b32", def(c), use(m), use(g.fixedReg()), use(p))
+	read(use(p), use(c))
+	read(use(p).WithFlags(ir.FlagNot), use(c))
+	// the select and its two readers; once propagated, the @%p reader
+	// reads %m and the select is dead
+	g.injs = append(g.injs, Injection{Kind: MovChain, Markers: []uint32{k}, Readers: 3, Ideal: 1})
 }

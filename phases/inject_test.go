@@ -151,6 +151,6 @@ func TestInjectedLateCommoning(t *testing.T) {
 // MOV chains: copy propagation (the GeneralOptimize bundles' CopyProp,
 // named OriCopyProp), measured after the last bundle.
 func TestInjectedCopyProp(t *testing.T) {
-	checkInjected(t, injectCheck{kinds: gen.MovChain, named: []string{"GeneralOptimize"}, probe: "GeneralOptimizeLate2",
+	checkInjected(t, injectCheck{kinds: gen.MovChain, named: []string{"OriCopyProp"}, probe: "GeneralOptimizeLate2",
 		counter: "CopyProp: copies propagated", first: 12400})
 }
