@@ -34,6 +34,18 @@ import (
 //     of %d until either %d or s is written again (any definition counts:
 //     guarded ones, list and vector elements, "%p|%q"). Until then a read
 //     of %d may read s instead.
+//   - Guarded facts (copyFact), also walking a block forward. After
+//     "@%p mov.t %d, s" the lanes where %p is true hold s in %d; an
+//     instruction guarded by the same %p (same polarity) runs only in
+//     those lanes, so until %d, s or %p is written again it may read s.
+//     After an unguarded "selp.t %d, a, b, %p", %d holds a where %p is
+//     true and b where it is false: an instruction under @%p may read a,
+//     one under @!%p b. With LateCopyPropComplPred, in the late bundles,
+//     a guarded copy into a %d whose other lanes hold a known value (an
+//     unguarded copy, or a copy under the complementary guard) makes the
+//     same select fact: each lane holds one of the two. Unguarded
+//     instructions learn nothing from these facts (the value differs by
+//     lane).
 //   - Global copy propagation, without SSA. %d has exactly one definition
 //     in the function, the unguarded copy c = "mov %d, s", and c
 //     dominates the use (c's block strictly dominates the use's block, or
@@ -71,7 +83,9 @@ import (
 // then truncated the same way in both places).
 //
 // Budgets: CopyPropBudget bounds local rewrites, CopyPropGlobalBudget
-// cross-block rewrites, per function and bundle run. The global rule is
+// cross-block rewrites, per function and bundle run. CopyPropAddr off
+// leaves registers inside addresses as written; CopyPropNoWriteNonRR
+// propagates registers only, never a constant into a register source. The global rule is
 // always on (it is exact without SSA), so CopyPropForceGlobal and
 // CopyPropUseReachingDefs change nothing. GeneralOptimizeRuleLimit is
 // the rules' debug counter.
