@@ -18,7 +18,8 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/*/
 // (with the required phases around it). The phase must fire (count
 // something) on every case whose name does not start with "keep-", the
 // output must match, and the simulator must find the result equivalent
-// to the input. Rewrite the .out files with -update-golden after an
+// to the input. A line "// knobs: Name=Value ..." in the .ptx sets knobs
+// for its case. Rewrite the .out files with -update-golden after an
 // intended change, and read the diff.
 func TestGoldenPhases(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "golden", "*"))
@@ -35,7 +36,7 @@ func TestGoldenPhases(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				before, after, body, stats := runPass(t, string(src), "", phase)
+				before, after, body, stats := runPass(t, string(src), "", phase, goldenKnobs(string(src))...)
 				// the slots the name runs: itself, or for a sub-pass
 				// (OriCopyProp) the bundles that run it
 				slots := map[string]bool{phase: true}
@@ -70,4 +71,15 @@ func TestGoldenPhases(t *testing.T) {
 			})
 		}
 	}
+}
+
+// goldenKnobs returns the knob settings of a case's "// knobs:" lines.
+func goldenKnobs(src string) []string {
+	var out []string
+	for _, l := range strings.Split(src, "\n") {
+		if k, ok := strings.CutPrefix(strings.TrimSpace(l), "// knobs:"); ok {
+			out = append(out, strings.Fields(k)...)
+		}
+	}
+	return out
 }
