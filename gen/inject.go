@@ -1,6 +1,9 @@
 package gen
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -95,6 +98,33 @@ func (k Kind) String() string {
 		return "none"
 	}
 	return s
+}
+
+// ParseKinds reads a set of kinds: "all", "none" or names separated by
+// commas (Reassoc,Dominated,Diamond,JoinRecompute,MovChain; any case).
+func ParseKinds(s string) (Kind, error) {
+	var k Kind
+	for _, w := range strings.Split(s, ",") {
+		w = strings.TrimSpace(w)
+		switch {
+		case w == "" || strings.EqualFold(w, "none"):
+			continue
+		case strings.EqualFold(w, "all"):
+			k |= AllKinds
+			continue
+		}
+		found := false
+		for b, n := range kindNames {
+			if strings.EqualFold(n, w) {
+				k |= 1 << b
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown redundancy kind %q (want all, none or %s)", w, strings.Join(kindNames[:], ", "))
+		}
+	}
+	return k, nil
 }
 
 // Injection records one injected redundancy.

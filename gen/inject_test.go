@@ -99,3 +99,14 @@ func TestInjectOffUnchanged(t *testing.T) {
 		t.Errorf("kernels without injection changed: hash %s, want %s", got, want)
 	}
 }
+
+func TestParseKinds(t *testing.T) {
+	for s, want := range map[string]gen.Kind{"": 0, "none": 0, "all": gen.AllKinds, "reassoc,MovChain": gen.Reassoc | gen.MovChain} {
+		if k, err := gen.ParseKinds(s); err != nil || k != want {
+			t.Errorf("ParseKinds(%q) = %v, %v; want %v", s, k, err, want)
+		}
+	}
+	if _, err := gen.ParseKinds("Reassoc,foo"); err == nil {
+		t.Errorf("ParseKinds accepted an unknown kind")
+	}
+}
