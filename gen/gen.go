@@ -61,6 +61,10 @@ type Config struct {
 	// arrays indexed by their counter, in clang -O0's shape and in LLVM's
 	// (see loops.go).
 	ConstLoops bool
+	// Inject selects kinds of redundancy to inject on purpose and record
+	// (inject.go): what each redundancy phase removes. Zero injects
+	// nothing and draws nothing for it.
+	Inject Kind
 }
 
 type pool struct {
@@ -82,7 +86,7 @@ type gen struct {
 	order  []ir.BlockID      // layout order, blocks placed as they are entered
 	conv   bool              // current code is converged (no divergent branch around it)
 	unif   bool              // current control flow is CTA-uniform
-	loopN  int               // loop nesting
+	loops  int               // loop nesting: injections stay outside loops
 	nreg   int
 	nlabel int
 	pool   int
@@ -95,11 +99,23 @@ type gen struct {
 	dev                                                   *devFuncs // Frames: the device functions
 	cl                                                    bool      // ConstLoops
 	ncl                                                   int       // constant loops made
+	// Inject: the kinds to inject, the injections made, markers drawn
+	injectKinds Kind
+	injs        []Injection
+	nmark       uint32
 }
 
 // Kernel generates a module with one kernel from cfg.
 func Kernel(cfg Config) *ir.Module {
-	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool, cl: cfg.ConstLoops}
+	m, _ := Generate(cfg)
+	return m
+}
+
+// Generate generates a module with one kernel from cfg and returns the
+// redundancy it injected (Config.Inject; none when zero).
+func Generate(cfg Config) (*ir.Module, []Injection) {
+	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool,
+		injectKinds: cfg.Inject & AllKinds, cl: cfg.ConstLoops}
 	if g.max == 0 {
 		g.max = 3
 	}
@@ -130,7 +146,7 @@ func Kernel(cfg Config) *ir.Module {
 	g.stmts(g.budget)
 	g.epilogue()
 	f.Layout = g.order
-	return g.mod
+	return g.mod, g.injs
 }
 
 // Func returns the kernel of a generated module.
@@ -365,6 +381,10 @@ func (g *gen) stmts(n int) {
 		}
 		if g.cl && g.conv && g.depth < g.max && left > 24 && g.rnd.Intn(100) < 8 {
 			g.constLoop(left)
+			continue
+		}
+		if g.injectKinds != 0 && g.loops == 0 && g.rnd.Intn(100) < injectPercent {
+			g.inject(left)
 			continue
 		}
 		k := g.rnd.Intn(100)
@@ -604,7 +624,11 @@ func (g *gen) save() (pool, bool, bool) {
 func (g *gen) restore(p pool, conv, unif bool) { g.p, g.conv, g.unif = p, conv, unif }
 
 // ifStmt: if/else, divergent (thread-dependent) or uniform.
-func (g *gen) ifStmt(left int) {
+func (g *gen) ifStmt(left int) { g.ifStmtWith(left, nil) }
+
+// ifStmtWith is ifStmt that calls thenTail (when not nil) at the end of
+// the then-arm, before its branch to the join.
+func (g *gen) ifStmtWith(left int, thenTail func()) {
 	div := g.rnd.Intn(3) != 0
 	p := g.reg(ir.TPred)
 	switch {
@@ -637,6 +661,9 @@ func (g *gen) ifStmt(left int) {
 	body := min(left/3, 400)
 	g.enter(thenB)
 	g.stmts(1 + g.rnd.Intn(body))
+	if thenTail != nil {
+		thenTail()
+	}
 	g.emit("bra.uni", label(join))
 	g.restore(saved, conv, unif)
 	if div {
@@ -681,7 +708,9 @@ func (g *gen) loop(left int) {
 	}
 	// the loop counter is readable but never redefined by the body
 	g.p.r32 = append(g.p.r32[:len(g.p.r32):len(g.p.r32)], i)
+	g.loops++
 	g.stmts(1 + g.rnd.Intn(min(left/4, 150)))
+	g.loops--
 	g.emit("add.s32", def(i), use(i), g.imm(1))
 	p := g.reg(ir.TPred)
 	g.emit("setp.le.u32", def(p), use(i), use(bound))

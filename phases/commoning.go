@@ -38,7 +38,21 @@ package phases
 //	after:   mul.lo.s32 %r3, %r1, 4;  @%p bra L;  …  L: mov.u32 %r7, %r3;
 
 // lateCommoning: LateOriCommoning.
-func lateCommoning(p *Pass) bool {
+func lateCommoning(p *Pass) bool { return lateCommoningWith(p, nil) }
+
+// classFilterTest is a test's view of the class filter: how many lookups
+// it rejected, how many of those the table would have answered with an
+// entry of the same key (none, if the filter only rejects what cannot
+// match), and off: look up anyway (the filter's rejections still
+// counted), so a test can compare the results with and without it.
+type classFilterTest struct {
+	off             bool
+	rejected, wrong int64
+}
+
+// lateCommoningWith is LateOriCommoning with the class filter observed
+// (ft nil: as the pipeline runs it).
+func lateCommoningWith(p *Pass, ft *classFilterTest) bool {
 	if !p.Knobs.Bool(ForceLateCommoning) {
 		return false
 	}
@@ -50,7 +64,7 @@ func lateCommoning(p *Pass) bool {
 		return false
 	}
 	g := &gvn{p: p, f: f, a: p.A, sc: p.Scratch, mode: 3, late: true, noMoves: p.Knobs.Bool(DisableMoveCommoning),
-		gate: Unlimited, poll: newPoller(p)}
+		gate: Unlimited, poll: newPoller(p), filterTest: ft}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)

@@ -1,6 +1,9 @@
 package phases
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -31,6 +34,18 @@ import (
 //     of %d until either %d or s is written again (any definition counts:
 //     guarded ones, list and vector elements, "%p|%q"). Until then a read
 //     of %d may read s instead.
+//   - Guarded facts (copyFact), also walking a block forward. After
+//     "@%p mov.t %d, s" the lanes where %p is true hold s in %d; an
+//     instruction guarded by the same %p (same polarity) runs only in
+//     those lanes, so until %d, s or %p is written again it may read s.
+//     After an unguarded "selp.t %d, a, b, %p", %d holds a where %p is
+//     true and b where it is false: an instruction under @%p may read a,
+//     one under @!%p b. With LateCopyPropComplPred, in the late bundles,
+//     a guarded copy into a %d whose other lanes hold a known value (an
+//     unguarded copy, or a copy under the complementary guard) makes the
+//     same select fact: each lane holds one of the two. Unguarded
+//     instructions learn nothing from these facts (the value differs by
+//     lane).
 //   - Global copy propagation, without SSA. %d has exactly one definition
 //     in the function, the unguarded copy c = "mov %d, s", and c
 //     dominates the use (c's block strictly dominates the use's block, or
@@ -68,7 +83,9 @@ import (
 // then truncated the same way in both places).
 //
 // Budgets: CopyPropBudget bounds local rewrites, CopyPropGlobalBudget
-// cross-block rewrites, per function and bundle run. The global rule is
+// cross-block rewrites, per function and bundle run. CopyPropAddr off
+// leaves registers inside addresses as written; CopyPropNoWriteNonRR
+// propagates registers only, never a constant into a register source. The global rule is
 // always on (it is exact without SSA), so CopyPropForceGlobal and
 // CopyPropUseReachingDefs change nothing. GeneralOptimizeRuleLimit is
 // the rules' debug counter.
@@ -163,6 +180,74 @@ func (b *bundle) describe() string {
 	return s
 }
 
+// Sub-passes named on their own. The seeds' OriCopyProp is the forward
+// copy propagation inside every GeneralOptimize bundle, which ptxas's
+// --named-phases resolves to that sub-pass. Here naming it runs every
+// bundle that has copy propagation (CopyProp, or the late instance's
+// MovWindow) with that sub-pass only; disabling it runs the bundles
+// without it. Naming a bundle or the GeneralOptimize family as well runs
+// those bundles whole. NewConfig resolves these names before phases and
+// families.
+var namedSubPasses = []struct {
+	name string
+	subs subMask
+	help string
+}{
+	{"OriCopyProp", 1<<spCopyProp | 1<<spMovWindow,
+		"forward copy propagation, the CopyProp (MovWindow in GeneralOptimizeLate) sub-pass of the six GeneralOptimize bundles: named, the bundles run with it alone; disabled, without it"},
+}
+
+// subMask is a set of sub-passes (bit s for subPass s).
+type subMask uint8
+
+// lookupSubPass returns the sub-passes a name (case-insensitive) stands
+// for.
+func lookupSubPass(name string) (subMask, bool) {
+	for _, n := range namedSubPasses {
+		if strings.EqualFold(n.name, name) {
+			return n.subs, true
+		}
+	}
+	return 0, false
+}
+
+// bundleSlots returns the pipeline indices of the GeneralOptimize slots
+// whose bundle runs one of the sub-passes of m.
+func bundleSlots(m subMask) []int {
+	var out []int
+	for i := range pipeline {
+		if !slices.Contains(pipeline[i].Families, "GeneralOptimize") || pipeline[i].Name == "ConvertMemoryToRegister" {
+			continue
+		}
+		for _, s := range bundleOf(pipeline[i].Name).subs {
+			if m&(1<<s) != 0 {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// subsFor returns the sub-passes slot i runs of subs under c: those a
+// named sub-pass restricts it to (all when none does), less the disabled
+// ones. out is a buffer for the result.
+func (c *Config) subsFor(i int, subs []subPass, out []subPass) []subPass {
+	var only, off subMask
+	if i < len(c.subOnly) {
+		only, off = c.subOnly[i], c.subOff[i]
+	}
+	if only == 0 && off == 0 {
+		return subs
+	}
+	for _, s := range subs {
+		if (only == 0 || only&(1<<s) != 0) && off&(1<<s) == 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // The six slots' pass functions: one function each, so the driver's
 // settled-slot skip (by pass function) never takes one bundle for
 // another.
@@ -173,9 +258,15 @@ func generalOptimizeMid2(p *Pass) bool  { return runBundle(p, bundleOf("GeneralO
 func generalOptimizeLate(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimizeLate")) }
 func generalOptimizeLate2(p *Pass) bool { return runBundle(p, bundleOf("GeneralOptimizeLate2")) }
 
-// runBundle runs bundle b on p's function.
+// runBundle runs bundle b on p's function (the sub-passes the
+// configuration leaves it: see namedSubPasses).
 func runBundle(p *Pass, b *bundle) bool {
-	return runSubPasses(p, b.subs, b.once)
+	subs := b.subs
+	if p.Config != nil && p.Phase != nil {
+		var buf [numSubPasses]subPass
+		subs = p.Config.subsFor(p.Phase.Num-1, subs, buf[:0])
+	}
+	return runSubPasses(p, subs, b.once)
 }
 
 // runSubPasses runs the given sub-passes on p's function, repeated until
@@ -198,6 +289,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	for _, s := range subs {
 		g.on[s] = true
 	}
+	g.noImm = p.Knobs.Bool(CopyPropNoWriteNonRR)
+	g.noAddr = !p.Knobs.Bool(CopyPropAddr)
+	g.complPred = p.Knobs.Bool(LateCopyPropComplPred) && p.Phase != nil && strings.HasPrefix(p.Phase.Name, "GeneralOptimizeLate")
 	if g.on[spMovWindow] {
 		g.on[spCopyProp], g.window = true, movWindow
 	}
@@ -247,6 +341,12 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if g.copies > 0 {
 		p.Count("CopyProp: copies propagated", g.copies)
 	}
+	if g.guardedCopies > 0 {
+		p.Count("CopyProp: predicated copies propagated", g.guardedCopies)
+	}
+	if g.selects > 0 {
+		p.Count("CopyProp: selects propagated", g.selects)
+	}
 	for r, n := range g.ruleHits {
 		if n > 0 {
 			p.Count("rule "+ruleNames[r], n)
@@ -281,13 +381,18 @@ type genOpt struct {
 	p                         *Pass
 	on                        [numSubPasses]bool
 	window                    int // MovWindow: copies remembered per block (0: all)
-	ring                      [movWindow]ir.RegID
-	ringStep                  [movWindow]uint32
-	ringAt                    int
-	cfg                       cfgState
-	cfgLive                   bool // the branch-target counts are kept (cfgCleanup)
-	removed                   int64
-	phiBuf                    []ir.Operand
+	// complPred: LateCopyPropComplPred in a late bundle (guarded copies
+	// under complementary predicates make a select); noImm:
+	// CopyPropNoWriteNonRR; noAddr: !CopyPropAddr.
+	complPred, noImm, noAddr bool
+	guardedCopies, selects   int64 // uses rewritten through guarded facts
+	ring                     [movWindow]ir.RegID
+	ringStep                 [movWindow]uint32
+	ringAt                   int
+	cfg                      cfgState
+	cfgLive                  bool // the branch-target counts are kept (cfgCleanup)
+	removed                  int64
+	phiBuf                   []ir.Operand
 
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64
@@ -330,6 +435,20 @@ type copyEnt struct {
 	k     bool   // a constant of known bits
 	c     uint64 // its bits
 	at    uint32 // the walk step that recorded it
+	// pred: a fact that holds only where a predicate is known
+	// (guardedFact; otherwise the entry holds in every lane): guard is
+	// the predicate register, gver its version when recorded. A
+	// predicated copy holds under one polarity (neg: "@!%p"); a select
+	// (sel) gives src where the predicate is true and src2, with ver2,
+	// k2, c2, where it is false.
+	pred     bool
+	guard    ir.RegID
+	gver     uint32
+	neg, sel bool
+	src2     ir.Operand
+	ver2     uint32
+	k2       bool
+	c2       uint64
 }
 
 type localDef struct {
@@ -377,6 +496,169 @@ func (g *genOpt) copySource(i ir.InstrID) (dst ir.RegID, src ir.Operand, c uint6
 		return ir.NoReg, ir.NoOperand, 0, false, false
 	}
 	return d, s.AsUse(), 0, false, true
+}
+
+// copyFact returns the fact instruction i makes known about its
+// destination d for the local table (the walk has already forgotten what
+// d held: prev is that entry):
+//
+//   - an unguarded copy (copySource): d holds the source in every lane;
+//   - the same copy guarded, "@%p mov d, s" (or "@!%p"): d holds s in the
+//     lanes where the guard is true, so a later instruction under the
+//     same guard (the same %p, unchanged, the same polarity) may read s;
+//     the other lanes keep what they had, which nothing claims;
+//   - "selp.t d, a, b, %p", unguarded: d holds a where %p is true and b
+//     where it is false, so an instruction guarded by %p reads a and one
+//     guarded by !%p reads b;
+//   - with LateCopyPropComplPred in the late bundles: a guarded copy of b
+//     into d that held x in every lane (an unguarded copy), or x under the
+//     complementary guard (the same %p, unchanged, the other polarity),
+//     is a select: the lanes the copy writes hold b, every other lane
+//     still holds x.
+//
+// Sources are registers of interchangeable types or integer constants of
+// the destination's width, as for copySource; a source register is
+// never d itself (its value there is the one d's write replaces).
+func (g *genOpt) copyFact(i ir.InstrID, prev *copyEnt) (ir.RegID, copyEnt, bool) {
+	f := g.f
+	gd := f.Guard[i]
+	if gd == ir.NoOperand {
+		if d, src, c, k, ok := g.copySource(i); ok {
+			return d, g.fact(src, c, k), true
+		}
+		return g.selpFact(i)
+	}
+	if f.Op[i] != ir.OpMov || !gd.IsReg() || gd.Flags()&^ir.FlagNot != 0 || !f.InstrProps(i).Has(ir.PCopy) {
+		return ir.NoReg, copyEnt{}, false
+	}
+	ops := f.Ops(i)
+	d := ops[0].Reg()
+	if ops[0].Flags() != 0 || !g.plainReg(d) {
+		return ir.NoReg, copyEnt{}, false
+	}
+	src, c, k, ok := g.valueSource(d, ops[1], f.Type[i])
+	if !ok {
+		return ir.NoReg, copyEnt{}, false
+	}
+	p, neg := gd.Reg(), gd.Has(ir.FlagNot)
+	e := g.fact(src, c, k)
+	e.pred, e.guard, e.gver, e.neg = true, p, g.ver[p], neg
+	if g.complPred && prev.stamp == g.stamp && g.factHolds(prev) &&
+		(!prev.pred || !prev.sel && prev.guard == p && prev.gver == g.ver[p] && prev.neg != neg) {
+		// the lanes the guard leaves hold prev's source
+		x := *prev
+		t, fl := e, x // true side: this copy; false side: the earlier value
+		if neg {
+			t, fl = x, e
+		}
+		e = t
+		e.pred, e.sel, e.guard, e.gver, e.neg, e.at = true, true, p, g.ver[p], false, g.step
+		e.src2, e.ver2, e.k2, e.c2 = fl.src, fl.ver, fl.k, fl.c
+	}
+	return d, e, true
+}
+
+// selpFact: the select fact of an unguarded "selp.t d, a, b, %p".
+func (g *genOpt) selpFact(i ir.InstrID) (ir.RegID, copyEnt, bool) {
+	f := g.f
+	if f.Op[i] != ir.OpSelp || f.InstrProps(i)&noRewrite != 0 {
+		return ir.NoReg, copyEnt{}, false
+	}
+	ops := f.Ops(i)
+	if len(ops) != 4 || ops[0].Kind() != ir.KReg || ops[0].Flags() != 0 || ops[3].Kind() != ir.KReg || ops[3].Flags() != 0 {
+		return ir.NoReg, copyEnt{}, false
+	}
+	d := ops[0].Reg()
+	if !g.plainReg(d) {
+		return ir.NoReg, copyEnt{}, false
+	}
+	a, ca, ka, ok1 := g.valueSource(d, ops[1], f.Type[i])
+	b, cb, kb, ok2 := g.valueSource(d, ops[2], f.Type[i])
+	if !ok1 || !ok2 {
+		return ir.NoReg, copyEnt{}, false
+	}
+	p := ops[3].Reg()
+	e := g.fact(a, ca, ka)
+	e.pred, e.sel, e.guard, e.gver = true, true, p, g.ver[p]
+	e.src2, e.k2, e.c2 = b, kb, cb
+	if b.Kind() == ir.KReg {
+		e.ver2 = g.ver[b.Reg()]
+	}
+	return d, e, true
+}
+
+// valueSource checks a copy or select source o for destination d in an
+// instruction of type t: a plain register other than d of an
+// interchangeable type, or an immediate read as a constant of t as wide
+// as d (k, its bits c).
+func (g *genOpt) valueSource(d ir.RegID, o ir.Operand, t ir.Type) (src ir.Operand, c uint64, k, ok bool) {
+	f := g.f
+	switch o.Kind() {
+	case ir.KReg:
+		r := o.Reg()
+		if r == d || o.Flags() != 0 || !g.plainReg(r) || !regsInterchangeable(f.RegType[d], f.RegType[r]) {
+			return ir.NoOperand, 0, false, false
+		}
+		return o.AsUse(), 0, false, true
+	case ir.KImm:
+		if t.Bits() != f.RegType[d].Bits() {
+			return ir.NoOperand, 0, false, false
+		}
+		v, ok := immAs(f, o, movValueType(t, f.RegType[d]))
+		if !ok {
+			return ir.NoOperand, 0, false, false
+		}
+		return o.AsUse(), v, true, true
+	}
+	return ir.NoOperand, 0, false, false
+}
+
+// fact is the table entry of a value src (a register's version is the
+// current one).
+func (g *genOpt) fact(src ir.Operand, c uint64, k bool) copyEnt {
+	e := copyEnt{src: src, stamp: g.stamp, k: k, c: c, at: g.step}
+	if src.Kind() == ir.KReg {
+		e.ver = g.ver[src.Reg()]
+	}
+	return e
+}
+
+// factHolds: the registers entry e names still hold what they held when
+// it was recorded.
+func (g *genOpt) factHolds(e *copyEnt) bool {
+	if e.src.Kind() == ir.KReg && g.ver[e.src.Reg()] != e.ver {
+		return false
+	}
+	if e.sel && e.src2.Kind() == ir.KReg && g.ver[e.src2.Reg()] != e.ver2 {
+		return false
+	}
+	return !e.pred || g.ver[e.guard] == e.gver
+}
+
+// guardedFact reports whether the predicate fact e applies at instruction
+// i: i is guarded by e's predicate register, unchanged since e was
+// recorded (for a predicated copy, with e's polarity). second: i runs
+// only where the predicate is false, so a select gives its second source.
+func (g *genOpt) guardedFact(e *copyEnt, i ir.InstrID) (second, ok bool) {
+	gd := g.f.Guard[i]
+	if gd == ir.NoOperand || !gd.IsReg() || gd.Flags()&^ir.FlagNot != 0 || gd.Reg() != e.guard || g.ver[e.guard] != e.gver {
+		return false, false
+	}
+	neg := gd.Has(ir.FlagNot)
+	if e.sel {
+		return neg, true
+	}
+	return false, neg == e.neg
+}
+
+// inAddr reports whether the register use at l of instruction i is inside
+// an address operand (CopyPropAddr off keeps those as written).
+func (g *genOpt) inAddr(i ir.InstrID, l core.Loc) bool {
+	if !l.InList() {
+		return false
+	}
+	k := core.OperandIndex(g.f, i, l)
+	return k >= 0 && g.f.Ops(i)[k].Kind() == ir.KAddr
 }
 
 // movValueType is the type a mov's immediate is read as: the mov's type,
@@ -449,7 +731,19 @@ func (g *genOpt) immAllowed(i ir.InstrID, l core.Loc, r ir.RegID) bool {
 func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 	if g.mode == walkLocal {
 		e := g.ent[r]
-		if e.stamp != g.stamp || !e.k {
+		if e.stamp != g.stamp {
+			return 0, false
+		}
+		if e.pred {
+			second, ok := g.guardedFact(&e, g.cur)
+			if !ok {
+				return 0, false
+			}
+			if second {
+				return e.c2, e.k2
+			}
+		}
+		if !e.k {
 			return 0, false
 		}
 		return e.c, true
@@ -534,6 +828,12 @@ func (g *genOpt) localWalk() int64 {
 				i = next
 				continue // deleted
 			}
+			// what a guarded copy's destination held (a complementary
+			// copy may complete it into a select)
+			var prev copyEnt
+			if f.Guard[i] != ir.NoOperand && f.OpCount[i] > 0 && f.Ops(i)[0].Kind() == ir.KReg {
+				prev = g.ent[f.Ops(i)[0].Reg()]
+			}
 			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
 			for _, x := range g.refs {
 				if x.Def {
@@ -548,11 +848,8 @@ func (g *genOpt) localWalk() int64 {
 				// definitions: forget every copy of the block so far.
 				g.stamp++
 			}
-			if d, src, c, k, ok := g.copySource(i); ok {
-				e := copyEnt{src: src, stamp: g.stamp, k: k, c: c, at: g.step}
-				if src.Kind() == ir.KReg {
-					e.ver = g.ver[src.Reg()]
-				}
+			d, e, ok := g.copyFact(i, &prev)
+			if ok {
 				g.ent[d] = e
 				if g.window > 0 {
 					// Forget the oldest of the window's copies.
@@ -611,20 +908,36 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 			continue
 		}
 		e := g.ent[x.Reg]
-		if e.stamp != g.stamp {
+		if e.stamp != g.stamp || x.Loc.IsGuard() || (g.noAddr && g.inAddr(i, x.Loc)) {
 			continue
 		}
-		if e.src.Kind() == ir.KReg {
-			if g.ver[e.src.Reg()] != e.ver {
+		src, ver := e.src, e.ver
+		if e.pred {
+			second, ok := g.guardedFact(&e, i)
+			if !ok {
+				continue
+			}
+			if second {
+				src, ver = e.src2, e.ver2
+			}
+		}
+		if src.Kind() == ir.KReg {
+			if g.ver[src.Reg()] != ver {
 				continue
 			}
 			o := core.OperandAt(f, i, x.Loc)
-			core.SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(e.src.Reg())))
+			core.SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(src.Reg())))
 		} else {
-			if !intImm(f, e.src) || !g.immAllowed(i, x.Loc, x.Reg) {
+			if g.noImm || !intImm(f, src) || !g.immAllowed(i, x.Loc, x.Reg) {
 				continue
 			}
-			core.SetOperandAt(f, i, x.Loc, e.src)
+			core.SetOperandAt(f, i, x.Loc, src)
+		}
+		switch {
+		case e.sel:
+			g.selects++
+		case e.pred:
+			g.guardedCopies++
 		}
 		g.localBudget--
 		n++
@@ -774,10 +1087,13 @@ func (g *genOpt) globalCopyProp() int64 {
 			if !o.IsReg() || o.Reg() != d || o.IsDef() {
 				continue // already rewritten this round
 			}
+			if g.noAddr && g.inAddr(i, u.Loc) {
+				continue
+			}
 			if src.Kind() == ir.KReg {
 				core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
 			} else {
-				if !g.immAllowed(i, u.Loc, d) {
+				if g.noImm || !g.immAllowed(i, u.Loc, d) {
 					continue
 				}
 				core.SetOperandAt(f, i, u.Loc, src)
@@ -804,7 +1120,7 @@ func (g *genOpt) allUsesRewritable(c ir.InstrID, d ir.RegID) bool {
 		if f.Dead[i] || f.Block[i] == ir.NoBlock {
 			continue
 		}
-		if !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
+		if !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 || (g.noAddr && g.inAddr(i, u.Loc)) {
 			return false
 		}
 	}

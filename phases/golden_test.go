@@ -12,13 +12,14 @@ import (
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden/*/*.out from the phases' output")
 
-// TestGoldenPhases: PTX in, PTX out after one named phase. Each
+// TestGoldenPhases: PTX in, PTX out after one named phase (or sub-pass). Each
 // testdata/golden/<Phase>/<case>.ptx holds a function (the module header
 // is added); <case>.out holds the instructions after <Phase> ran alone
 // (with the required phases around it). The phase must fire (count
 // something) on every case whose name does not start with "keep-", the
 // output must match, and the simulator must find the result equivalent
-// to the input. Rewrite the .out files with -update-golden after an
+// to the input. A line "// knobs: Name=Value ..." in the .ptx sets knobs
+// for its case. Rewrite the .out files with -update-golden after an
 // intended change, and read the diff.
 func TestGoldenPhases(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join("testdata", "golden", "*"))
@@ -35,10 +36,18 @@ func TestGoldenPhases(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				before, after, body, stats := runPass(t, string(src), "", phase)
+				before, after, body, stats := runPass(t, string(src), "", phase, goldenKnobs(string(src))...)
+				// the slots the name runs: itself, or for a sub-pass
+				// (OriCopyProp) the bundles that run it
+				slots := map[string]bool{phase: true}
+				if m, ok := lookupSubPass(phase); ok {
+					for _, i := range bundleSlots(m) {
+						slots[pipeline[i].Name] = true
+					}
+				}
 				fired := false
 				for _, s := range stats {
-					if s.Name == phase && len(s.Counters) > 0 {
+					if slots[s.Name] && len(s.Counters) > 0 {
 						fired = true
 					}
 				}
@@ -62,4 +71,15 @@ func TestGoldenPhases(t *testing.T) {
 			})
 		}
 	}
+}
+
+// goldenKnobs returns the knob settings of a case's "// knobs:" lines.
+func goldenKnobs(src string) []string {
+	var out []string
+	for _, l := range strings.Split(src, "\n") {
+		if k, ok := strings.CutPrefix(strings.TrimSpace(l), "// knobs:"); ok {
+			out = append(out, strings.Fields(k)...)
+		}
+	}
+	return out
 }

@@ -177,8 +177,10 @@ type gvn struct {
 	late, noMoves bool
 	// mask: the class bits (classBit) of the dominator-scoped entries on
 	// the dominator path to the current instruction, the seeds' Bloom
-	// filter of LateOriCommoning.
-	mask uint64
+	// filter of LateOriCommoning; filterTest: a test watching it (nil
+	// in the pipeline).
+	mask       uint64
+	filterTest *classFilterTest
 
 	du     *core.DefUse
 	dom    *core.DomTree
@@ -918,7 +920,21 @@ func (g *gvn) localFind(h uint64, i ir.InstrID) ir.InstrID {
 // LateOriCommoning only when the class filter says an entry of i's class
 // is on the dominator path.
 func (g *gvn) globalFind(h uint64, i ir.InstrID) ir.InstrID {
-	if g.draining || (g.late && g.mask&g.classBit(i) == 0) {
+	if g.draining {
+		return ir.NoInstr
+	}
+	if g.late && g.mask&g.classBit(i) == 0 {
+		// No entry of i's class on the path: the table cannot hold i's
+		// key, and the probe is skipped.
+		if t := g.filterTest; t != nil {
+			t.rejected++
+			if g.global.find(g, h, i, nil) != ir.NoInstr {
+				t.wrong++
+			}
+			if t.off {
+				return g.global.find(g, h, i, g.globalValid)
+			}
+		}
 		return ir.NoInstr
 	}
 	return g.global.find(g, h, i, g.globalValid)

@@ -38,6 +38,10 @@ func WriteHelpPhases(w io.Writer) {
 	for _, f := range fams {
 		fmt.Fprintf(w, "  %-20s %s\n", f, Families[f])
 	}
+	fmt.Fprintln(w, "\nSub-passes (named or disabled like a phase; they run inside the bundles):")
+	for _, n := range namedSubPasses {
+		fmt.Fprintf(w, "  %-20s %s\n", n.name, n.help)
+	}
 	fmt.Fprintln(w, "\nOpt levels: -O0 parses and prints only; -O1, -O2, -O3 run the phases whose opt column is at or below the level.")
 }
 

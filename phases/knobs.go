@@ -122,6 +122,22 @@ var (
 		"propagate across blocks even outside SSA form"))
 	CopyPropUseReachingDefs = inert(boolKnob("CopyPropUseReachingDefs", "false", "GeneralOptimize",
 		"use reaching definitions (instead of SSA) to prove a copy safe to propagate"))
+	CopyPropAddr = boolKnob("CopyPropAddr", "true", "GeneralOptimize",
+		"copy propagation rewrites registers inside addresses ([%r+8]) too; off, address operands keep their registers as written")
+	CopyPropNoWriteNonRR = boolKnob("CopyPropNoWriteNonRR", "false", "GeneralOptimize",
+		"copy propagation writes only registers over registers: no constant replaces a register source (the instruction stays register-register)")
+	LateCopyPropComplPred = boolKnob("LateCopyPropComplPred", "true", "GeneralOptimize",
+		"in the late bundles (GeneralOptimizeLate, GeneralOptimizeLate2), a predicated copy into a register that held a known value in the other lanes (\"@%p mov d, a; @!%p mov d, b\", or an unguarded copy then a guarded one) is a select: instructions guarded by %p or !%p read the source of their side")
+	CopyPropConstantBank = inert(boolKnob("CopyPropConstantBank", "true", "GeneralOptimize",
+		"would propagate constant-bank operands (c[bank][offset], what ptxas makes of kernel parameters and .const data) into their uses; PTX has no such operand: ld.param and ld.const stay loads, and GvnCse commons repeated ones"))
+	CopyPropPreAllocReg = inert(boolKnob("CopyPropPreAllocReg", "false", "GeneralOptimize",
+		"would propagate copies to and from pre-allocated (fixed) registers; the PTX counterparts, .reg parameters of device functions and vector registers, are never propagated through"))
+	CopyPropNonRegMultiDef = inert(boolKnob("CopyPropNonRegMultiDef", "false", "GeneralOptimize",
+		"would propagate constant copies across blocks into registers defined several times (needs reaching definitions); the local walk already does within a block, the global rule only for single definitions"))
+	CopyPropNoMmaCb = inert(boolKnob("CopyPropNoMmaCb", "false", "GeneralOptimize",
+		"would keep copy propagation out of the constant-bank operands of MMA instructions; PTX mma/wmma take no such operand, and copy propagation never rewrites their operands (warp-synchronous instructions keep theirs as written)"))
+	SpeculativeHoistCommonInsts = inert(boolKnob("SpeculativeHoistCommonInsts", "false", "OriHoistInvariantsLate",
+		"would hoist an instruction both successors of a branch compute into the branch's block (ptxas phase 56); not built: OriDoPredication merges such pairs when it if-converts the branch, and LateOriCommoning commons what a dominating block already computes"))
 	MergeEquivalentConditionalFlowBudget = inert(budgetKnob("MergeEquivalentConditionalFlowBudget", "100", "GeneralOptimize",
 		"maximum number of equivalent conditional branches merged per function"))
 	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "0.25", 0, 100, "ConvertMemoryToRegister",

@@ -24,8 +24,12 @@ type Config struct {
 	Knobs   *Knobs
 	Verify  bool // run the verifier on the input and after every phase, and check the analysis cache
 	enabled []bool
-	fns     []PassFunc // the pass function of each slot: the table's, or an override
-	keys    []int      // per slot, the first slot running the same pass function (the settled skip's key)
+	// subOnly, subOff: per GeneralOptimize slot, the sub-passes a named
+	// sub-pass restricts it to (0: no restriction) and those disabled by
+	// name (generalopt.go, namedSubPasses)
+	subOnly, subOff []subMask
+	fns             []PassFunc // the pass function of each slot: the table's, or an override
+	keys            []int      // per slot, the first slot running the same pass function (the settled skip's key)
 
 	// Verifier checks a function in Verify mode; nil means the IR
 	// verifier (ir.VerifyWith, with the form checks).
@@ -51,20 +55,38 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 	}
 	c.setKeys()
 	only := make([]bool, len(pipeline))
+	whole := make([]bool, len(pipeline)) // named as a phase or family, not only through a sub-pass
+	c.subOnly, c.subOff = make([]subMask, len(pipeline)), make([]subMask, len(pipeline))
 	for _, n := range named {
+		if m, ok := lookupSubPass(n); ok {
+			for _, i := range bundleSlots(m) {
+				only[i] = true
+				c.subOnly[i] |= m
+			}
+			continue
+		}
 		idx, err := Resolve(n)
 		if err != nil {
 			return nil, err
 		}
 		for _, i := range idx {
-			only[i] = true
+			only[i], whole[i] = true, true
 		}
 	}
 	for i := range pipeline {
 		p := &pipeline[i]
 		c.enabled[i] = opt >= p.MinOpt && (len(named) == 0 || only[i] || p.Required)
+		if whole[i] {
+			c.subOnly[i] = 0
+		}
 	}
 	for _, n := range disabled {
+		if m, ok := lookupSubPass(n); ok {
+			for _, i := range bundleSlots(m) {
+				c.subOff[i] |= m
+			}
+			continue
+		}
 		idx, err := Resolve(n)
 		if err != nil {
 			return nil, err
@@ -528,6 +550,9 @@ func ParseDumpSpec(s string) (DumpSpec, error) {
 			return d, fmt.Errorf("bad dump selection %q: want before:Phase, after:Phase or all", item)
 		}
 		idx, err := Resolve(name)
+		if m, ok := lookupSubPass(name); ok {
+			idx, err = bundleSlots(m), nil // around the bundles that run it
+		}
 		if err != nil {
 			return d, err
 		}

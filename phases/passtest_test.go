@@ -104,6 +104,31 @@ func checkGenerated(t *testing.T, phase, name string, firstSeed int64, size func
 // n-th kernel is gen.Kernel(cfg(n))).
 func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.Config) (alone, whole int64) {
 	t.Helper()
+	return checkGeneratedRun(t, genCheck{named: []string{phase}, counter: name, cfg: cfg})
+}
+
+// genCheck says what checkGeneratedRun runs on generated kernels.
+type genCheck struct {
+	// named: the phases of the "alone" run (with the required ones);
+	// counter: the counter summed over the runs.
+	named   []string
+	counter string
+	cfg     func(n int64) gen.Config
+	// prepare, when not nil, adjusts the configuration of the "alone"
+	// run (a probe through Config.Override, say) before the kernels.
+	prepare func(only *Config)
+	// inspect, when not nil, sees each kernel as generated, its
+	// injections, and the result of each run (whole: the whole pipeline;
+	// otherwise the named phases alone).
+	inspect func(seed int64, whole bool, injs []gen.Injection, before, after *ir.Func)
+}
+
+// checkGeneratedRun runs the named phases alone, and the whole pipeline,
+// on the kernels of gc (see checkGenerated) behind the simulator's check.
+func checkGeneratedRun(t *testing.T, gc genCheck) (alone, whole int64) {
+	t.Helper()
+	phase := strings.Join(gc.named, "+")
+	name := gc.counter
 	n := int64(40)
 	if testing.Short() {
 		n = 10
@@ -114,7 +139,7 @@ func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.
 	from := envCount(t, "PTXOPT_GEN_FROM", 0)
 	deadline := envDeadline(t, "PTXOPT_GEN_SECONDS")
 	target, _ := ParseTarget("sm_80")
-	only, err := NewConfig(MaxOpt, target, nil, nil, []string{phase})
+	only, err := NewConfig(MaxOpt, target, nil, nil, gc.named)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +148,9 @@ func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.
 		t.Fatal(err)
 	}
 	only.Verify, all.Verify = true, true
+	if gc.prepare != nil {
+		gc.prepare(only)
+	}
 	sc := NewScratch()
 	ran, total := 0, 0
 	checked := int64(0)
@@ -132,7 +160,8 @@ func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.
 			break
 		}
 		checked++
-		f := gen.Func(gen.Kernel(cfg(seed)))
+		m, injs := gen.Generate(gc.cfg(seed))
+		f := gen.Func(m)
 		for _, c := range []*Config{only, all} {
 			after := f.Clone()
 			stats, err := Run(context.Background(), c, sc, after, nil)
@@ -143,6 +172,9 @@ func checkGeneratedWith(t *testing.T, phase, name string, cfg func(n int64) gen.
 				alone += counter(stats, name)
 			} else {
 				whole += counter(stats, name)
+			}
+			if gc.inspect != nil {
+				gc.inspect(seed, c == all, injs, f, after)
 			}
 			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3, ExtraSeeds: simtest.ExtraSeeds})
 			if err != nil {

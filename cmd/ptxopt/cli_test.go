@@ -423,3 +423,21 @@ func TestBatchOutputIsInput(t *testing.T) {
 		t.Errorf("outputs %q, want saxpy.ptx", got)
 	}
 }
+
+// --named-phases OriCopyProp (the bundles' copy propagation, named on its
+// own as in the seeds) runs: the copy is propagated, the add of 0 is not
+// folded (folding is another sub-pass).
+func TestNamedSubPass(t *testing.T) {
+	src := ".version 8.0\n.target sm_80\n.address_size 64\n" +
+		".visible .entry k(.param .u64 o)\n{\n.reg .b32 %r<5>;\n.reg .b64 %rd<3>;\n" +
+		"ld.param.u64 %rd1, [o];\nmov.u32 %r1, %tid.x;\nmov.u32 %r2, %r1;\nadd.s32 %r3, %r2, 0;\n" +
+		"st.global.u32 [%rd1], %r3;\nret;\n}\n"
+	r := runCLI(t, []byte(src), "--named-phases", "OriCopyProp", "-")
+	if r.code != 0 || !strings.Contains(r.stdout, "add.s32 %r3, %r1, 0;") {
+		t.Errorf("--named-phases OriCopyProp: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "--help-phases")
+	if !strings.Contains(r.stdout, "OriCopyProp") {
+		t.Errorf("--help-phases does not list OriCopyProp:\n%s", r.stdout)
+	}
+}
