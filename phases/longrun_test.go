@@ -1,0 +1,113 @@
+package phases
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/sim"
+	"github.com/ptxopt/ptxopt/sim/simtest"
+)
+
+// longRunConfig is the n-th kernel of the long run: every feature of the
+// generator in rotation, so that one run exercises what each issue's
+// phases target. n%4 picks frames reached through generic pointers with
+// device functions (promotion, forwarding, inlining), injected
+// redundancy of every kind (reassociation, commoning, predication, copy
+// chains), both, or neither; every third kernel adds constant-trip loops
+// over small local arrays (unrolling), every fifth bounds the value pools
+// (loop-carried values with bounded pressure).
+func longRunConfig(n int64) gen.Config {
+	cfg := gen.Config{
+		Seed:       900000 + n,
+		Size:       40 + int(n%8)*30,
+		MaxDepth:   2 + int(n%3),
+		Frames:     n%4 == 1 || n%4 == 3,
+		ConstLoops: n%3 == 0,
+	}
+	if n%4 >= 2 {
+		cfg.Inject = gen.AllKinds
+	}
+	if n%5 == 0 {
+		cfg.Pool = 8
+	}
+	return cfg
+}
+
+// TestLongRunGenerated is the whole -O3 pipeline (inlining included, the
+// verifier on: the SSA form checked after every phase from IntoSSA to
+// OutOfSSA) on generated kernels of every generator feature in rotation
+// (longRunConfig), each compared with its original in the simulator with
+// the change executed. 60 kernels by default (15 with -short); for the
+// long runs the issues ask for, in shards:
+//
+//	PTXOPT_LONGRUN=200000 PTXOPT_LONGRUN_FROM=0 go test ./phases -run '^TestLongRunGenerated$' -timeout 0 -v
+//
+// PTXOPT_LONGRUN_SECONDS=S stops after S seconds and logs how many it
+// checked.
+func TestLongRunGenerated(t *testing.T) {
+	n := int64(60)
+	if testing.Short() {
+		n = 15
+	}
+	n = envCount(t, "PTXOPT_LONGRUN", n)
+	from := envCount(t, "PTXOPT_LONGRUN_FROM", 0)
+	deadline := envDeadline(t, "PTXOPT_LONGRUN_SECONDS")
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Verify = true
+	sc := NewScratch()
+	var checked, matched, unchanged, inlined, injected, phis, copies, left int64
+	ran, total := 0, 0
+	start := time.Now()
+	for k := from; k < from+n; k++ {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			t.Logf("time budget spent")
+			break
+		}
+		if checked > 0 && checked%10000 == 0 {
+			t.Logf("%d kernels checked (next %d), %.0f s", checked, k, time.Since(start).Seconds())
+		}
+		checked++
+		cfg := longRunConfig(k)
+		orig, injs := gen.Generate(cfg)
+		opt, _ := gen.Generate(cfg)
+		injected += int64(len(injs))
+		inlined += int64(InlineModule(c, opt).Inlined)
+		stats, err := Run(context.Background(), c, sc, gen.Func(opt), nil)
+		if err != nil {
+			t.Fatalf("kernel %d (%+v): %v", k, cfg, err)
+		}
+		phis += counter(stats, "PHIs placed")
+		copies += phaseCounter(stats, "CSSA", "copies inserted")
+		left += phaseCounter(stats, "OutOfSSA", "CSSA copies left")
+		res, err := sim.Diff(gen.Func(orig), gen.Func(opt), sim.DiffOptions{Seeds: 2, ExtraSeeds: simtest.ExtraSeeds})
+		if err != nil {
+			t.Fatalf("kernel %d (%+v): %v", k, cfg, err)
+		}
+		if res.Mismatch != nil {
+			t.Fatalf("kernel %d (%+v): the pipeline changes what the kernel computes: %v", k, cfg, res.Mismatch)
+		}
+		if msg := simtest.Verdict(res); msg != "" {
+			t.Fatalf("kernel %d (%+v): the change was not checked: %s", k, cfg, msg)
+		}
+		switch res.Status {
+		case sim.StatusMatched:
+			matched++
+		case sim.StatusUnchanged:
+			unchanged++
+		}
+		r, tot := res.Executed()
+		ran += r
+		total += tot
+	}
+	t.Logf("%d kernels from %d in %.0f s: %d matched, %d unchanged; %d calls inlined, %d redundancies injected, %d PHIs placed, %d CSSA copies inserted, %d left; %d of %d changed instructions executed",
+		checked, from, time.Since(start).Seconds(), matched, unchanged, inlined, injected, phis, copies, left, ran, total)
+	if checked > 0 && matched == 0 {
+		t.Errorf("the pipeline changed none of %d kernels", checked)
+	}
+}
