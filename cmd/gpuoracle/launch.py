@@ -23,6 +23,7 @@ device result is also compared with the simulator's own final memory (a
 check of the simulator; approximate math instructions may legitimately
 differ there).
 """
+import concurrent.futures
 import ctypes
 import json
 import os
@@ -294,23 +295,39 @@ def run_file(d, idx):
             detail=d2 or "", sim_bytes_differ=simdiff, sim_first=simfirst)
 
 
+def jobs():
+    """Children run at once: ORACLE_JOBS, else the machine's CPU count
+    (each child has its own CUDA context; the GPU runs them side by side,
+    and the driver's JIT of large files is CPU-bound)."""
+    try:
+        return max(1, int(os.environ.get("ORACLE_JOBS", "")))
+    except ValueError:
+        return max(1, os.cpu_count() or 1)
+
+
+def run_one(d, idx, rec, timeout):
+    try:
+        p = subprocess.run([sys.executable, __file__, "run", d, str(idx)], capture_output=True, text=True, timeout=timeout)
+        lines = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
+        if p.returncode != 0:
+            lines.append({"file": rec["name"], "status": "launcher failed", "detail": p.stderr.strip()[-400:]})
+    except subprocess.TimeoutExpired:
+        lines = [{"file": rec["name"], "status": "timeout", "detail": "more than %d s" % timeout}]
+    return lines
+
+
 def run_all(d, out_path, timeout=60):
     with open(os.path.join(d, "manifest.json")) as f:
         man = json.load(f)
+    todo = [(idx, rec) for idx, rec in enumerate(man["files"])
+            if any(k.get("cases") for k in rec.get("kernels") or [])]
     results = []
-    for idx, rec in enumerate(man["files"]):
-        if not any(k.get("cases") for k in rec.get("kernels") or []):
-            continue
-        try:
-            p = subprocess.run([sys.executable, __file__, "run", d, str(idx)], capture_output=True, text=True, timeout=timeout)
-            lines = [json.loads(x) for x in p.stdout.splitlines() if x.startswith("{")]
-            if p.returncode != 0:
-                lines.append({"file": rec["name"], "status": "launcher failed", "detail": p.stderr.strip()[-400:]})
-        except subprocess.TimeoutExpired:
-            lines = [{"file": rec["name"], "status": "timeout", "detail": "more than %d s" % timeout}]
-        results.extend(lines)
-        for x in lines:
-            print("%-50s %-40s %s %s" % (x.get("file", "")[:50], x.get("kernel", "")[:40], x["status"], x.get("detail", "")[:80]), flush=True)
+    with concurrent.futures.ThreadPoolExecutor(jobs()) as pool:
+        # results in file order, whatever order the children end in
+        for lines in pool.map(lambda t: run_one(d, t[0], t[1], timeout), todo):
+            results.extend(lines)
+            for x in lines:
+                print("%-50s %-40s %s %s" % (x.get("file", "")[:50], x.get("kernel", "")[:40], x["status"], x.get("detail", "")[:80]), flush=True)
     with open(out_path, "w") as f:
         json.dump(results, f, indent=1)
 
@@ -356,25 +373,33 @@ def ptxas_arch(path, device_arch):
     return "sm_%d" % device_arch
 
 
+def ptxas_file(d, rec, device_arch):
+    row = {"file": rec["name"]}
+    for v in ("orig", "opt"):
+        path = os.path.join(d, rec[v])
+        arch = ptxas_arch(path, device_arch)
+        try:
+            p = subprocess.run(["ptxas", "-arch=" + arch, "-v", "-o", os.devnull, path],
+                               capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            row[v] = {"arch": arch, "rc": -1, "funcs": {}, "error": "ptxas ran more than 300 s"}
+            continue
+        row[v] = {"arch": arch, "rc": p.returncode, "funcs": parse_ptxas(p.stderr + p.stdout)}
+        if p.returncode != 0:
+            row[v]["error"] = (p.stderr.strip().splitlines() or ["?"])[-1][:300]
+    return row
+
+
 def ptxas_all(d, out_path, device_arch=90):
     with open(os.path.join(d, "manifest.json")) as f:
         man = json.load(f)
+    recs = [rec for rec in man["files"] if rec.get("opt")]
     rows = []
-    for rec in man["files"]:
-        if not rec.get("opt"):
-            continue
-        row = {"file": rec["name"]}
-        for v in ("orig", "opt"):
-            path = os.path.join(d, rec[v])
-            arch = ptxas_arch(path, device_arch)
-            p = subprocess.run(["ptxas", "-arch=" + arch, "-v", "-o", os.devnull, path],
-                               capture_output=True, text=True, timeout=300)
-            row[v] = {"arch": arch, "rc": p.returncode, "funcs": parse_ptxas(p.stderr + p.stdout)}
-            if p.returncode != 0:
-                row[v]["error"] = (p.stderr.strip().splitlines() or ["?"])[-1][:300]
-        rows.append(row)
-        o, n = row["orig"], row["opt"]
-        print("%-55s orig rc %d opt rc %d %s" % (rec["name"][:55], o["rc"], n["rc"], n.get("error", "")[:80]), flush=True)
+    with concurrent.futures.ThreadPoolExecutor(jobs()) as pool:
+        for row in pool.map(lambda rec: ptxas_file(d, rec, device_arch), recs):
+            rows.append(row)
+            o, n = row["orig"], row["opt"]
+            print("%-55s orig rc %d opt rc %d %s" % (row["file"][:55], o["rc"], n["rc"], n.get("error", "")[:80]), flush=True)
     with open(out_path, "w") as f:
         json.dump(rows, f, indent=1)
 
