@@ -19,7 +19,7 @@ import (
 //	  "regs_in":{"R":…,"UR":…,"P":…,"UP":…},"regs_out":{…},
 //	  "maxlive_in":{…},"maxlive_out":{…},
 //	  "local_bytes_in":…,"local_bytes_out":…,
-//	  "phases":[{"name":…,"ns":…,"changed":…,"counters":{…}}]}]}],
+//	  "phases":[{"name":…,"ns":…,"changed":…,"counters":{…},"settled":…,"instrs":…}]}]}],
 //	 "total_ns":…}
 //
 // "error" is "" for a file that went through; "functions" and "phases" are
@@ -75,6 +75,8 @@ type PhaseReport struct {
 	// Settled: skipped because the same pass already ran to a fixed point
 	// and nothing changed the function since.
 	Settled bool `json:"settled"`
+	// Instrs: the function's instructions after the phase.
+	Instrs int `json:"instrs"`
 }
 
 func regFiles(a [ir.NumFiles]int) RegFiles {
@@ -134,7 +136,7 @@ func phaseReports(stats []phases.PhaseStat) []PhaseReport {
 	for i, s := range stats {
 		// Pass.Count keeps one entry per name: the statistics' slice is
 		// the report's (no copy).
-		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: Counters(s.Counters), Settled: s.Settled}
+		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: Counters(s.Counters), Settled: s.Settled, Instrs: s.Instrs}
 	}
 	return out
 }

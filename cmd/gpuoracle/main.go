@@ -71,7 +71,13 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gpuoracle:", err)
 		os.Exit(1)
 	}
-	p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: ptxopt.Level(*opt), Measure: ptxopt.MeasureNone})
+	level, err := ptxopt.LevelOf(*opt)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gpuoracle: -O:", err)
+		os.Exit(2)
+	}
+	// ptxopt.Level(3) would be -O2: the Level type starts at the default
+	p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: level, Measure: ptxopt.MeasureNone})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gpuoracle:", err)
 		os.Exit(2)
