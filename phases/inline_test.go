@@ -3,6 +3,8 @@ package phases
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -205,6 +207,23 @@ func TestOriInline(t *testing.T) {
 			}
 			if _, err := ptx.Parse("out.ptx", out); err != nil {
 				t.Fatalf("output does not parse: %v\n%s", err, out)
+			}
+			// the module after OriInline alone, golden (-update-golden
+			// rewrites it): inlined bodies, .param marshalling become
+			// .local copies, the dead functions and their prototypes gone
+			golden := filepath.Join("testdata", "golden-module", "OriInline", strings.ReplaceAll(tc.name, " ", "-")+".out")
+			if *updateGolden {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if want, err := os.ReadFile(golden); err != nil {
+				t.Fatalf("%v (run with -update-golden to create it)", err)
+			} else if !bytes.Equal(out, want) {
+				t.Errorf("module after OriInline differs from %s:\n--- got\n%s--- want\n%s", golden, out, want)
 			}
 			simtest.CheckEquivalent(t, kernelOf(before, "k"), k, 6)
 			// The whole pipeline after it: the marshalling is promoted away.
