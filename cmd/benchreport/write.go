@@ -256,6 +256,13 @@ func ratioCell(a, b float64) string {
 func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 	med := func(name string) float64 { return r.raw.Summary(name, "ns/instr").Median }
 	whole := ratioCell(med(fmt.Sprintf("PipelineScaling/%d", base.Spec.Size)), med(fmt.Sprintf("PipelineScaling/%d", top.Spec.Size)))
+	cpuA := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", base.Spec.Size), "cpu-ns/instr")
+	cpuB := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", top.Spec.Size), "cpu-ns/instr")
+	if cpuA.OK() && cpuB.OK() {
+		whole += "× (CPU time " + ratioCell(cpuA.Median, cpuB.Median) + ")"
+	} else {
+		whole += "×"
+	}
 	var over []string
 	major, _ := r.scalingPartsSplit()
 	for _, p := range major {
@@ -266,9 +273,17 @@ func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 		}
 	}
 	if len(over) == 0 {
-		return whole + "× whole pipeline; every part within"
+		return whole + " whole pipeline; every part within"
 	}
-	return fmt.Sprintf("%s× whole pipeline; over %.1f×: %s", whole, ratioTarget, strings.Join(over, ", "))
+	return fmt.Sprintf("%s whole pipeline; over %.1f×: %s", whole, ratioTarget, strings.Join(over, ", "))
+}
+
+// cpuCell is a CPU-time cell, "-" where the time was not measured.
+func cpuCell(s report.Summary) string {
+	if !s.OK() {
+		return "-"
+	}
+	return s.Cell()
 }
 
 // ---- corpus
@@ -462,7 +477,7 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 				len(parts), strings.Join(parts, ", "))
 		}
 	}
-	t := &report.Table{Head: []string{"size", "instructions", "status", "runs", "iterations", "ms per run", "ns/instr", "peak MiB", "peak B/instr", "allocations/instr", "bytes allocated/instr"}, Left: 3}
+	t := &report.Table{Head: []string{"size", "instructions", "status", "runs", "iterations", "ms per run", "ns/instr", "CPU ns/instr", "peak MiB", "peak B/instr", "allocations/instr", "bytes allocated/instr"}, Left: 3}
 	for _, res := range d.results {
 		name := fmt.Sprintf("PipelineScaling/%d", res.Spec.Size)
 		status := string(res.Status)
@@ -474,7 +489,7 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 			instrs = report.Num(float64(res.Instrs))
 		}
 		if len(res.Samples) == 0 {
-			t.Add(report.Num(float64(res.Spec.Size)), instrs, status, "0", "", "", "", "", "", "", "")
+			t.Add(report.Num(float64(res.Spec.Size)), instrs, status, "0", "", "", "", "", "", "", "", "")
 			continue
 		}
 		var peak []float64
@@ -484,12 +499,14 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 			}
 		}
 		t.Add(report.Num(float64(res.Spec.Size)), instrs, status, fmt.Sprint(len(res.Samples)), fmt.Sprint(res.Samples[0].Iters),
-			r.raw.Summary(name, "ns/op").Scale(1e-6).Cell(), r.raw.Summary(name, "ns/instr").Cell(),
+			r.raw.Summary(name, "ns/op").Scale(1e-6).Cell(), r.raw.Summary(name, "ns/instr").Cell(), cpuCell(r.raw.Summary(name, "cpu-ns/instr")),
 			report.Summarize(peak).Cell(), r.raw.Summary(name, "peak-B/instr").Cell(),
 			r.raw.Summary(name, "allocs/instr").Cell(), r.raw.Summary(name, "B/instr").Cell())
 	}
 	t.Markdown(b)
-	b.WriteString("\nPeak memory: the child's resident high-water mark during a sample minus its resident size before " +
+	b.WriteString("\nCPU ns/instr: the child process's CPU time (user and system, every thread, the collector's included) per run and input instruction; " +
+		"on a shared machine it moves much less with the load than the wall time the other columns and the per-phase table use.\n\n")
+	b.WriteString("Peak memory: the child's resident high-water mark during a sample minus its resident size before " +
 		"(after a collection returned free memory); the Go collector runs at its default GOGC=100. " +
 		"Allocations: heap objects and bytes allocated per run, from runtime.MemStats.\n\n")
 	if e, ok := r.growth(); ok {
