@@ -444,13 +444,25 @@ func (p *Pipeline) getScratch() *phases.Scratch {
 
 // putScratch gives an arena back. At most as many as the machine has
 // threads are kept: more would only hold memory no worker will ask for.
+// An arena grown past keepScratchBytes by a huge function is dropped: kept,
+// it would hold its memory (with its spare analyses, about 250 bytes per
+// instruction of that function) through the printing of the module and
+// every later run, for an allocation that costs little next to optimizing
+// a function that size.
 func (p *Pipeline) putScratch(sc *phases.Scratch) {
+	if sc.ChunkBytes() > keepScratchBytes {
+		return
+	}
 	p.scratchMu.Lock()
 	defer p.scratchMu.Unlock()
 	if len(p.scratches) < max(runtime.GOMAXPROCS(0), 1) {
 		p.scratches = append(p.scratches, sc)
 	}
 }
+
+// keepScratchBytes is the largest arena chunk a Pipeline keeps between
+// runs: what a function of some 200,000 instructions needs.
+const keepScratchBytes = 32 << 20
 
 // measure1 is phases.MeasureWith with a panic turned into an error naming
 // the module and the function: the figures are computed outside the

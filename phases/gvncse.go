@@ -270,7 +270,7 @@ func (g *gvn) run() int64 {
 			g.galias[r] = ir.NoReg
 		}
 	}
-	cand := 0
+	cand, longest := 0, 0
 	for _, b := range f.Layout {
 		k := int32(0)
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
@@ -278,8 +278,13 @@ func (g *gvn) run() int64 {
 			k++
 		}
 		cand += int(k)
+		longest = max(longest, int(k))
 	}
-	g.local.init(g.sc, cand)
+	// The local table is emptied at the end of every block (block adds
+	// no instruction), so it holds one block's candidates at most: sized
+	// for the longest block, it stays in cache where one sized for the
+	// whole function spread each block's few entries over megabytes.
+	g.local.init(g.sc, longest)
 	if g.mode >= 2 {
 		g.global.init(g.sc, cand)
 		for r := range f.NumRegs() {

@@ -32,6 +32,11 @@ type Scratch struct {
 // largest size across phases and functions.
 func NewScratch() *Scratch { return &Scratch{} }
 
+// ChunkBytes returns the size of the arena's chunk, which grows to what
+// the largest function it served needed (its spare analyses and pass
+// states grow alike).
+func (s *Scratch) ChunkBytes() int { return 4 * len(s.u32) }
+
 // U32 borrows n zeroed words.
 func (s *Scratch) U32(n int) []uint32 {
 	if s.top+n > len(s.u32) {

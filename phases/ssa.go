@@ -783,30 +783,45 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	pairs := slices.Clone(extra)
 	isLive := make([]bool, nr)
 	named := make([]bool, nr) // classes an instruction names
-	var touched, outs []ir.RegID
+	var outs []ir.RegID
 	var refs []core.RegRef
-	nReusable := 0 // live values of reusable classes
+	// The live values as dense lists, all of them and those of reusable
+	// classes, with each member's position for removal: a definition
+	// visits only what is live (of a reusable class, for the others'),
+	// not every value that was live somewhere in the block.
+	var liveAll, liveReus []ir.RegID
+	posAll := make([]int32, nr)
+	posReus := make([]int32, nr)
+	drop := func(list []ir.RegID, pos []int32, r ir.RegID) []ir.RegID {
+		k, last := pos[r], list[len(list)-1]
+		list[k], pos[last] = last, k
+		return list[:len(list)-1]
+	}
 	setLive := func(r ir.RegID, on bool) {
 		if isLive[r] == on {
 			return
 		}
 		isLive[r] = on
-		if reusable[cls[r]] {
-			if on {
-				nReusable++
-			} else {
-				nReusable--
-			}
-		}
+		reus := reusable[cls[r]]
 		if on {
-			touched = append(touched, r)
+			posAll[r] = int32(len(liveAll))
+			liveAll = append(liveAll, r)
+			if reus {
+				posReus[r] = int32(len(liveReus))
+				liveReus = append(liveReus, r)
+			}
+			return
+		}
+		liveAll = drop(liveAll, posAll, r)
+		if reus {
+			liveReus = drop(liveReus, posReus, r)
 		}
 	}
 	def := func(w, src ir.RegID) {
 		c := cls[w]
 		if reusable[c] {
-			for _, u := range touched {
-				if isLive[u] && cls[u] != c && u != src && val[u] != val[w] {
+			for _, u := range liveAll {
+				if cls[u] != c && u != src && val[u] != val[w] {
 					pairs = append(pairs, pair{c, cls[u]})
 					if reusable[cls[u]] {
 						pairs = append(pairs, pair{cls[u], c}) // both choose
@@ -815,11 +830,8 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 			}
 			return
 		}
-		if nReusable == 0 {
-			return
-		}
-		for _, u := range touched {
-			if isLive[u] && reusable[cls[u]] && cls[u] != c && u != src && val[u] != val[w] {
+		for _, u := range liveReus {
+			if cls[u] != c && u != src && val[u] != val[w] {
 				pairs = append(pairs, pair{cls[u], c})
 			}
 		}
@@ -828,10 +840,10 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		if pl.stop() {
 			return nil
 		}
-		for _, r := range touched {
-			setLive(r, false)
+		for _, r := range liveAll {
+			isLive[r] = false
 		}
-		touched = touched[:0]
+		liveAll, liveReus = liveAll[:0], liveReus[:0]
 		outs = live.LiveOutRegs(b, outs[:0])
 		for _, r := range outs {
 			setLive(r, true)
@@ -874,8 +886,24 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	if pl.now() {
 		return nil
 	}
-	slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-	pairs = slices.Compact(pairs)
+	// Each class's interfering classes together, in class order: a
+	// counting sort on the class (linear, where sorting the pairs cost
+	// n log n). Their order within a class and duplicates do not matter
+	// to what reads them: a set of taken registers.
+	end := make([]int32, nr+1)
+	for _, e := range pairs {
+		end[e.a+1]++
+	}
+	for c := range nr {
+		end[c+1] += end[c]
+	}
+	with := make([]ir.RegID, len(pairs))
+	for _, e := range pairs {
+		with[end[e.a]] = e.b
+		end[e.a]++
+	}
+	pairs = nil
+	// (end[c] is now where class c's run ends, the next one's start.)
 	// The register of a class as decided so far.
 	finalOf := func(c ir.RegID) ir.RegID {
 		switch {
@@ -907,8 +935,13 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 			}
 		}
 	}
+	free := newFreeRegs(f, st.nr0, param)
+	for r, on := range inUse {
+		if on {
+			free.markUsed(f, ir.RegID(r))
+		}
+	}
 	var marked []ir.RegID
-	k := 0
 	for c := range nr {
 		if !reusable[c] {
 			continue
@@ -916,12 +949,13 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		if pl.stop() {
 			return nil
 		}
-		for k < len(pairs) && pairs[k].a < ir.RegID(c) {
-			k++
+		from := int32(0)
+		if c > 0 {
+			from = end[c-1]
 		}
 		marked = marked[:0]
-		for ; k < len(pairs) && pairs[k].a == ir.RegID(c); k++ {
-			if r := finalOf(pairs[k].b); int(r) < len(taken) {
+		for _, b := range with[from:end[c]] {
+			if r := finalOf(b); int(r) < len(taken) {
 				taken[r] = true
 				marked = append(marked, r)
 			}
@@ -930,15 +964,11 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		// else one declared and unused.
 		t := f.RegType[c]
 		for pass := 0; pass < 2 && reg[c] == ir.NoReg; pass++ {
-			for r := range st.nr0 {
-				if !taken[r] && !param[r] && f.RegType[r] == t && ir.RegID(r) != pref[c] && (pass == 1 || inUse[r]) {
-					reg[c] = ir.RegID(r)
-					break
-				}
-			}
+			reg[c] = free.first(t, pass == 0, taken, pref[c])
 		}
 		if r := reg[c]; r != ir.NoReg {
 			inUse[r] = true
+			free.markUsed(f, r)
 		}
 		for _, r := range marked {
 			taken[r] = false

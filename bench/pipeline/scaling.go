@@ -61,8 +61,12 @@ type SizeSpec struct {
 
 // SizeSample is one sample of a size: Iters runs of the pipeline.
 type SizeSample struct {
-	Iters   int    `json:"iters"`
-	NS      int64  `json:"ns"` // wall time of all iterations
+	Iters int   `json:"iters"`
+	NS    int64 `json:"ns"` // wall time of all iterations
+	// CPUNS is the process's CPU time over all iterations (every thread,
+	// the collector's included; -1 where not measured): on a shared
+	// machine it moves much less than the wall time with the load.
+	CPUNS   int64  `json:"cpu_ns"`
 	Split   Split  `json:"split"`
 	Mallocs uint64 `json:"mallocs"` // heap objects allocated, all iterations
 	Bytes   uint64 `json:"bytes"`   // heap bytes allocated, all iterations
@@ -172,6 +176,7 @@ func sample(ctx context.Context, p *ptxopt.Pipeline, in Input, iters int) (SizeS
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	s := SizeSample{Iters: iters}
+	cpu0 := processCPU()
 	start := time.Now()
 	for range iters {
 		if _, _, err := Optimize(ctx, p, in, &s.Split); err != nil {
@@ -179,6 +184,10 @@ func sample(ctx context.Context, p *ptxopt.Pipeline, in Input, iters int) (SizeS
 		}
 	}
 	s.NS = time.Since(start).Nanoseconds()
+	s.CPUNS = -1
+	if cpu1 := processCPU(); cpu0 >= 0 && cpu1 >= 0 {
+		s.CPUNS = cpu1 - cpu0
+	}
 	runtime.ReadMemStats(&ms1)
 	s.Mallocs, s.Bytes = ms1.Mallocs-ms0.Mallocs, ms1.TotalAlloc-ms0.TotalAlloc
 	s.PeakRSS, s.HWM = -1, -1

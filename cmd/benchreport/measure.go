@@ -366,6 +366,9 @@ func (r *reportRun) measureScaling(ctx context.Context) {
 			if s.PeakRSS >= 0 {
 				m = append(m, report.Metric{Value: float64(s.PeakRSS) / ni, Unit: "peak-B/instr"})
 			}
+			if s.CPUNS >= 0 {
+				m = append(m, report.Metric{Value: float64(s.CPUNS) / it / ni, Unit: "cpu-ns/instr"})
+			}
 			r.raw.Add(fmt.Sprintf("PipelineScaling/%d", size), s.Iters, m...)
 			for _, part := range splitParts(&s.Split) {
 				r.raw.Add(fmt.Sprintf("PipelineScalingPhase/%s/%d", part.Name, size), s.Iters,
