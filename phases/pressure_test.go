@@ -51,7 +51,7 @@ func liveClasses(f *ir.Func) [ir.NumFiles]int {
 // maximum rises (what makes the test mean something).
 func TestPressureGuardHoldsLICM(t *testing.T) {
 	src := licmSrc("", capBody(), capAfter())
-	_, off, _, offStats := runPass(t, src, "k", "OriHoistInvariantsLate")
+	_, off, _, offStats := runPass(t, src, "k", "OriHoistInvariantsLate", "PressureRetry=false")
 	before, on, _, onStats := runPass(t, src, "k", "OriHoistInvariantsLate", "PressureGuard=true")
 	in, mOff, mOn := liveClasses(before), liveClasses(off), liveClasses(on)
 	hoistedOff := phaseCounter(offStats, "OriHoistInvariantsLate", "instructions hoisted")

@@ -149,6 +149,10 @@ func leaveSSA(p *Pass, simt bool) bool {
 	if st.versions == 0 && st.copies == 0 && !hasPhi(f) {
 		// Nothing was renamed and no PHI stands: every register is its
 		// own (original or made by a pass) and already in place.
+		if dropUnnamedRegs(f) {
+			p.A.Invalidate(PreserveAll)
+			changed = true
+		}
 		return changed
 	}
 	coalesce := p.Knobs.Int(CSSACoalesce)
@@ -182,6 +186,10 @@ func leaveSSA(p *Pass, simt bool) bool {
 	}
 	if n.reused > 0 {
 		p.Count("values kept apart in a free register", int64(n.reused))
+	}
+	if dropUnnamedRegs(f) {
+		p.A.Invalidate(PreserveAll)
+		n.changed = true
 	}
 	return changed || n.changed
 }
