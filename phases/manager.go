@@ -317,13 +317,15 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 // capBy. When raised is not nil, it is raised to what each RaisesCap
 // phase that changed the function leaves (measured by capBy).
 func runPipeline(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels) ([]PhaseStat, error) {
-	return runPipelineWith(ctx, c, sc, a, stats, html, capLive, capSet, capBy, raised, false)
+	return runPipelineWith(ctx, c, sc, a, stats, html, capLive, capSet, capBy, raised, false, nil, nil)
 }
 
 // runPipelineWith is runPipeline; everyPhase (with capSet) checks the cap
 // after every guarded phase from the start, instead of once per segment
-// (the retry knows the function ends above its cap unchecked).
-func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels, everyPhase bool) ([]PhaseStat, error) {
+// (the retry knows the function ends above its cap unchecked). save, when
+// not nil, records the state before the first guarded phase; from, when
+// not nil, starts there (the function already restored to its copy).
+func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels, everyPhase bool, save, from *resumePoint) ([]PhaseStat, error) {
 	f := a.Func()
 	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy}
 	// version counts the changes made to f; settledAt[k] is the version
@@ -333,12 +335,16 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 	for k := range settledAt {
 		settledAt[k] = -1
 	}
+	start := 0
+	if from != nil {
+		start, version, settledAt, p.ssa = from.slot, from.version, from.settledAt, from.ssa
+	}
 	// seg is the open segment of guarded phases (pressure.go), strict
 	// whether its phases are being replayed one check at a time.
 	var seg *capSegment
 	strict := capSet && everyPhase
 	replayNS := int64(0)
-	for i := 0; i <= len(pipeline); i++ {
+	for i := start; i <= len(pipeline); i++ {
 		if i < len(pipeline) && !c.enabled[i] {
 			continue
 		}
@@ -371,6 +377,12 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			break
 		}
 		ph := &pipeline[i]
+		if save != nil && !save.set && ph.Pressure == Guarded {
+			*save = resumePoint{set: true, slot: i, snap: f.Clone(), ssa: p.ssa.clone(), version: version, settledAt: settledAt, nstats: len(stats)}
+			if html != nil {
+				save.html = html.mark()
+			}
+		}
 		if capSet && !everyPhase && seg == nil && ph.Pressure == Guarded {
 			seg = &capSegment{start: i, snap: f.Clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {

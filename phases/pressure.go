@@ -4,7 +4,6 @@ import (
 	"context"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -306,21 +305,30 @@ type capSegment struct {
 // promotion to the level it left cost the -O0 quality suite 1,549 ->
 // 1,677 instructions).
 
-// runRetry runs the pipeline on a's function, and once more with the
-// register cap enforced when the first run ends above it.
+// resumePoint is the state of a run before its first guarded phase: the
+// phases before it do the same whether the guard is on or off, so the
+// retry starts there.
+type resumePoint struct {
+	set       bool
+	slot      int // the pipeline slot
+	snap      *ir.Func
+	ssa       *ssaState
+	version   int
+	settledAt [maxPassFuncs]int
+	nstats    int // the statistics before it
+	html      htmlMark
+}
+
+// runRetry runs the pipeline on a's function, and once more from its
+// first guarded phase with the register cap enforced when the first run
+// ends above it.
 func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML) ([]PhaseStat, error) {
 	f := a.Func()
 	capLive := pressureCap(c.Knobs, byFiles.of(a))
-	orig := f.Clone()
 	local0 := localBytes(f)
-	var mark htmlMark
-	if html != nil {
-		mark = html.mark()
-	}
-	n0 := len(stats)
-	start := time.Now()
-	stats, err := runPipeline(ctx, c, sc, a, stats, html, capLevels{}, false, byClasses, nil)
-	if err != nil || ctx.Err() != nil {
+	var rp resumePoint
+	stats, err := runPipelineWith(ctx, c, sc, a, stats, html, capLevels{}, false, byClasses, nil, false, &rp, nil)
+	if err != nil || ctx.Err() != nil || !rp.set {
 		return stats, err
 	}
 	if localBytes(f) < local0 {
@@ -330,17 +338,21 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 		return stats, nil
 	}
 	out := byFiles.of(a)
-	// Start again from the input, the first result set aside (its arrays
-	// are no longer the function's: the input copy's are).
+	// Start again before the first guarded phase, the first result set
+	// aside (its arrays are no longer the function's: the copy's are).
 	first := *f
-	firstStats := slices.Clone(stats[n0:])
-	spent := time.Since(start)
-	*f = *orig
+	from := rp.nstats
+	firstStats := slices.Clone(stats[from:])
+	spent := int64(0)
+	for _, s := range firstStats {
+		spent += s.NS
+	}
+	*f = *rp.snap
 	a.Invalidate(PreserveAll)
 	if html != nil {
-		html.rewind(mark)
+		html.rewind(rp.html)
 	}
-	stats, err = runPipelineWith(ctx, c, sc, a, stats[:n0], html, capLive, true, byFiles, nil, true)
+	stats, err = runPipelineWith(ctx, c, sc, a, stats[:from], html, capLive, true, byFiles, nil, true, nil, &rp)
 	if err != nil || ctx.Err() != nil {
 		return stats, err
 	}
@@ -348,14 +360,14 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	if excess(byFiles.of(a), capLive) > excess(out, capLive) {
 		*f = first
 		a.Invalidate(PreserveAll)
-		stats = append(stats[:n0], firstStats...)
+		stats = append(stats[:from], firstStats...)
 		kept = "unguarded"
 	}
-	if len(stats) > n0 {
-		// The discarded run's time goes to the first phase, as a
-		// replayed segment's does.
-		stats[n0].NS += spent.Nanoseconds()
-		stats[n0].Counters = append(stats[n0].Counters, Counter{"pipeline run again for the register cap (" + kept + " result kept)", 1})
+	if len(stats) > from {
+		// The discarded run's time goes to the first phase run again,
+		// as a replayed segment's does.
+		stats[from].NS += spent
+		stats[from].Counters = append(stats[from].Counters, Counter{"pipeline run again for the register cap (" + kept + " result kept)", 1})
 	}
 	return stats, nil
 }

@@ -68,6 +68,17 @@ type ssaState struct {
 	multi []bool
 }
 
+// clone copies s (nil stays nil): the register retry restarts a run
+// from a saved point with the state IntoSSA left there.
+func (s *ssaState) clone() *ssaState {
+	if s == nil {
+		return nil
+	}
+	t := *s
+	t.orig, t.renamed, t.multi = slices.Clone(s.orig), slices.Clone(s.renamed), slices.Clone(s.multi)
+	return &t
+}
+
 func (s *ssaState) origOf(r ir.RegID) ir.RegID {
 	if int(r) < len(s.orig) {
 		return s.orig[r]
