@@ -297,6 +297,10 @@ type capSegment struct {
 // measured byFiles. The guarded result is kept unless it is further above
 // the cap than the first (its excess, summed over the figures, is
 // larger), so the retry never makes a function worse by this measure.
+// Cost, measured on the corpus at -O3 with one worker: 67 of 484
+// functions (57,165 of 131,421 instructions) run again, and the whole run
+// takes 66% more CPU time (user time, median of 5: 0.90 s -> 1.49 s);
+// with the knob off it is back to the old time.
 //
 // A function whose .local frame promotion shrank (slots turned into
 // registers) is left
