@@ -98,7 +98,7 @@ import (
 // Profitability, not correctness: a hoisted value stays live across its
 // whole loop, so hoisting from a loop stops when the loop's maximum
 // register pressure plus the slots of the values hoisted out of it would
-// pass the cap of each register file: the larger of licmSoftLimit and
+// pass the cap of each register file: the larger of licmLimit and
 // the function's maximum pressure before the phase. Whatever is hoisted
 // therefore never raises the function's maximum above that cap. The knob
 // HoistInvariantsBudget bounds the instructions moved per function.
@@ -267,12 +267,28 @@ type licm struct {
 	blockMax [][ir.NumFiles]int
 }
 
-// licmSoftLimit: hoisting may raise a function's maximum register
-// pressure up to these many slots per file (R, UR, P, UP), never beyond
-// the larger of this and the maximum it came in with. A hoisted value
-// stays live across its whole loop; unbounded LICM turned a 128-register
-// CUTLASS main loop into 1150 live registers.
+// licmSoftLimit: with no register budget in force (PressureGuard and
+// PressureRetry both off), hoisting may raise a function's maximum
+// register pressure up to these many slots per file (R, UR, P, UP), never
+// beyond the larger of this and the maximum it came in with. A hoisted
+// value stays live across its whole loop; unbounded LICM turned a
+// 128-register CUTLASS main loop into 1150 live registers.
 var licmSoftLimit = [ir.NumFiles]int{64, 32, 6, 6}
+
+// licmLimit is the pressure hoisting may raise a function to (besides the
+// maximum it came in with). Under PressureRetry (the default), which runs
+// a function again under the guard when it ends above its input's maximum
+// live, LICM holds itself to the budget knobs (PressureBudgetR/P, 0 by
+// default): with the soft limit, 23 corpus functions ended -O3 above
+// their input and paid for a second run. Under PressureGuard the guard
+// trims LICM's hoists to the cap itself; with neither, the soft limit.
+func licmLimit(k *Knobs) [ir.NumFiles]int {
+	if k.Bool(PressureGuard) || !k.Bool(PressureRetry) {
+		return licmSoftLimit
+	}
+	r, p := int(k.Int(PressureBudgetR)), int(k.Int(PressureBudgetP))
+	return [ir.NumFiles]int{r, r, p, p}
+}
 
 // loopHeights returns each loop's height: 1 for a loop holding no loop,
 // else one more than the highest loop it holds.
@@ -319,8 +335,9 @@ func (h *licm) pressure(live *core.Liveness, only []ir.BlockID) {
 	}
 	if !h.limitSet {
 		h.limitSet = true
+		soft := licmLimit(h.p.Knobs)
 		for k := range h.limit {
-			h.limit[k] = max(m.Max[k], licmSoftLimit[k])
+			h.limit[k] = max(m.Max[k], soft[k])
 		}
 	}
 }

@@ -64,7 +64,14 @@ func checkInjected(t *testing.T, ic injectCheck) (alone, whole, mid removal) {
 			t.Fatal(err)
 		}
 	}
+	// What the phases can remove, without the register retry (which
+	// holds back commoning that would raise a kernel's maximum live).
+	noRetry, err := ParseKnob("PressureRetry=false")
+	if err != nil {
+		t.Fatal(err)
+	}
 	checkGeneratedRun(t, genCheck{
+		knobs:   []KnobSetting{noRetry},
 		named:   ic.named,
 		counter: ic.counter,
 		cfg: func(n int64) gen.Config {

@@ -107,7 +107,9 @@ var (
 	BackPropVReg = boolKnob("AdvancedPhaseBackPropVReg", "false", "OriBackCopyPropagate",
 		"the per-target gate of AdvancedPhaseBackPropVReg: OriBackCopyPropagate runs only when it is on (default from the SM profile: on from sm_70, off before; set it to force either way)")
 	PressureGuard = boolKnob("PressureGuard", "false", "the manager",
-		"hold the phases that can lengthen live ranges (LoadStoreForwarding, GvnCse, OriReassociateAndCommon, OriDoPredication, LateOriCommoning, OriHoistInvariantsLate, DoSinkMovement) to the register cap: a run that raises some file's maximum live registers above it keeps only the prefix of its transformations that stays within (off: no check)")
+		"hold the phases that can lengthen live ranges (LoadStoreForwarding, GvnCse, OriReassociateAndCommon, OriDoPredication, LateOriCommoning, OriHoistInvariantsLate, DoSinkMovement) to the register cap: a run that raises some file's maximum live registers above it keeps only the prefix of its transformations that stays within, on every function (off: PressureRetry, when on, reruns only the functions that end above the cap)")
+	PressureRetry = boolKnob("PressureRetry", "true", "the manager",
+		"with PressureGuard off: a function whose pipeline leaves a register class (data or predicates) above its cap (as PressureGuard's, from the function's maximum live on entry) is optimized again from its input with the guard on (measured on the report's R and P files and on the classes; a phase that raises them is undone), and the result nearer the cap kept; not after promotion of .local slots (memory became registers), nor when --named-phases restricts the pipeline; LICM holds itself to the budget under it (off: no check)")
 	PressureBudgetR = intKnob("PressureBudgetR", "0", 0, 65536, "the manager",
 		"32-bit registers per thread the guarded phases may use in R and in UR whatever the input used: the cap of a file is the larger of this and the function's own maximum live on entry (0: the input's maximum; promotion of .local slots raises it)")
 	PressureBudgetP = intKnob("PressureBudgetP", "0", 0, 65536, "the manager",

@@ -30,6 +30,9 @@ type Config struct {
 	subOnly, subOff []subMask
 	fns             []PassFunc // the pass function of each slot: the table's, or an override
 	keys            []int      // per slot, the first slot running the same pass function (the settled skip's key)
+	// named: the run is restricted to named phases (NamedPhases), which
+	// then run as asked, without PressureRetry's second run.
+	named bool
 
 	// Verifier checks a function in Verify mode; nil means the IR
 	// verifier (ir.VerifyWith, with the form checks).
@@ -48,7 +51,7 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 	if opt < 0 || opt > MaxOpt {
 		return nil, fmt.Errorf("bad opt level -O%d: want 0..%d", opt, MaxOpt)
 	}
-	c := &Config{Opt: opt, Target: t, Knobs: NewKnobs(ProfileFor(t), settings), enabled: make([]bool, len(pipeline))}
+	c := &Config{Opt: opt, Target: t, Knobs: NewKnobs(ProfileFor(t), settings), enabled: make([]bool, len(pipeline)), named: len(named) > 0}
 	c.fns = make([]PassFunc, len(pipeline))
 	for i := range pipeline {
 		c.fns[i] = pipeline[i].Fn
@@ -203,7 +206,8 @@ type Pass struct {
 	// limit is how many transformations Allow grants in this run (-1:
 	// all); asked counts the requests (pressure.go).
 	limit, asked int
-	poll         poller // cancel.go
+	capBy        capMeasure // how the register cap is measured (pressure.go)
+	poll         poller     // cancel.go
 }
 
 // Canceled reports whether the run's context has been canceled. The
@@ -296,15 +300,37 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	if stats == nil {
 		stats = make([]PhaseStat, 0, len(pipeline))
 	}
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1}
 	// The register cap of the guarded phases (pressure.go): from the
 	// input's maximum live registers, which the report's input measure
 	// has usually computed into this cache already.
-	var capLive [ir.NumFiles]int
-	capSet := false
-	if c.Knobs.Bool(PressureGuard) && c.anyEnabled(Guarded) {
-		capLive, capSet = pressureCap(c.Knobs, a.LiveClasses()), true
+	if !c.anyEnabled(Guarded) {
+		return runPipeline(ctx, c, sc, a, stats, html, capLevels{}, false, byClasses, nil)
 	}
+	if c.Knobs.Bool(PressureGuard) {
+		return runPipeline(ctx, c, sc, a, stats, html, pressureCap(c.Knobs, byClasses.of(a)), true, byClasses, nil)
+	}
+	if !c.Knobs.Bool(PressureRetry) || c.named {
+		return runPipeline(ctx, c, sc, a, stats, html, capLevels{}, false, byClasses, nil)
+	}
+	return runRetry(ctx, c, sc, a, stats, html)
+}
+
+// runPipeline runs the enabled phases of the pipeline on a's function,
+// the guarded ones held to capLive when capSet (pressure.go), measured by
+// capBy. When raised is not nil, it is raised to what each RaisesCap
+// phase that changed the function leaves (measured by capBy).
+func runPipeline(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels) ([]PhaseStat, error) {
+	return runPipelineWith(ctx, c, sc, a, stats, html, capLive, capSet, capBy, raised, false, nil, nil)
+}
+
+// runPipelineWith is runPipeline; everyPhase (with capSet) checks the cap
+// after every guarded phase from the start, instead of once per segment
+// (the retry knows the function ends above its cap unchecked). save, when
+// not nil, records the state before the first guarded phase; from, when
+// not nil, starts there (the function already restored to its copy).
+func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels, everyPhase bool, save, from *resumePoint) ([]PhaseStat, error) {
+	f := a.Func()
+	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
 	version := 0
@@ -312,12 +338,16 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 	for k := range settledAt {
 		settledAt[k] = -1
 	}
+	start := 0
+	if from != nil {
+		start, version, settledAt, p.ssa = from.slot, from.version, from.settledAt, from.ssa
+	}
 	// seg is the open segment of guarded phases (pressure.go), strict
 	// whether its phases are being replayed one check at a time.
 	var seg *capSegment
-	strict := false
+	strict := capSet && everyPhase
 	replayNS := int64(0)
-	for i := 0; i <= len(pipeline); i++ {
+	for i := start; i <= len(pipeline); i++ {
 		if i < len(pipeline) && !c.enabled[i] {
 			continue
 		}
@@ -327,7 +357,7 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 		// A segment closes before a phase that changes the register form
 		// or moves the cap, and at the end.
 		if seg != nil && (i == len(pipeline) || pipeline[i].Required || pipeline[i].Pressure == RaisesCap) {
-			if !strict && !within(a.LiveClasses(), capLive) && !within(a.LiveClasses(), maxFiles(capLive, liveClassesOf(seg.snap))) {
+			if !strict && !capBy.within(a, capLive) && !capBy.within(a, maxFiles(capLive, capBy.ofFunc(seg.snap))) {
 				// The segment's phases together raised the function
 				// above its register cap: start it again from its copy,
 				// checking after each guarded phase.
@@ -350,7 +380,13 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			break
 		}
 		ph := &pipeline[i]
-		if capSet && seg == nil && ph.Pressure == Guarded {
+		if save != nil && !save.set && ph.Pressure == Guarded {
+			*save = resumePoint{set: true, slot: i, snap: f.Clone(), ssa: p.ssa.clone(), version: version, settledAt: settledAt, nstats: len(stats)}
+			if html != nil {
+				save.html = html.mark()
+			}
+		}
+		if capSet && !everyPhase && seg == nil && ph.Pressure == Guarded {
 			seg = &capSegment{start: i, snap: f.Clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				seg.html = html.mark()
@@ -394,12 +430,12 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			replayNS = 0
 		}
 		changed, err := p.runPhase(ctx, c.fns[i])
-		if guarded && changed && err == nil && ctx.Err() == nil && !within(a.LiveClasses(), capLive) {
+		if guarded && changed && err == nil && ctx.Err() == nil && !capBy.within(a, capLive) {
 			// Only a rise is the phase's doing: where the function was
 			// above the cap already (an unguarded phase raised it), the
 			// level it found is the cap.
-			capLive = maxFiles(capLive, liveClassesOf(snap))
-			if !within(a.LiveClasses(), capLive) {
+			capLive = maxFiles(capLive, capBy.ofFunc(snap))
+			if !capBy.within(a, capLive) {
 				changed, err = p.holdToCap(ctx, c.fns[i], snap, capLive)
 			}
 		}
@@ -414,8 +450,12 @@ func RunWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []P
 			sc.reset()
 			return stats, cerr
 		}
-		if changed && err == nil && capSet && ph.Pressure == RaisesCap {
-			capLive = maxFiles(capLive, a.LiveClasses())
+		if changed && err == nil && (capSet || raised != nil) && ph.Pressure == RaisesCap {
+			lc := capBy.of(a)
+			capLive = maxFiles(capLive, lc)
+			if raised != nil {
+				*raised = maxFiles(*raised, lc)
+			}
 		}
 		if changed {
 			version++

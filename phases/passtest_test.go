@@ -121,6 +121,8 @@ type genCheck struct {
 	// injections, and the result of each run (whole: the whole pipeline;
 	// otherwise the named phases alone).
 	inspect func(seed int64, whole bool, injs []gen.Injection, before, after *ir.Func)
+	// knobs, when not nil, are set in both runs.
+	knobs []KnobSetting
 }
 
 // checkGeneratedRun runs the named phases alone, and the whole pipeline,
@@ -139,11 +141,11 @@ func checkGeneratedRun(t *testing.T, gc genCheck) (alone, whole int64) {
 	from := envCount(t, "PTXOPT_GEN_FROM", 0)
 	deadline := envDeadline(t, "PTXOPT_GEN_SECONDS")
 	target, _ := ParseTarget("sm_80")
-	only, err := NewConfig(MaxOpt, target, nil, nil, gc.named)
+	only, err := NewConfig(MaxOpt, target, gc.knobs, nil, gc.named)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	all, err := NewConfig(MaxOpt, target, gc.knobs, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -369,9 +369,10 @@ func TestDumpsAndHTML(t *testing.T) {
 	}
 	p := page.String()
 	// Columns: the input; GvnCse (the add goes); OriPerformLiveDeadThird
-	// (the mov that fed only the add is now dead and goes too).
-	if strings.Count(p, `<div class="col">`) != 3 || strings.Count(p, "<svg") != 3 ||
-		!strings.Contains(p, "<h2>GvnCse</h2>") || !strings.Contains(p, "<h2>OriPerformLiveDeadThird</h2>") ||
+	// (the mov that fed only the add is now dead and goes too); OutOfSSA
+	// (the registers they named leave the register table).
+	if strings.Count(p, `<div class="col">`) != 4 || strings.Count(p, "<svg") != 4 ||
+		!strings.Contains(p, "<h2>GvnCse</h2>") || !strings.Contains(p, "<h2>OriPerformLiveDeadThird</h2>") || !strings.Contains(p, "<h2>OutOfSSA</h2>") ||
 		!strings.Contains(p, "unchanged after: OriInline, EarlyOriSimpleLiveDead") {
 		t.Errorf("html page:\n%s", p)
 	}

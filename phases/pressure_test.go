@@ -51,7 +51,7 @@ func liveClasses(f *ir.Func) [ir.NumFiles]int {
 // maximum rises (what makes the test mean something).
 func TestPressureGuardHoldsLICM(t *testing.T) {
 	src := licmSrc("", capBody(), capAfter())
-	_, off, _, offStats := runPass(t, src, "k", "OriHoistInvariantsLate")
+	_, off, _, offStats := runPass(t, src, "k", "OriHoistInvariantsLate", "PressureRetry=false")
 	before, on, _, onStats := runPass(t, src, "k", "OriHoistInvariantsLate", "PressureGuard=true")
 	in, mOff, mOn := liveClasses(before), liveClasses(off), liveClasses(on)
 	hoistedOff := phaseCounter(offStats, "OriHoistInvariantsLate", "instructions hoisted")
@@ -128,5 +128,60 @@ func TestPressureGuardWholePipeline(t *testing.T) {
 	t.Logf("%d kernels, %d segments replayed for the register cap", n, replays)
 	if replays == 0 {
 		t.Errorf("no segment was replayed on %d kernels: the replay path never ran", n)
+	}
+}
+
+// TestPressureRetry: the default pipeline (PressureRetry) on generated
+// kernels with redundancy injected for GvnCse to common (commoning
+// lengthens live ranges). A kernel whose unguarded run ends above its
+// input's maximum live (classes, or the report's R and P files) is run
+// again under the guard; the result is never further above that cap than
+// the run without the retry leaves it, a kernel not run again is within
+// its cap, and every result computes what its input does.
+func TestPressureRetry(t *testing.T) {
+	n := 30
+	if testing.Short() {
+		n = 10
+	}
+	target, _ := ParseTarget("sm_80")
+	noRetry, _ := ParseKnob("PressureRetry=false")
+	on, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	on.Verify = true
+	off, _ := NewConfig(MaxOpt, target, []KnobSetting{noRetry}, nil, nil)
+	reruns, kept := 0, 0
+	for seed := range int64(n) {
+		f := gen.Func(gen.Kernel(gen.Config{Seed: 12000 + seed, Size: 300, Inject: gen.Dominated}))
+		capLive := pressureCap(on.Knobs, byFiles.of(NewAnalyses(f.Clone())))
+		a, b := f.Clone(), f.Clone()
+		stats, err := Run(context.Background(), on, nil, a, nil)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		if _, err := Run(context.Background(), off, nil, b, nil); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		guarded := counter(stats, "pipeline run again for the register cap (guarded result kept)")
+		rerun := guarded + counter(stats, "pipeline run again for the register cap (unguarded result kept)")
+		ea, eb := excess(byFiles.of(NewAnalyses(a)), capLive), excess(byFiles.of(NewAnalyses(b)), capLive)
+		switch {
+		case rerun == 0 && ea > 0:
+			t.Errorf("seed %d: ends %d above its cap and was not run again", seed, ea)
+		case ea > eb:
+			t.Errorf("seed %d: the retry left it %d above its cap, the pipeline without it %d", seed, ea, eb)
+		}
+		if rerun > 0 {
+			reruns++
+		}
+		if guarded > 0 {
+			kept++
+		}
+		simtest.CheckEquivalent(t, f, a, 3)
+	}
+	t.Logf("%d kernels, %d run again under the guard (%d kept the guarded result)", n, reruns, kept)
+	if kept == 0 {
+		t.Errorf("no kernel was run again with its guarded result kept: the retry never ran")
 	}
 }

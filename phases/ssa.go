@@ -68,6 +68,17 @@ type ssaState struct {
 	multi []bool
 }
 
+// clone copies s (nil stays nil): the register retry restarts a run
+// from a saved point with the state IntoSSA left there.
+func (s *ssaState) clone() *ssaState {
+	if s == nil {
+		return nil
+	}
+	t := *s
+	t.orig, t.renamed, t.multi = slices.Clone(s.orig), slices.Clone(s.renamed), slices.Clone(s.multi)
+	return &t
+}
+
 func (s *ssaState) origOf(r ir.RegID) ir.RegID {
 	if int(r) < len(s.orig) {
 		return s.orig[r]
@@ -149,6 +160,10 @@ func leaveSSA(p *Pass, simt bool) bool {
 	if st.versions == 0 && st.copies == 0 && !hasPhi(f) {
 		// Nothing was renamed and no PHI stands: every register is its
 		// own (original or made by a pass) and already in place.
+		if dropUnnamedRegs(f) {
+			p.A.Invalidate(PreserveAll)
+			changed = true
+		}
 		return changed
 	}
 	coalesce := p.Knobs.Int(CSSACoalesce)
@@ -182,6 +197,10 @@ func leaveSSA(p *Pass, simt bool) bool {
 	}
 	if n.reused > 0 {
 		p.Count("values kept apart in a free register", int64(n.reused))
+	}
+	if dropUnnamedRegs(f) {
+		p.A.Invalidate(PreserveAll)
+		n.changed = true
 	}
 	return changed || n.changed
 }

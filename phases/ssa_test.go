@@ -264,7 +264,10 @@ func TestOutOfSSAReusesFreeRegister(t *testing.T) {
 // its input does.
 func TestCSSASIMTRuleOnCorpus(t *testing.T) {
 	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	// Without the register retry, whose guarded rerun of a function
+	// (radis applyLineshapes) takes another path through OutOfSSA.
+	noRetry, _ := ParseKnob("PressureRetry=false")
+	c, err := NewConfig(MaxOpt, target, []KnobSetting{noRetry}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,6 +102,7 @@ func TestQuality(t *testing.T) {
 		if r.LLVM.LocalBytes == 0 && r.OptO0.LocalBytes > 0 {
 			t.Errorf("%s: ptxopt -O3 of -O0 keeps %d .local bytes, LLVM -O3 none", k.Name, r.OptO0.LocalBytes)
 		}
+		checkLiveBound(t, r)
 	}
 	// The suite's total: at most 0.9x LLVM -O3's instructions (0.883x
 	// when OriUnrollLoops came).
@@ -183,4 +184,36 @@ func BenchmarkQuality(b *testing.B) {
 	t := Totals(rows)
 	b.ReportMetric(ratio(t.OptO0.Instrs, t.LLVM.Instrs), "instrs/llvm")
 	b.ReportMetric(float64(t.OptO0.LocalBytes), "local-bytes")
+}
+
+// liveOverKnown are the kernels whose ptxopt -O3 of -O0 has, in the
+// table's R or P column, a higher max live than both the -O0 input and
+// LLVM -O3 (issue 13's bound), with the most they may have until they are
+// fixed: the bound holds for every other kernel, and these may not get
+// worse. The table adds the maxima of the uniform and per-lane files
+// (R+UR, P+UP); the P excesses are of that sum only: the maximum of
+// predicates live at one point (core's pressure walk by type) is 1 in all
+// three. Promotion moves the frame into registers, so the input's figures
+// are no bound for what follows it, and the register retry of the phases
+// package leaves promoted functions alone (PressureRetry).
+var liveOverKnown = map[string]struct{ r, p int }{
+	"matmul_tiled": {27, 0}, // bound R 25 (29 before the retry)
+	"reduce_sum":   {10, 2}, // bound R 9, P 1
+	"histogram":    {0, 2},  // bound P 1
+	"warp_scan":    {0, 2},  // bound P 1
+}
+
+// checkLiveBound holds r to the bound: max live R and P of ptxopt -O3 of
+// -O0 no higher than the larger of the input's and LLVM -O3's, except
+// the known kernels, held to their figures.
+func checkLiveBound(t *testing.T, r Row) {
+	t.Helper()
+	br, bp := max(r.O0.MaxLiveR, r.LLVM.MaxLiveR), max(r.O0.MaxLiveP, r.LLVM.MaxLiveP)
+	if k, ok := liveOverKnown[r.Name]; ok {
+		br, bp = max(br, k.r), max(bp, k.p)
+	}
+	if r.OptO0.MaxLiveR > br || r.OptO0.MaxLiveP > bp {
+		t.Errorf("%s: ptxopt -O3 of -O0 has max live R %d, P %d; bound R %d, P %d (the larger of the input's R %d, P %d and LLVM -O3's R %d, P %d, or the known figures)",
+			r.Name, r.OptO0.MaxLiveR, r.OptO0.MaxLiveP, br, bp, r.O0.MaxLiveR, r.O0.MaxLiveP, r.LLVM.MaxLiveR, r.LLVM.MaxLiveP)
+	}
 }
