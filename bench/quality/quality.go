@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/ptxopt/ptxopt"
+	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -80,8 +81,8 @@ func Load(dir string) ([]Kernel, error) {
 type Figures struct {
 	Instrs     int // instructions of every function body
 	LocalBytes int // .local bytes declared in function bodies
-	MaxLiveR   int // the largest R+UR max live (32-bit slots) of any function
-	MaxLiveP   int // the largest P+UP max live of any function
+	MaxLiveR   int // the most data registers (32-bit slots) live at one point, largest over the functions
+	MaxLiveP   int // the most predicates live at one point, largest over the functions
 	Calls      int // call instructions
 }
 
@@ -137,31 +138,32 @@ func measurePair(ctx context.Context, path string, src []byte, opts Options) (in
 	for _, fn := range rep0.Files[0].Functions {
 		in.Instrs += fn.InstrsIn
 		in.LocalBytes += fn.LocalBytesIn
-		in.MaxLiveR = max(in.MaxLiveR, fn.MaxLiveIn.R+fn.MaxLiveIn.UR)
-		in.MaxLiveP = max(in.MaxLiveP, fn.MaxLiveIn.P+fn.MaxLiveIn.UP)
 	}
 	for _, fn := range rep.Files[0].Functions {
 		out.Instrs += fn.InstrsOut
 		out.LocalBytes += fn.LocalBytesOut
-		out.MaxLiveR = max(out.MaxLiveR, fn.MaxLiveOut.R+fn.MaxLiveOut.UR)
-		out.MaxLiveP = max(out.MaxLiveP, fn.MaxLiveOut.P+fn.MaxLiveOut.UP)
 	}
-	if in.Calls, err = countCalls(path, src); err != nil {
+	if in.Calls, in.MaxLiveR, in.MaxLiveP, err = scan(path, src); err != nil {
 		return in, out, nil, err
 	}
-	if out.Calls, err = countCalls(path, res); err != nil {
+	if out.Calls, out.MaxLiveR, out.MaxLiveP, err = scan(path, res); err != nil {
 		return in, out, nil, fmt.Errorf("%s: reparsing ptxopt's output: %w", path, err)
 	}
 	return in, out, res, nil
 }
 
-// countCalls counts the call instructions of a module.
-func countCalls(path string, src []byte) (int, error) {
+// scan counts the call instructions of a module and measures the most
+// data registers (32-bit slots) and predicates live at one point in any
+// of its functions. Both classes are counted whole, uniform and per-lane
+// registers together: PTX has one register space per thread, and which
+// values become uniform registers is ptxas's choice (the report's R/UR
+// split is ptxopt's model of it; adding the two files' maxima, which
+// can occur at different points, would overstate the pressure).
+func scan(path string, src []byte) (calls, maxR, maxP int, err error) {
 	m, err := ptxopt.Parse(path, src)
 	if err != nil {
-		return 0, err
+		return 0, 0, 0, err
 	}
-	n := 0
 	for _, f := range m.IR.Funcs {
 		if !f.HasBody {
 			continue
@@ -169,12 +171,14 @@ func countCalls(path string, src []byte) (int, error) {
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 				if f.InstrProps(i)&ir.PCall != 0 {
-					n++
+					calls++
 				}
 			}
 		}
+		mx := core.PressureTrace(core.ComputeLiveness(f, core.LiveOptions{}), nil).Max
+		maxR, maxP = max(maxR, mx[ir.FileR]), max(maxP, mx[ir.FileP])
 	}
-	return n, nil
+	return calls, maxR, maxP, nil
 }
 
 // Totals sums the rows (max live: the largest of any kernel).
