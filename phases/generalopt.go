@@ -291,6 +291,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	}
 	g.noImm = p.Knobs.Bool(CopyPropNoWriteNonRR)
 	g.noAddr = !p.Knobs.Bool(CopyPropAddr)
+	g.limitFP = p.Knobs.Bool(LimitFoldFP)
 	g.complPred = p.Knobs.Bool(LateCopyPropComplPred) && p.Phase != nil && strings.HasPrefix(p.Phase.Name, "GeneralOptimizeLate")
 	if g.on[spMovWindow] {
 		g.on[spCopyProp], g.window = true, movWindow
@@ -385,14 +386,16 @@ type genOpt struct {
 	// under complementary predicates make a select); noImm:
 	// CopyPropNoWriteNonRR; noAddr: !CopyPropAddr.
 	complPred, noImm, noAddr bool
-	guardedCopies, selects   int64 // uses rewritten through guarded facts
-	ring                     [movWindow]ir.RegID
-	ringStep                 [movWindow]uint32
-	ringAt                   int
-	cfg                      cfgState
-	cfgLive                  bool // the branch-target counts are kept (cfgCleanup)
-	removed                  int64
-	phiBuf                   []ir.Operand
+	// limitFP: limit-fold-fp, no floating-point folding (rules/float.rules).
+	limitFP                bool
+	guardedCopies, selects int64 // uses rewritten through guarded facts
+	ring                   [movWindow]ir.RegID
+	ringStep               [movWindow]uint32
+	ringAt                 int
+	cfg                    cfgState
+	cfgLive                bool // the branch-target counts are kept (cfgCleanup)
+	removed                int64
+	phiBuf                 []ir.Operand
 
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64

@@ -10,6 +10,20 @@ const (
 	ruleBraNext
 	ruleBraThread
 	ruleBraInvert
+	ruleFoldFAdd
+	ruleFoldFSub
+	ruleFoldFMul
+	ruleFoldFFma
+	ruleFoldFMad
+	ruleFoldFDiv
+	ruleFoldFRcp
+	ruleFoldFSqrt
+	ruleFoldFMin
+	ruleFoldFMax
+	ruleFoldFNeg
+	ruleFoldFAbs
+	ruleFoldCvt
+	ruleFmaOne
 	ruleFoldAdd
 	ruleFoldSub
 	ruleFoldMulLo
@@ -71,6 +85,7 @@ const (
 	ruleSelpFalse
 	ruleGuardTrue
 	ruleGuardFalse
+	ruleFoldFSetp
 	ruleReuseSext
 	ruleReuseZext
 	ruleReuseShl
@@ -85,6 +100,20 @@ var ruleNames = [numRules]string{
 	"BraNext",
 	"BraThread",
 	"BraInvert",
+	"FoldFAdd",
+	"FoldFSub",
+	"FoldFMul",
+	"FoldFFma",
+	"FoldFMad",
+	"FoldFDiv",
+	"FoldFRcp",
+	"FoldFSqrt",
+	"FoldFMin",
+	"FoldFMax",
+	"FoldFNeg",
+	"FoldFAbs",
+	"FoldCvt",
+	"FmaOne",
 	"FoldAdd",
 	"FoldSub",
 	"FoldMulLo",
@@ -146,6 +175,7 @@ var ruleNames = [numRules]string{
 	"SelpFalse",
 	"GuardTrue",
 	"GuardFalse",
+	"FoldFSetp",
 	"ReuseSext",
 	"ReuseZext",
 	"ReuseShl",
@@ -159,6 +189,20 @@ var ruleText = [numRules]string{
 	"cfg.rules:9: BraNext: (bra.uni? any _) && {g.braToNext(i)} => delete",
 	"cfg.rules:12: BraThread: (bra.uni? any _) && {g.threadTarget(i) != ir.NoBlock} => call thread",
 	"cfg.rules:14: BraInvert: @p (bra.uni? any _) && {g.invertible(i)} => call invert",
+	"float.rules:10: FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?",
+	"float.rules:11: FoldFSub: (sub.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpSub, t, m, a.c, b.c, 0)}?",
+	"float.rules:12: FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?",
+	"float.rules:15: FoldFFma: (fma.rnd?.ftz?.sat? float a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?",
+	"float.rules:17: FoldFMad: (mad.rnd?.ftz?.sat? f32|f64 a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?",
+	"float.rules:21: FoldFDiv: (div.rnd?.ftz? f32|f64 a:k b:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpDiv, t, m, a.c, b.c, 0)}?",
+	"float.rules:23: FoldFRcp: (rcp.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpRcp, t, m, a.c, 0, 0)}?",
+	"float.rules:25: FoldFSqrt: (sqrt.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpSqrt, t, m, a.c, 0, 0)}?",
+	"float.rules:27: FoldFMin: (min.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(false, t, m, a.c, b.c)}?",
+	"float.rules:28: FoldFMax: (max.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(true, t, m, a.c, b.c)}?",
+	"float.rules:29: FoldFNeg: (neg.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(false, t, m, a.c)}?",
+	"float.rules:30: FoldFAbs: (abs.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(true, t, m, a.c)}?",
+	"float.rules:33: FoldCvt: (cvt.rnd*.ftz?.sat? int|float/int|float a:k) && {!g.limitFP || (tyInt(t) && tyInt(t2))} => {foldCvt(t, t2, m, a.c)}?",
+	"float.rules:41: FmaOne commute: (fma.rnd?.ftz?.sat? f32|f64 x:r o:k y) && {!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)} => call fmaToAdd",
 	"int.rules:11: FoldAdd: (add int a:k b:k) => {a.c + b.c}",
 	"int.rules:12: FoldSub: (sub int a:k b:k) => {a.c - b.c}",
 	"int.rules:13: FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}",
@@ -220,6 +264,7 @@ var ruleText = [numRules]string{
 	"pred.rules:29: SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y",
 	"pred.rules:33: GuardTrue: @p:k any && {p.c&1 != 0} => unguard",
 	"pred.rules:34: GuardFalse: @p:k any && {p.c&1 == 0} => delete",
+	"pred.rules:38: FoldFSetp: (setp.cmp.ftz? float a:k b:k) && {!g.limitFP} => {foldFPSetp(t, m, a.c, b.c)}?",
 	"reuse.rules:23: ReuseSext: (cvt s64/s32 x:r) && {g.findReuse(i, x)} => call reuse",
 	"reuse.rules:24: ReuseZext: (cvt u64/u32 x:r) && {g.findReuse(i, x)} => call reuse",
 	"reuse.rules:25: ReuseShl: (shl bits x:r s:k) && {g.findReuse(i, x)} => call reuse",
@@ -273,6 +318,21 @@ var ruleGroup = [numRules]string{
 	"fold",
 	"fold",
 	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"pred",
 	"pred",
 	"pred",
 	"pred",
@@ -305,36 +365,46 @@ var ruleGroup = [numRules]string{
 // and reports whether one did.
 func (g *genOpt) rulesFold(i ir.InstrID) bool {
 	switch g.f.Op[i] {
+	case ir.OpAbs:
+		return g.rFoldFAbs(i)
 	case ir.OpAdd:
-		return g.rFoldAdd(i) || g.rAddZero(i) || g.rAddZero_c(i) || g.rReuseAdd(i) || g.rReuseAdd_c(i)
+		return g.rFoldFAdd(i) || g.rFoldAdd(i) || g.rAddZero(i) || g.rAddZero_c(i) || g.rReuseAdd(i) || g.rReuseAdd_c(i)
 	case ir.OpAnd:
 		return g.rFoldAnd(i) || g.rAndOnes(i) || g.rAndOnes_c(i) || g.rAndZero(i) || g.rAndZero_c(i) || g.rAndSelf(i)
 	case ir.OpCvt:
-		return g.rReuseSext(i) || g.rReuseZext(i)
+		return g.rFoldCvt(i) || g.rReuseSext(i) || g.rReuseZext(i)
 	case ir.OpCvta:
 		return g.rCvtaRoundTrip(i)
+	case ir.OpDiv:
+		return g.rFoldFDiv(i)
+	case ir.OpFma:
+		return g.rFoldFFma(i) || g.rFmaOne(i) || g.rFmaOne_c(i)
 	case ir.OpMad:
-		return g.rFoldMadLo(i) || g.rMadZero(i) || g.rMadZero_c(i) || g.rMadOne(i) || g.rMadOne_c(i) || g.rMadAddZero(i)
+		return g.rFoldFMad(i) || g.rFoldMadLo(i) || g.rMadZero(i) || g.rMadZero_c(i) || g.rMadOne(i) || g.rMadOne_c(i) || g.rMadAddZero(i)
 	case ir.OpMax:
-		return g.rFoldMax(i) || g.rMaxSelf(i)
+		return g.rFoldFMax(i) || g.rFoldMax(i) || g.rMaxSelf(i)
 	case ir.OpMin:
-		return g.rFoldMin(i) || g.rMinSelf(i)
+		return g.rFoldFMin(i) || g.rFoldMin(i) || g.rMinSelf(i)
 	case ir.OpMov:
 		return g.rMovSelf(i)
 	case ir.OpMul:
-		return g.rFoldMulLo(i) || g.rMulOne(i) || g.rMulOne_c(i) || g.rMulZero(i) || g.rMulZero_c(i) || g.rReuseMulLo(i)
+		return g.rFoldFMul(i) || g.rFoldMulLo(i) || g.rMulOne(i) || g.rMulOne_c(i) || g.rMulZero(i) || g.rMulZero_c(i) || g.rReuseMulLo(i)
 	case ir.OpNeg:
-		return g.rFoldNeg(i) || g.rNegNeg(i)
+		return g.rFoldFNeg(i) || g.rFoldNeg(i) || g.rNegNeg(i)
 	case ir.OpNot:
 		return g.rFoldNot(i) || g.rNotNot(i)
 	case ir.OpOr:
 		return g.rFoldOr(i) || g.rOrZero(i) || g.rOrZero_c(i) || g.rOrOnes(i) || g.rOrOnes_c(i) || g.rOrSelf(i)
+	case ir.OpRcp:
+		return g.rFoldFRcp(i)
 	case ir.OpShl:
 		return g.rFoldShl(i) || g.rShlZero(i) || g.rShlWide(i) || g.rReuseShl(i)
 	case ir.OpShr:
 		return g.rFoldShr(i) || g.rShrZero(i) || g.rShrWide(i) || g.rShrSignWide(i)
+	case ir.OpSqrt:
+		return g.rFoldFSqrt(i)
 	case ir.OpSub:
-		return g.rFoldSub(i) || g.rSubZero(i) || g.rSubSelf(i)
+		return g.rFoldFSub(i) || g.rFoldSub(i) || g.rSubZero(i) || g.rSubSelf(i)
 	case ir.OpXor:
 		return g.rFoldXor(i) || g.rXorZero(i) || g.rXorZero_c(i) || g.rXorSelf(i) || g.rXorOnes(i) || g.rXorOnes_c(i)
 	}
@@ -367,7 +437,7 @@ func (g *genOpt) rulesPred(i ir.InstrID) bool {
 	case ir.OpSelp:
 		return g.rSelpSame(i) || g.rSelpTrue(i) || g.rSelpFalse(i)
 	case ir.OpSetp:
-		return g.rFoldSetp(i) || g.rSetpSelf(i)
+		return g.rFoldSetp(i) || g.rSetpSelf(i) || g.rFoldFSetp(i)
 	case ir.OpXor:
 		return g.rPredFoldXor(i) || g.rPredXorFalse(i) || g.rPredXorFalse_c(i) || g.rPredXorTrue(i) || g.rPredXorTrue_c(i) || g.rPredXorSelf(i)
 	}
@@ -553,20 +623,26 @@ func (g *genOpt) rBraInvert(i ir.InstrID) bool {
 	return true
 }
 
-// rFoldAdd (int.rules:11):
+// rFoldFAdd (float.rules:10):
 //
-//	FoldAdd: (add int a:k b:k) => {a.c + b.c}
-func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
+//	FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFAdd(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm12 := m
+	if !fpRound(mm12.Round()) {
+		return false
+	}
+	mm12 = mm12.WithRound(ir.RoundNone)
+	mm12 &^= ir.ModFtz
+	mm12 &^= ir.ModSat
 	if mm12 != 0 {
 		return false
 	}
@@ -595,27 +671,37 @@ func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
 	b := v14
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAdd, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(a.c+b.c))
+	v, ok := foldFPArith(fpAdd, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFAdd, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldSub (int.rules:12):
+// rFoldFSub (float.rules:11):
 //
-//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
-func (g *genOpt) rFoldSub(i ir.InstrID) bool {
+//	FoldFSub: (sub.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpSub, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFSub(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm15 := m
+	if !fpRound(mm15.Round()) {
+		return false
+	}
+	mm15 = mm15.WithRound(ir.RoundNone)
+	mm15 &^= ir.ModFtz
+	mm15 &^= ir.ModSat
 	if mm15 != 0 {
 		return false
 	}
@@ -644,28 +730,38 @@ func (g *genOpt) rFoldSub(i ir.InstrID) bool {
 	b := v17
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldSub, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(a.c-b.c))
+	v, ok := foldFPArith(fpSub, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFSub, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldMulLo (int.rules:13):
+// rFoldFMul (float.rules:12):
 //
-//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
-func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
+//	FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFMul(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm18 := m
-	if mm18 != ir.ModLo {
+	if !fpRound(mm18.Round()) {
+		return false
+	}
+	mm18 = mm18.WithRound(ir.RoundNone)
+	mm18 &^= ir.ModFtz
+	mm18 &^= ir.ModSat
+	if mm18 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -693,28 +789,38 @@ func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
 	b := v20
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMulLo, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(a.c*b.c))
+	v, ok := foldFPArith(fpMul, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFMul, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldMadLo (int.rules:14):
+// rFoldFFma (float.rules:15):
 //
-//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
-func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
+//	FoldFFma: (fma.rnd?.ftz?.sat? float a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
+func (g *genOpt) rFoldFFma(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm21 := m
-	if mm21 != ir.ModLo {
+	if !fpRound(mm21.Round()) {
+		return false
+	}
+	mm21 = mm21.WithRound(ir.RoundNone)
+	mm21 &^= ir.ModFtz
+	mm21 &^= ir.ModSat
+	if mm21 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -751,34 +857,44 @@ func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 	c := v24
 	_ = c
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMadLo, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
-	g.toConst(i, uint64(a.c*b.c+c.c))
+	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
+	if !ok || !g.fire(ruleFoldFFma, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldAnd (int.rules:15):
+// rFoldFMad (float.rules:17):
 //
-//	FoldAnd: (and int a:k b:k) => {a.c & b.c}
-func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
+//	FoldFMad: (mad.rnd?.ftz?.sat? f32|f64 a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
+func (g *genOpt) rFoldFMad(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm25 := m
+	if !fpRound(mm25.Round()) {
+		return false
+	}
+	mm25 = mm25.WithRound(ir.RoundNone)
+	mm25 &^= ir.ModFtz
+	mm25 &^= ir.ModSat
 	if mm25 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 3) {
 		return false
 	}
 	v26 := g.src(i, 0)
@@ -799,29 +915,47 @@ func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
 	}
 	b := v27
 	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAnd, i) {
+	v28 := g.src(i, 2)
+	if v28.none() {
 		return false
 	}
-	g.toConst(i, uint64(a.c&b.c))
+	if !v28.k {
+		return false
+	}
+	c := v28
+	_ = c
+	_, _, _ = t, m, t2
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
+		return false
+	}
+	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
+	if !ok || !g.fire(ruleFoldFMad, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldOr (int.rules:16):
+// rFoldFDiv (float.rules:21):
 //
-//	FoldOr: (or int a:k b:k) => {a.c | b.c}
-func (g *genOpt) rFoldOr(i ir.InstrID) bool {
+//	FoldFDiv: (div.rnd?.ftz? f32|f64 a:k b:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpDiv, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFDiv(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm28 := m
-	if mm28 != 0 {
+	mm29 := m
+	if !fpRound(mm29.Round()) {
+		return false
+	}
+	mm29 = mm29.WithRound(ir.RoundNone)
+	mm29 &^= ir.ModFtz
+	if mm29 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -830,95 +964,104 @@ func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v29 := g.src(i, 0)
-	if v29.none() {
-		return false
-	}
-	if !v29.k {
-		return false
-	}
-	a := v29
-	_ = a
-	v30 := g.src(i, 1)
+	v30 := g.src(i, 0)
 	if v30.none() {
 		return false
 	}
 	if !v30.k {
 		return false
 	}
-	b := v30
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldOr, i) {
+	a := v30
+	_ = a
+	v31 := g.src(i, 1)
+	if v31.none() {
 		return false
 	}
-	g.toConst(i, uint64(a.c|b.c))
+	if !v31.k {
+		return false
+	}
+	b := v31
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
+		return false
+	}
+	v, ok := foldFPArith(fpDiv, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFDiv, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldXor (int.rules:17):
+// rFoldFRcp (float.rules:23):
 //
-//	FoldXor: (xor int a:k b:k) => {a.c ^ b.c}
-func (g *genOpt) rFoldXor(i ir.InstrID) bool {
+//	FoldFRcp: (rcp.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpRcp, t, m, a.c, 0, 0)}?
+func (g *genOpt) rFoldFRcp(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm31 := m
-	if mm31 != 0 {
+	mm32 := m
+	if !fpRound(mm32.Round()) {
+		return false
+	}
+	mm32 = mm32.WithRound(ir.RoundNone)
+	mm32 &^= ir.ModFtz
+	if mm32 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
-	v32 := g.src(i, 0)
-	if v32.none() {
-		return false
-	}
-	if !v32.k {
-		return false
-	}
-	a := v32
-	_ = a
-	v33 := g.src(i, 1)
+	v33 := g.src(i, 0)
 	if v33.none() {
 		return false
 	}
 	if !v33.k {
 		return false
 	}
-	b := v33
-	_ = b
+	a := v33
+	_ = a
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldXor, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
-	g.toConst(i, uint64(a.c^b.c))
+	v, ok := foldFPArith(fpRcp, t, m, a.c, 0, 0)
+	if !ok || !g.fire(ruleFoldFRcp, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldNot (int.rules:18):
+// rFoldFSqrt (float.rules:25):
 //
-//	FoldNot: (not int a:k) => {^a.c}
-func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+//	FoldFSqrt: (sqrt.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpSqrt, t, m, a.c, 0, 0)}?
+func (g *genOpt) rFoldFSqrt(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm34 := m
+	if !fpRound(mm34.Round()) {
+		return false
+	}
+	mm34 = mm34.WithRound(ir.RoundNone)
+	mm34 &^= ir.ModFtz
 	if mm34 != 0 {
 		return false
 	}
@@ -938,34 +1081,39 @@ func (g *genOpt) rFoldNot(i ir.InstrID) bool {
 	a := v35
 	_ = a
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldNot, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
-	g.toConst(i, uint64(^a.c))
+	v, ok := foldFPArith(fpSqrt, t, m, a.c, 0, 0)
+	if !ok || !g.fire(ruleFoldFSqrt, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldNeg (int.rules:19):
+// rFoldFMin (float.rules:27):
 //
-//	FoldNeg: (neg sint a:k) => {-a.c}
-func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
+//	FoldFMin: (min.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(false, t, m, a.c, b.c)}?
+func (g *genOpt) rFoldFMin(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm36 := m
+	mm36 &^= ir.ModFtz
 	if mm36 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 1) {
+	if !g.shape(i, 2) {
 		return false
 	}
 	v37 := g.src(i, 0)
@@ -977,29 +1125,43 @@ func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
 	}
 	a := v37
 	_ = a
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldNeg, i) {
+	v38 := g.src(i, 1)
+	if v38.none() {
 		return false
 	}
-	g.toConst(i, uint64(-a.c))
+	if !v38.k {
+		return false
+	}
+	b := v38
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPMinMax(false, t, m, a.c, b.c)
+	if !ok || !g.fire(ruleFoldFMin, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldShl (int.rules:20):
+// rFoldFMax (float.rules:28):
 //
-//	FoldShl: (shl bits a:k b:k) => {shiftLeft(t, a.c, b.c)}
-func (g *genOpt) rFoldShl(i ir.InstrID) bool {
+//	FoldFMax: (max.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(true, t, m, a.c, b.c)}?
+func (g *genOpt) rFoldFMax(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyBits(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm38 := m
-	if mm38 != 0 {
+	mm39 := m
+	mm39 &^= ir.ModFtz
+	if mm39 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1008,102 +1170,103 @@ func (g *genOpt) rFoldShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v39 := g.src(i, 0)
-	if v39.none() {
-		return false
-	}
-	if !v39.k {
-		return false
-	}
-	a := v39
-	_ = a
-	v40 := g.src(i, 1)
+	v40 := g.src(i, 0)
 	if v40.none() {
 		return false
 	}
 	if !v40.k {
 		return false
 	}
-	b := v40
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShl, i) {
+	a := v40
+	_ = a
+	v41 := g.src(i, 1)
+	if v41.none() {
 		return false
 	}
-	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
+	if !v41.k {
+		return false
+	}
+	b := v41
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPMinMax(true, t, m, a.c, b.c)
+	if !ok || !g.fire(ruleFoldFMax, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldShr (int.rules:21):
+// rFoldFNeg (float.rules:29):
 //
-//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
-func (g *genOpt) rFoldShr(i ir.InstrID) bool {
+//	FoldFNeg: (neg.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(false, t, m, a.c)}?
+func (g *genOpt) rFoldFNeg(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm41 := m
-	if mm41 != 0 {
+	mm42 := m
+	mm42 &^= ir.ModFtz
+	if mm42 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
-	v42 := g.src(i, 0)
-	if v42.none() {
-		return false
-	}
-	if !v42.k {
-		return false
-	}
-	a := v42
-	_ = a
-	v43 := g.src(i, 1)
+	v43 := g.src(i, 0)
 	if v43.none() {
 		return false
 	}
 	if !v43.k {
 		return false
 	}
-	b := v43
-	_ = b
+	a := v43
+	_ = a
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShr, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
+	v, ok := foldFPNegAbs(false, t, m, a.c)
+	if !ok || !g.fire(ruleFoldFNeg, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldMin (int.rules:22):
+// rFoldFAbs (float.rules:30):
 //
-//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMin(i ir.InstrID) bool {
+//	FoldFAbs: (abs.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(true, t, m, a.c)}?
+func (g *genOpt) rFoldFAbs(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm44 := m
+	mm44 &^= ir.ModFtz
 	if mm44 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
 	v45 := g.src(i, 0)
@@ -1115,158 +1278,197 @@ func (g *genOpt) rFoldMin(i ir.InstrID) bool {
 	}
 	a := v45
 	_ = a
-	v46 := g.src(i, 1)
-	if v46.none() {
-		return false
-	}
-	if !v46.k {
-		return false
-	}
-	b := v46
-	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMin, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(minInt(t, a.c, b.c)))
+	v, ok := foldFPNegAbs(true, t, m, a.c)
+	if !ok || !g.fire(ruleFoldFAbs, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldMax (int.rules:23):
+// rFoldCvt (float.rules:33):
 //
-//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMax(i ir.InstrID) bool {
+//	FoldCvt: (cvt.rnd*.ftz?.sat? int|float/int|float a:k) && {!g.limitFP || (tyInt(t) && tyInt(t2))} => {foldCvt(t, t2, m, a.c)}?
+func (g *genOpt) rFoldCvt(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyInt(t) || tyFloat(t)) {
 		return false
 	}
-	if t2 != ir.TNone {
+	if !(tyInt(t2) || tyFloat(t2)) {
 		return false
 	}
-	mm47 := m
-	if mm47 != 0 {
+	mm46 := m
+	mm46 = mm46.WithRound(ir.RoundNone)
+	mm46 &^= ir.ModFtz
+	mm46 &^= ir.ModSat
+	if mm46 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
-	v48 := g.src(i, 0)
-	if v48.none() {
+	v47 := g.src(i, 0)
+	if v47.none() {
 		return false
 	}
-	if !v48.k {
+	if !v47.k {
 		return false
 	}
-	a := v48
+	a := v47
 	_ = a
-	v49 := g.src(i, 1)
+	_, _, _ = t, m, t2
+	if !(!g.limitFP || (tyInt(t) && tyInt(t2))) {
+		return false
+	}
+	v, ok := foldCvt(t, t2, m, a.c)
+	if !ok || !g.fire(ruleFoldCvt, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rFmaOne (float.rules:41):
+//
+//	FmaOne commute: (fma.rnd?.ftz?.sat? f32|f64 x:r o:k y) && {!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)} => call fmaToAdd
+func (g *genOpt) rFmaOne(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TF32 || t == ir.TF64) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm48 := m
+	if !fpRound(mm48.Round()) {
+		return false
+	}
+	mm48 = mm48.WithRound(ir.RoundNone)
+	mm48 &^= ir.ModFtz
+	mm48 &^= ir.ModSat
+	if mm48 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v49 := g.src(i, 0)
 	if v49.none() {
 		return false
 	}
-	if !v49.k {
+	if !v49.reg() {
 		return false
 	}
-	b := v49
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMax, i) {
+	x := v49
+	_ = x
+	v50 := g.src(i, 1)
+	if v50.none() {
 		return false
 	}
-	g.toConst(i, uint64(maxInt(t, a.c, b.c)))
-	return true
-}
-
-// rAddZero (int.rules:27):
-//
-//	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !v50.k {
 		return false
 	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm50 := m
-	if mm50 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v51 := g.src(i, 0)
+	o := v50
+	_ = o
+	v51 := g.src(i, 2)
 	if v51.none() {
 		return false
 	}
-	x := v51
-	_ = x
-	v52 := g.src(i, 1)
-	if !v52.is(g, i, 1, 0) {
-		return false
-	}
+	y := v51
+	_ = y
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAddZero, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
 		return false
 	}
-	g.toCopy(i, x)
+	if !g.fire(ruleFmaOne, i) {
+		return false
+	}
+	g.fmaToAdd(i, x, o, y)
 	return true
 }
 
-// rAddZero_c (int.rules:27):
+// rFmaOne_c (float.rules:41):
 //
-//	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
+//	FmaOne commute: (fma.rnd?.ftz?.sat? f32|f64 x:r o:k y) && {!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)} => call fmaToAdd
+func (g *genOpt) rFmaOne_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm53 := m
-	if mm53 != 0 {
+	mm52 := m
+	if !fpRound(mm52.Round()) {
+		return false
+	}
+	mm52 = mm52.WithRound(ir.RoundNone)
+	mm52 &^= ir.ModFtz
+	mm52 &^= ir.ModSat
+	if mm52 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 3) {
 		return false
 	}
-	v54 := g.src(i, 0)
-	if !v54.is(g, i, 0, 0) {
+	v53 := g.src(i, 0)
+	if v53.none() {
 		return false
 	}
-	v55 := g.src(i, 1)
+	if !v53.k {
+		return false
+	}
+	o := v53
+	_ = o
+	v54 := g.src(i, 1)
+	if v54.none() {
+		return false
+	}
+	if !v54.reg() {
+		return false
+	}
+	x := v54
+	_ = x
+	v55 := g.src(i, 2)
 	if v55.none() {
 		return false
 	}
-	x := v55
-	_ = x
+	y := v55
+	_ = y
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAddZero, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
 		return false
 	}
-	g.toCopy(i, x)
+	if !g.fire(ruleFmaOne, i) {
+		return false
+	}
+	g.fmaToAdd(i, o, x, y)
 	return true
 }
 
-// rSubZero (int.rules:28):
+// rFoldAdd (int.rules:11):
 //
-//	SubZero: (sub int x 0) => x
-func (g *genOpt) rSubZero(i ir.InstrID) bool {
+//	FoldAdd: (add int a:k b:k) => {a.c + b.c}
+func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1290,24 +1492,32 @@ func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	if v57.none() {
 		return false
 	}
-	x := v57
-	_ = x
+	if !v57.k {
+		return false
+	}
+	a := v57
+	_ = a
 	v58 := g.src(i, 1)
-	if !v58.is(g, i, 1, 0) {
+	if v58.none() {
 		return false
 	}
+	if !v58.k {
+		return false
+	}
+	b := v58
+	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubZero, i) {
+	if !g.fire(ruleFoldAdd, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(a.c+b.c))
 	return true
 }
 
-// rSubSelf (int.rules:29):
+// rFoldSub (int.rules:12):
 //
-//	SubSelf: (sub int x x) => {0}
-func (g *genOpt) rSubSelf(i ir.InstrID) bool {
+//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
+func (g *genOpt) rFoldSub(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1331,27 +1541,32 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	if v60.none() {
 		return false
 	}
-	x := v60
-	_ = x
+	if !v60.k {
+		return false
+	}
+	a := v60
+	_ = a
 	v61 := g.src(i, 1)
 	if v61.none() {
 		return false
 	}
-	if !sameVal(x, v61) {
+	if !v61.k {
 		return false
 	}
+	b := v61
+	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubSelf, i) {
+	if !g.fire(ruleFoldSub, i) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	g.toConst(i, uint64(a.c-b.c))
 	return true
 }
 
-// rMulOne (int.rules:30):
+// rFoldMulLo (int.rules:13):
 //
-//	MulOne commute: (mul.lo int x 1) => x
-func (g *genOpt) rMulOne(i ir.InstrID) bool {
+//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
+func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1375,10 +1590,707 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	if v63.none() {
 		return false
 	}
-	x := v63
-	_ = x
+	if !v63.k {
+		return false
+	}
+	a := v63
+	_ = a
 	v64 := g.src(i, 1)
-	if !v64.is(g, i, 1, 1) {
+	if v64.none() {
+		return false
+	}
+	if !v64.k {
+		return false
+	}
+	b := v64
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMulLo, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c*b.c))
+	return true
+}
+
+// rFoldMadLo (int.rules:14):
+//
+//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
+func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm65 := m
+	if mm65 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v66 := g.src(i, 0)
+	if v66.none() {
+		return false
+	}
+	if !v66.k {
+		return false
+	}
+	a := v66
+	_ = a
+	v67 := g.src(i, 1)
+	if v67.none() {
+		return false
+	}
+	if !v67.k {
+		return false
+	}
+	b := v67
+	_ = b
+	v68 := g.src(i, 2)
+	if v68.none() {
+		return false
+	}
+	if !v68.k {
+		return false
+	}
+	c := v68
+	_ = c
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMadLo, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c*b.c+c.c))
+	return true
+}
+
+// rFoldAnd (int.rules:15):
+//
+//	FoldAnd: (and int a:k b:k) => {a.c & b.c}
+func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm69 := m
+	if mm69 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v70 := g.src(i, 0)
+	if v70.none() {
+		return false
+	}
+	if !v70.k {
+		return false
+	}
+	a := v70
+	_ = a
+	v71 := g.src(i, 1)
+	if v71.none() {
+		return false
+	}
+	if !v71.k {
+		return false
+	}
+	b := v71
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldAnd, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c&b.c))
+	return true
+}
+
+// rFoldOr (int.rules:16):
+//
+//	FoldOr: (or int a:k b:k) => {a.c | b.c}
+func (g *genOpt) rFoldOr(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm72 := m
+	if mm72 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v73 := g.src(i, 0)
+	if v73.none() {
+		return false
+	}
+	if !v73.k {
+		return false
+	}
+	a := v73
+	_ = a
+	v74 := g.src(i, 1)
+	if v74.none() {
+		return false
+	}
+	if !v74.k {
+		return false
+	}
+	b := v74
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldOr, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c|b.c))
+	return true
+}
+
+// rFoldXor (int.rules:17):
+//
+//	FoldXor: (xor int a:k b:k) => {a.c ^ b.c}
+func (g *genOpt) rFoldXor(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm75 := m
+	if mm75 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v76 := g.src(i, 0)
+	if v76.none() {
+		return false
+	}
+	if !v76.k {
+		return false
+	}
+	a := v76
+	_ = a
+	v77 := g.src(i, 1)
+	if v77.none() {
+		return false
+	}
+	if !v77.k {
+		return false
+	}
+	b := v77
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldXor, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c^b.c))
+	return true
+}
+
+// rFoldNot (int.rules:18):
+//
+//	FoldNot: (not int a:k) => {^a.c}
+func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm78 := m
+	if mm78 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v79 := g.src(i, 0)
+	if v79.none() {
+		return false
+	}
+	if !v79.k {
+		return false
+	}
+	a := v79
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldNot, i) {
+		return false
+	}
+	g.toConst(i, uint64(^a.c))
+	return true
+}
+
+// rFoldNeg (int.rules:19):
+//
+//	FoldNeg: (neg sint a:k) => {-a.c}
+func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm80 := m
+	if mm80 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v81 := g.src(i, 0)
+	if v81.none() {
+		return false
+	}
+	if !v81.k {
+		return false
+	}
+	a := v81
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldNeg, i) {
+		return false
+	}
+	g.toConst(i, uint64(-a.c))
+	return true
+}
+
+// rFoldShl (int.rules:20):
+//
+//	FoldShl: (shl bits a:k b:k) => {shiftLeft(t, a.c, b.c)}
+func (g *genOpt) rFoldShl(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyBits(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm82 := m
+	if mm82 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v83 := g.src(i, 0)
+	if v83.none() {
+		return false
+	}
+	if !v83.k {
+		return false
+	}
+	a := v83
+	_ = a
+	v84 := g.src(i, 1)
+	if v84.none() {
+		return false
+	}
+	if !v84.k {
+		return false
+	}
+	b := v84
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldShl, i) {
+		return false
+	}
+	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
+	return true
+}
+
+// rFoldShr (int.rules:21):
+//
+//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
+func (g *genOpt) rFoldShr(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm85 := m
+	if mm85 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v86 := g.src(i, 0)
+	if v86.none() {
+		return false
+	}
+	if !v86.k {
+		return false
+	}
+	a := v86
+	_ = a
+	v87 := g.src(i, 1)
+	if v87.none() {
+		return false
+	}
+	if !v87.k {
+		return false
+	}
+	b := v87
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldShr, i) {
+		return false
+	}
+	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
+	return true
+}
+
+// rFoldMin (int.rules:22):
+//
+//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMin(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t) || tyUnsigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm88 := m
+	if mm88 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v89 := g.src(i, 0)
+	if v89.none() {
+		return false
+	}
+	if !v89.k {
+		return false
+	}
+	a := v89
+	_ = a
+	v90 := g.src(i, 1)
+	if v90.none() {
+		return false
+	}
+	if !v90.k {
+		return false
+	}
+	b := v90
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMin, i) {
+		return false
+	}
+	g.toConst(i, uint64(minInt(t, a.c, b.c)))
+	return true
+}
+
+// rFoldMax (int.rules:23):
+//
+//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMax(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t) || tyUnsigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm91 := m
+	if mm91 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v92 := g.src(i, 0)
+	if v92.none() {
+		return false
+	}
+	if !v92.k {
+		return false
+	}
+	a := v92
+	_ = a
+	v93 := g.src(i, 1)
+	if v93.none() {
+		return false
+	}
+	if !v93.k {
+		return false
+	}
+	b := v93
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMax, i) {
+		return false
+	}
+	g.toConst(i, uint64(maxInt(t, a.c, b.c)))
+	return true
+}
+
+// rAddZero (int.rules:27):
+//
+//	AddZero commute: (add int x 0) => x
+func (g *genOpt) rAddZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm94 := m
+	if mm94 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v95 := g.src(i, 0)
+	if v95.none() {
+		return false
+	}
+	x := v95
+	_ = x
+	v96 := g.src(i, 1)
+	if !v96.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAddZero, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rAddZero_c (int.rules:27):
+//
+//	AddZero commute: (add int x 0) => x
+func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm97 := m
+	if mm97 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v98 := g.src(i, 0)
+	if !v98.is(g, i, 0, 0) {
+		return false
+	}
+	v99 := g.src(i, 1)
+	if v99.none() {
+		return false
+	}
+	x := v99
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAddZero, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rSubZero (int.rules:28):
+//
+//	SubZero: (sub int x 0) => x
+func (g *genOpt) rSubZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm100 := m
+	if mm100 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v101 := g.src(i, 0)
+	if v101.none() {
+		return false
+	}
+	x := v101
+	_ = x
+	v102 := g.src(i, 1)
+	if !v102.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleSubZero, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rSubSelf (int.rules:29):
+//
+//	SubSelf: (sub int x x) => {0}
+func (g *genOpt) rSubSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm103 := m
+	if mm103 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v104 := g.src(i, 0)
+	if v104.none() {
+		return false
+	}
+	x := v104
+	_ = x
+	v105 := g.src(i, 1)
+	if v105.none() {
+		return false
+	}
+	if !sameVal(x, v105) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleSubSelf, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rMulOne (int.rules:30):
+//
+//	MulOne commute: (mul.lo int x 1) => x
+func (g *genOpt) rMulOne(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm106 := m
+	if mm106 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v107 := g.src(i, 0)
+	if v107.none() {
+		return false
+	}
+	x := v107
+	_ = x
+	v108 := g.src(i, 1)
+	if !v108.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1402,8 +2314,8 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm65 := m
-	if mm65 != ir.ModLo {
+	mm109 := m
+	if mm109 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1412,15 +2324,15 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v66 := g.src(i, 0)
-	if !v66.is(g, i, 0, 1) {
+	v110 := g.src(i, 0)
+	if !v110.is(g, i, 0, 1) {
 		return false
 	}
-	v67 := g.src(i, 1)
-	if v67.none() {
+	v111 := g.src(i, 1)
+	if v111.none() {
 		return false
 	}
-	x := v67
+	x := v111
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMulOne, i) {
@@ -1443,8 +2355,8 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm68 := m
-	if mm68 != ir.ModLo {
+	mm112 := m
+	if mm112 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1453,8 +2365,8 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v70 := g.src(i, 1)
-	if !v70.is(g, i, 1, 0) {
+	v114 := g.src(i, 1)
+	if !v114.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1478,8 +2390,8 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm71 := m
-	if mm71 != ir.ModLo {
+	mm115 := m
+	if mm115 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1488,8 +2400,8 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v72 := g.src(i, 0)
-	if !v72.is(g, i, 0, 0) {
+	v116 := g.src(i, 0)
+	if !v116.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1513,8 +2425,8 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm74 := m
-	if mm74 != 0 {
+	mm118 := m
+	if mm118 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1523,14 +2435,14 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v75 := g.src(i, 0)
-	if v75.none() {
+	v119 := g.src(i, 0)
+	if v119.none() {
 		return false
 	}
-	x := v75
+	x := v119
 	_ = x
-	v76 := g.src(i, 1)
-	if !v76.is(g, i, 1, int64(-1)) {
+	v120 := g.src(i, 1)
+	if !v120.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1554,8 +2466,8 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm77 := m
-	if mm77 != 0 {
+	mm121 := m
+	if mm121 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1564,15 +2476,15 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v78 := g.src(i, 0)
-	if !v78.is(g, i, 0, int64(-1)) {
+	v122 := g.src(i, 0)
+	if !v122.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	v79 := g.src(i, 1)
-	if v79.none() {
+	v123 := g.src(i, 1)
+	if v123.none() {
 		return false
 	}
-	x := v79
+	x := v123
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAndOnes, i) {
@@ -1595,8 +2507,8 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm80 := m
-	if mm80 != 0 {
+	mm124 := m
+	if mm124 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1605,8 +2517,8 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v82 := g.src(i, 1)
-	if !v82.is(g, i, 1, 0) {
+	v126 := g.src(i, 1)
+	if !v126.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1630,8 +2542,8 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm83 := m
-	if mm83 != 0 {
+	mm127 := m
+	if mm127 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1640,8 +2552,8 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v84 := g.src(i, 0)
-	if !v84.is(g, i, 0, 0) {
+	v128 := g.src(i, 0)
+	if !v128.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1665,8 +2577,8 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm86 := m
-	if mm86 != 0 {
+	mm130 := m
+	if mm130 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1675,17 +2587,17 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v87 := g.src(i, 0)
-	if v87.none() {
+	v131 := g.src(i, 0)
+	if v131.none() {
 		return false
 	}
-	x := v87
+	x := v131
 	_ = x
-	v88 := g.src(i, 1)
-	if v88.none() {
+	v132 := g.src(i, 1)
+	if v132.none() {
 		return false
 	}
-	if !sameVal(x, v88) {
+	if !sameVal(x, v132) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1709,8 +2621,8 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm89 := m
-	if mm89 != 0 {
+	mm133 := m
+	if mm133 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1719,14 +2631,14 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v90 := g.src(i, 0)
-	if v90.none() {
+	v134 := g.src(i, 0)
+	if v134.none() {
 		return false
 	}
-	x := v90
+	x := v134
 	_ = x
-	v91 := g.src(i, 1)
-	if !v91.is(g, i, 1, 0) {
+	v135 := g.src(i, 1)
+	if !v135.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1750,8 +2662,8 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm92 := m
-	if mm92 != 0 {
+	mm136 := m
+	if mm136 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1760,15 +2672,15 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v93 := g.src(i, 0)
-	if !v93.is(g, i, 0, 0) {
+	v137 := g.src(i, 0)
+	if !v137.is(g, i, 0, 0) {
 		return false
 	}
-	v94 := g.src(i, 1)
-	if v94.none() {
+	v138 := g.src(i, 1)
+	if v138.none() {
 		return false
 	}
-	x := v94
+	x := v138
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleOrZero, i) {
@@ -1791,8 +2703,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm95 := m
-	if mm95 != 0 {
+	mm139 := m
+	if mm139 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1801,8 +2713,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v97 := g.src(i, 1)
-	if !v97.is(g, i, 1, int64(-1)) {
+	v141 := g.src(i, 1)
+	if !v141.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1826,8 +2738,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm98 := m
-	if mm98 != 0 {
+	mm142 := m
+	if mm142 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1836,8 +2748,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v99 := g.src(i, 0)
-	if !v99.is(g, i, 0, int64(-1)) {
+	v143 := g.src(i, 0)
+	if !v143.is(g, i, 0, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1861,8 +2773,8 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm101 := m
-	if mm101 != 0 {
+	mm145 := m
+	if mm145 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1871,17 +2783,17 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v102 := g.src(i, 0)
-	if v102.none() {
+	v146 := g.src(i, 0)
+	if v146.none() {
 		return false
 	}
-	x := v102
+	x := v146
 	_ = x
-	v103 := g.src(i, 1)
-	if v103.none() {
+	v147 := g.src(i, 1)
+	if v147.none() {
 		return false
 	}
-	if !sameVal(x, v103) {
+	if !sameVal(x, v147) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1905,8 +2817,8 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm104 := m
-	if mm104 != 0 {
+	mm148 := m
+	if mm148 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1915,14 +2827,14 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v105 := g.src(i, 0)
-	if v105.none() {
+	v149 := g.src(i, 0)
+	if v149.none() {
 		return false
 	}
-	x := v105
+	x := v149
 	_ = x
-	v106 := g.src(i, 1)
-	if !v106.is(g, i, 1, 0) {
+	v150 := g.src(i, 1)
+	if !v150.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1946,8 +2858,8 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm107 := m
-	if mm107 != 0 {
+	mm151 := m
+	if mm151 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1956,15 +2868,15 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v108 := g.src(i, 0)
-	if !v108.is(g, i, 0, 0) {
+	v152 := g.src(i, 0)
+	if !v152.is(g, i, 0, 0) {
 		return false
 	}
-	v109 := g.src(i, 1)
-	if v109.none() {
+	v153 := g.src(i, 1)
+	if v153.none() {
 		return false
 	}
-	x := v109
+	x := v153
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorZero, i) {
@@ -1987,8 +2899,8 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm110 := m
-	if mm110 != 0 {
+	mm154 := m
+	if mm154 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1997,17 +2909,17 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v111 := g.src(i, 0)
-	if v111.none() {
+	v155 := g.src(i, 0)
+	if v155.none() {
 		return false
 	}
-	x := v111
+	x := v155
 	_ = x
-	v112 := g.src(i, 1)
-	if v112.none() {
+	v156 := g.src(i, 1)
+	if v156.none() {
 		return false
 	}
-	if !sameVal(x, v112) {
+	if !sameVal(x, v156) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2031,8 +2943,8 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm113 := m
-	if mm113 != 0 {
+	mm157 := m
+	if mm157 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2041,14 +2953,14 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v114 := g.src(i, 0)
-	if v114.none() {
+	v158 := g.src(i, 0)
+	if v158.none() {
 		return false
 	}
-	x := v114
+	x := v158
 	_ = x
-	v115 := g.src(i, 1)
-	if !v115.is(g, i, 1, int64(-1)) {
+	v159 := g.src(i, 1)
+	if !v159.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2072,8 +2984,8 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm116 := m
-	if mm116 != 0 {
+	mm160 := m
+	if mm160 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2082,15 +2994,15 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v117 := g.src(i, 0)
-	if !v117.is(g, i, 0, int64(-1)) {
+	v161 := g.src(i, 0)
+	if !v161.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	v118 := g.src(i, 1)
-	if v118.none() {
+	v162 := g.src(i, 1)
+	if v162.none() {
 		return false
 	}
-	x := v118
+	x := v162
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorOnes, i) {
@@ -2113,8 +3025,8 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm119 := m
-	if mm119 != 0 {
+	mm163 := m
+	if mm163 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2123,17 +3035,17 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v120 := g.src(i, 0)
-	if v120.none() {
+	v164 := g.src(i, 0)
+	if v164.none() {
 		return false
 	}
-	x := v120
+	x := v164
 	_ = x
-	v121 := g.src(i, 1)
-	if v121.none() {
+	v165 := g.src(i, 1)
+	if v165.none() {
 		return false
 	}
-	if !sameVal(x, v121) {
+	if !sameVal(x, v165) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2157,8 +3069,8 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm122 := m
-	if mm122 != 0 {
+	mm166 := m
+	if mm166 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2167,17 +3079,17 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v123 := g.src(i, 0)
-	if v123.none() {
+	v167 := g.src(i, 0)
+	if v167.none() {
 		return false
 	}
-	x := v123
+	x := v167
 	_ = x
-	v124 := g.src(i, 1)
-	if v124.none() {
+	v168 := g.src(i, 1)
+	if v168.none() {
 		return false
 	}
-	if !sameVal(x, v124) {
+	if !sameVal(x, v168) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2201,8 +3113,8 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm125 := m
-	if mm125 != 0 {
+	mm169 := m
+	if mm169 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2211,41 +3123,41 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v126 := g.src(i, 0)
-	if !v126.reg() {
+	v170 := g.src(i, 0)
+	if !v170.reg() {
 		return false
 	}
-	d127, okd127 := g.defOf(v126.o.Reg())
-	if !okd127 {
+	d171, okd171 := g.defOf(v170.o.Reg())
+	if !okd171 {
 		return false
 	}
-	if f.Op[d127] != ir.OpNot {
+	if f.Op[d171] != ir.OpNot {
 		return false
 	}
-	t128, m128, u128 := f.Type[d127], f.Mods[d127], f.Type2[d127]
-	if !(t128 == t) {
+	t172, m172, u172 := f.Type[d171], f.Mods[d171], f.Type2[d171]
+	if !(t172 == t) {
 		return false
 	}
-	if u128 != ir.TNone {
+	if u172 != ir.TNone {
 		return false
 	}
-	mm129 := m128
-	if mm129 != 0 {
+	mm173 := m172
+	if mm173 != 0 {
 		return false
 	}
-	if f.Space[d127] != ir.SpaceNone {
+	if f.Space[d171] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d127, 1) {
+	if !g.shape(d171, 1) {
 		return false
 	}
-	v130 := g.src(d127, 0)
-	if v130.none() {
+	v174 := g.src(d171, 0)
+	if v174.none() {
 		return false
 	}
-	x := v130
+	x := v174
 	_ = x
-	_, _, _ = t128, m128, u128
+	_, _, _ = t172, m172, u172
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNotNot, i) {
 		return false
@@ -2267,8 +3179,8 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm131 := m
-	if mm131 != 0 {
+	mm175 := m
+	if mm175 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2277,41 +3189,41 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v132 := g.src(i, 0)
-	if !v132.reg() {
+	v176 := g.src(i, 0)
+	if !v176.reg() {
 		return false
 	}
-	d133, okd133 := g.defOf(v132.o.Reg())
-	if !okd133 {
+	d177, okd177 := g.defOf(v176.o.Reg())
+	if !okd177 {
 		return false
 	}
-	if f.Op[d133] != ir.OpNeg {
+	if f.Op[d177] != ir.OpNeg {
 		return false
 	}
-	t134, m134, u134 := f.Type[d133], f.Mods[d133], f.Type2[d133]
-	if !(t134 == t) {
+	t178, m178, u178 := f.Type[d177], f.Mods[d177], f.Type2[d177]
+	if !(t178 == t) {
 		return false
 	}
-	if u134 != ir.TNone {
+	if u178 != ir.TNone {
 		return false
 	}
-	mm135 := m134
-	if mm135 != 0 {
+	mm179 := m178
+	if mm179 != 0 {
 		return false
 	}
-	if f.Space[d133] != ir.SpaceNone {
+	if f.Space[d177] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d133, 1) {
+	if !g.shape(d177, 1) {
 		return false
 	}
-	v136 := g.src(d133, 0)
-	if v136.none() {
+	v180 := g.src(d177, 0)
+	if v180.none() {
 		return false
 	}
-	x := v136
+	x := v180
 	_ = x
-	_, _, _ = t134, m134, u134
+	_, _, _ = t178, m178, u178
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNegNeg, i) {
 		return false
@@ -2333,8 +3245,8 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm137 := m
-	if mm137 != 0 {
+	mm181 := m
+	if mm181 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2343,14 +3255,14 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v138 := g.src(i, 0)
-	if v138.none() {
+	v182 := g.src(i, 0)
+	if v182.none() {
 		return false
 	}
-	x := v138
+	x := v182
 	_ = x
-	v139 := g.src(i, 1)
-	if !v139.is(g, i, 1, 0) {
+	v183 := g.src(i, 1)
+	if !v183.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2374,8 +3286,8 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm140 := m
-	if mm140 != 0 {
+	mm184 := m
+	if mm184 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2384,14 +3296,14 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v141 := g.src(i, 0)
-	if v141.none() {
+	v185 := g.src(i, 0)
+	if v185.none() {
 		return false
 	}
-	x := v141
+	x := v185
 	_ = x
-	v142 := g.src(i, 1)
-	if !v142.is(g, i, 1, 0) {
+	v186 := g.src(i, 1)
+	if !v186.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2415,8 +3327,8 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm143 := m
-	if mm143 != 0 {
+	mm187 := m
+	if mm187 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2425,14 +3337,14 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v145 := g.src(i, 1)
-	if v145.none() {
+	v189 := g.src(i, 1)
+	if v189.none() {
 		return false
 	}
-	if !v145.k {
+	if !v189.k {
 		return false
 	}
-	c := v145
+	c := v189
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -2458,8 +3370,8 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm146 := m
-	if mm146 != 0 {
+	mm190 := m
+	if mm190 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2468,14 +3380,14 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v148 := g.src(i, 1)
-	if v148.none() {
+	v192 := g.src(i, 1)
+	if v192.none() {
 		return false
 	}
-	if !v148.k {
+	if !v192.k {
 		return false
 	}
-	c := v148
+	c := v192
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -2501,8 +3413,8 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm149 := m
-	if mm149 != 0 {
+	mm193 := m
+	if mm193 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2511,20 +3423,20 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v150 := g.src(i, 0)
-	if v150.none() {
+	v194 := g.src(i, 0)
+	if v194.none() {
 		return false
 	}
-	x := v150
+	x := v194
 	_ = x
-	v151 := g.src(i, 1)
-	if v151.none() {
+	v195 := g.src(i, 1)
+	if v195.none() {
 		return false
 	}
-	if !v151.k {
+	if !v195.k {
 		return false
 	}
-	c := v151
+	c := v195
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c > uint64(t.Bits()-1)) {
@@ -2550,8 +3462,8 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm152 := m
-	if mm152 != ir.ModLo {
+	mm196 := m
+	if mm196 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2560,15 +3472,15 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v154 := g.src(i, 1)
-	if !v154.is(g, i, 1, 0) {
+	v198 := g.src(i, 1)
+	if !v198.is(g, i, 1, 0) {
 		return false
 	}
-	v155 := g.src(i, 2)
-	if v155.none() {
+	v199 := g.src(i, 2)
+	if v199.none() {
 		return false
 	}
-	y := v155
+	y := v199
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2591,8 +3503,8 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm156 := m
-	if mm156 != ir.ModLo {
+	mm200 := m
+	if mm200 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2601,15 +3513,15 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v157 := g.src(i, 0)
-	if !v157.is(g, i, 0, 0) {
+	v201 := g.src(i, 0)
+	if !v201.is(g, i, 0, 0) {
 		return false
 	}
-	v159 := g.src(i, 2)
-	if v159.none() {
+	v203 := g.src(i, 2)
+	if v203.none() {
 		return false
 	}
-	y := v159
+	y := v203
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2632,8 +3544,8 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm160 := m
-	if mm160 != ir.ModLo {
+	mm204 := m
+	if mm204 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2642,21 +3554,21 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v161 := g.src(i, 0)
-	if v161.none() {
+	v205 := g.src(i, 0)
+	if v205.none() {
 		return false
 	}
-	x := v161
+	x := v205
 	_ = x
-	v162 := g.src(i, 1)
-	if !v162.is(g, i, 1, 1) {
+	v206 := g.src(i, 1)
+	if !v206.is(g, i, 1, 1) {
 		return false
 	}
-	v163 := g.src(i, 2)
-	if v163.none() {
+	v207 := g.src(i, 2)
+	if v207.none() {
 		return false
 	}
-	y := v163
+	y := v207
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2679,8 +3591,8 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm164 := m
-	if mm164 != ir.ModLo {
+	mm208 := m
+	if mm208 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2689,21 +3601,21 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v165 := g.src(i, 0)
-	if !v165.is(g, i, 0, 1) {
+	v209 := g.src(i, 0)
+	if !v209.is(g, i, 0, 1) {
 		return false
 	}
-	v166 := g.src(i, 1)
-	if v166.none() {
+	v210 := g.src(i, 1)
+	if v210.none() {
 		return false
 	}
-	x := v166
+	x := v210
 	_ = x
-	v167 := g.src(i, 2)
-	if v167.none() {
+	v211 := g.src(i, 2)
+	if v211.none() {
 		return false
 	}
-	y := v167
+	y := v211
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2726,8 +3638,8 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm168 := m
-	if mm168 != ir.ModLo {
+	mm212 := m
+	if mm212 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2736,20 +3648,20 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v169 := g.src(i, 0)
-	if v169.none() {
+	v213 := g.src(i, 0)
+	if v213.none() {
 		return false
 	}
-	x := v169
+	x := v213
 	_ = x
-	v170 := g.src(i, 1)
-	if v170.none() {
+	v214 := g.src(i, 1)
+	if v214.none() {
 		return false
 	}
-	y := v170
+	y := v214
 	_ = y
-	v171 := g.src(i, 2)
-	if !v171.is(g, i, 2, 0) {
+	v215 := g.src(i, 2)
+	if !v215.is(g, i, 2, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2773,8 +3685,8 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm172 := m
-	if mm172 != 0 {
+	mm216 := m
+	if mm216 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2783,14 +3695,14 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v173 := g.src(i, 0)
-	if v173.none() {
+	v217 := g.src(i, 0)
+	if v217.none() {
 		return false
 	}
-	if !v173.reg() {
+	if !v217.reg() {
 		return false
 	}
-	x := v173
+	x := v217
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.selfMove(i)) {
@@ -2816,12 +3728,12 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm174 := m
-	if mm174.Cmp() == ir.CmpNone || mm174.BoolOp() != ir.BoolNone {
+	mm218 := m
+	if mm218.Cmp() == ir.CmpNone || mm218.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm174 = mm174.WithCmp(ir.CmpNone)
-	if mm174 != 0 {
+	mm218 = mm218.WithCmp(ir.CmpNone)
+	if mm218 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2830,23 +3742,23 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v175 := g.src(i, 0)
-	if v175.none() {
+	v219 := g.src(i, 0)
+	if v219.none() {
 		return false
 	}
-	if !v175.k {
+	if !v219.k {
 		return false
 	}
-	a := v175
+	a := v219
 	_ = a
-	v176 := g.src(i, 1)
-	if v176.none() {
+	v220 := g.src(i, 1)
+	if v220.none() {
 		return false
 	}
-	if !v176.k {
+	if !v220.k {
 		return false
 	}
-	b := v176
+	b := v220
 	_ = b
 	_, _, _ = t, m, t2
 	v, ok := cmpInt(m.Cmp(), t, a.c, b.c)
@@ -2870,12 +3782,12 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm177 := m
-	if mm177.Cmp() == ir.CmpNone || mm177.BoolOp() != ir.BoolNone {
+	mm221 := m
+	if mm221.Cmp() == ir.CmpNone || mm221.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm177 = mm177.WithCmp(ir.CmpNone)
-	if mm177 != 0 {
+	mm221 = mm221.WithCmp(ir.CmpNone)
+	if mm221 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2884,20 +3796,20 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v178 := g.src(i, 0)
-	if v178.none() {
+	v222 := g.src(i, 0)
+	if v222.none() {
 		return false
 	}
-	x := v178
+	x := v222
 	_ = x
-	v179 := g.src(i, 1)
-	if v179.none() {
+	v223 := g.src(i, 1)
+	if v223.none() {
 		return false
 	}
-	if !v179.reg() {
+	if !v223.reg() {
 		return false
 	}
-	if !sameVal(x, v179) {
+	if !sameVal(x, v223) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2922,8 +3834,8 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm180 := m
-	if mm180 != 0 {
+	mm224 := m
+	if mm224 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2932,23 +3844,23 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v181 := g.src(i, 0)
-	if v181.none() {
+	v225 := g.src(i, 0)
+	if v225.none() {
 		return false
 	}
-	if !v181.k {
+	if !v225.k {
 		return false
 	}
-	a := v181
+	a := v225
 	_ = a
-	v182 := g.src(i, 1)
-	if v182.none() {
+	v226 := g.src(i, 1)
+	if v226.none() {
 		return false
 	}
-	if !v182.k {
+	if !v226.k {
 		return false
 	}
-	b := v182
+	b := v226
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldAnd, i) {
@@ -2962,612 +3874,6 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 //
 //	PredFoldOr: (or pred a:k b:k) => {a.c | b.c}
 func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm183 := m
-	if mm183 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v184 := g.src(i, 0)
-	if v184.none() {
-		return false
-	}
-	if !v184.k {
-		return false
-	}
-	a := v184
-	_ = a
-	v185 := g.src(i, 1)
-	if v185.none() {
-		return false
-	}
-	if !v185.k {
-		return false
-	}
-	b := v185
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredFoldOr, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c|b.c))
-	return true
-}
-
-// rPredFoldXor (pred.rules:13):
-//
-//	PredFoldXor: (xor pred a:k b:k) => {a.c ^ b.c}
-func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm186 := m
-	if mm186 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v187 := g.src(i, 0)
-	if v187.none() {
-		return false
-	}
-	if !v187.k {
-		return false
-	}
-	a := v187
-	_ = a
-	v188 := g.src(i, 1)
-	if v188.none() {
-		return false
-	}
-	if !v188.k {
-		return false
-	}
-	b := v188
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredFoldXor, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c^b.c))
-	return true
-}
-
-// rPredFoldNot (pred.rules:14):
-//
-//	PredFoldNot: (not pred a:k) => {^a.c}
-func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm189 := m
-	if mm189 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 1) {
-		return false
-	}
-	v190 := g.src(i, 0)
-	if v190.none() {
-		return false
-	}
-	if !v190.k {
-		return false
-	}
-	a := v190
-	_ = a
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredFoldNot, i) {
-		return false
-	}
-	g.toConst(i, uint64(^a.c))
-	return true
-}
-
-// rPredAndTrue (pred.rules:15):
-//
-//	PredAndTrue commute: (and pred x 1) => x
-func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm191 := m
-	if mm191 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v192 := g.src(i, 0)
-	if v192.none() {
-		return false
-	}
-	x := v192
-	_ = x
-	v193 := g.src(i, 1)
-	if !v193.is(g, i, 1, 1) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredAndTrue, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rPredAndTrue_c (pred.rules:15):
-//
-//	PredAndTrue commute: (and pred x 1) => x
-func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm194 := m
-	if mm194 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v195 := g.src(i, 0)
-	if !v195.is(g, i, 0, 1) {
-		return false
-	}
-	v196 := g.src(i, 1)
-	if v196.none() {
-		return false
-	}
-	x := v196
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredAndTrue, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rPredAndFalse (pred.rules:16):
-//
-//	PredAndFalse commute: (and pred _ 0) => {0}
-func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm197 := m
-	if mm197 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v199 := g.src(i, 1)
-	if !v199.is(g, i, 1, 0) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredAndFalse, i) {
-		return false
-	}
-	g.toConst(i, uint64(0))
-	return true
-}
-
-// rPredAndFalse_c (pred.rules:16):
-//
-//	PredAndFalse commute: (and pred _ 0) => {0}
-func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm200 := m
-	if mm200 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v201 := g.src(i, 0)
-	if !v201.is(g, i, 0, 0) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredAndFalse, i) {
-		return false
-	}
-	g.toConst(i, uint64(0))
-	return true
-}
-
-// rPredOrFalse (pred.rules:17):
-//
-//	PredOrFalse commute: (or pred x 0) => x
-func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm203 := m
-	if mm203 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v204 := g.src(i, 0)
-	if v204.none() {
-		return false
-	}
-	x := v204
-	_ = x
-	v205 := g.src(i, 1)
-	if !v205.is(g, i, 1, 0) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredOrFalse, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rPredOrFalse_c (pred.rules:17):
-//
-//	PredOrFalse commute: (or pred x 0) => x
-func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm206 := m
-	if mm206 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v207 := g.src(i, 0)
-	if !v207.is(g, i, 0, 0) {
-		return false
-	}
-	v208 := g.src(i, 1)
-	if v208.none() {
-		return false
-	}
-	x := v208
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredOrFalse, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rPredOrTrue (pred.rules:18):
-//
-//	PredOrTrue commute: (or pred _ 1) => {1}
-func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm209 := m
-	if mm209 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v211 := g.src(i, 1)
-	if !v211.is(g, i, 1, 1) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredOrTrue, i) {
-		return false
-	}
-	g.toConst(i, uint64(1))
-	return true
-}
-
-// rPredOrTrue_c (pred.rules:18):
-//
-//	PredOrTrue commute: (or pred _ 1) => {1}
-func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm212 := m
-	if mm212 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v213 := g.src(i, 0)
-	if !v213.is(g, i, 0, 1) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredOrTrue, i) {
-		return false
-	}
-	g.toConst(i, uint64(1))
-	return true
-}
-
-// rPredXorFalse (pred.rules:19):
-//
-//	PredXorFalse commute: (xor pred x 0) => x
-func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm215 := m
-	if mm215 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v216 := g.src(i, 0)
-	if v216.none() {
-		return false
-	}
-	x := v216
-	_ = x
-	v217 := g.src(i, 1)
-	if !v217.is(g, i, 1, 0) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredXorFalse, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rPredXorFalse_c (pred.rules:19):
-//
-//	PredXorFalse commute: (xor pred x 0) => x
-func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm218 := m
-	if mm218 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v219 := g.src(i, 0)
-	if !v219.is(g, i, 0, 0) {
-		return false
-	}
-	v220 := g.src(i, 1)
-	if v220.none() {
-		return false
-	}
-	x := v220
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredXorFalse, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rPredXorTrue (pred.rules:20):
-//
-//	PredXorTrue commute: (xor pred x 1) => (not t x)
-func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm221 := m
-	if mm221 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v222 := g.src(i, 0)
-	if v222.none() {
-		return false
-	}
-	x := v222
-	_ = x
-	v223 := g.src(i, 1)
-	if !v223.is(g, i, 1, 1) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredXorTrue, i) {
-		return false
-	}
-	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
-	return true
-}
-
-// rPredXorTrue_c (pred.rules:20):
-//
-//	PredXorTrue commute: (xor pred x 1) => (not t x)
-func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm224 := m
-	if mm224 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v225 := g.src(i, 0)
-	if !v225.is(g, i, 0, 1) {
-		return false
-	}
-	v226 := g.src(i, 1)
-	if v226.none() {
-		return false
-	}
-	x := v226
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredXorTrue, i) {
-		return false
-	}
-	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
-	return true
-}
-
-// rPredAndSelf (pred.rules:21):
-//
-//	PredAndSelf: (and pred x x) => x
-func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -3591,27 +3897,32 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if v228.none() {
 		return false
 	}
-	x := v228
-	_ = x
+	if !v228.k {
+		return false
+	}
+	a := v228
+	_ = a
 	v229 := g.src(i, 1)
 	if v229.none() {
 		return false
 	}
-	if !sameVal(x, v229) {
+	if !v229.k {
 		return false
 	}
+	b := v229
+	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(rulePredAndSelf, i) {
+	if !g.fire(rulePredFoldOr, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(a.c|b.c))
 	return true
 }
 
-// rPredOrSelf (pred.rules:22):
+// rPredFoldXor (pred.rules:13):
 //
-//	PredOrSelf: (or pred x x) => x
-func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
+//	PredFoldXor: (xor pred a:k b:k) => {a.c ^ b.c}
+func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -3635,13 +3946,614 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if v231.none() {
 		return false
 	}
-	x := v231
-	_ = x
+	if !v231.k {
+		return false
+	}
+	a := v231
+	_ = a
 	v232 := g.src(i, 1)
 	if v232.none() {
 		return false
 	}
-	if !sameVal(x, v232) {
+	if !v232.k {
+		return false
+	}
+	b := v232
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldXor, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c^b.c))
+	return true
+}
+
+// rPredFoldNot (pred.rules:14):
+//
+//	PredFoldNot: (not pred a:k) => {^a.c}
+func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm233 := m
+	if mm233 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v234 := g.src(i, 0)
+	if v234.none() {
+		return false
+	}
+	if !v234.k {
+		return false
+	}
+	a := v234
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldNot, i) {
+		return false
+	}
+	g.toConst(i, uint64(^a.c))
+	return true
+}
+
+// rPredAndTrue (pred.rules:15):
+//
+//	PredAndTrue commute: (and pred x 1) => x
+func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm235 := m
+	if mm235 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v236 := g.src(i, 0)
+	if v236.none() {
+		return false
+	}
+	x := v236
+	_ = x
+	v237 := g.src(i, 1)
+	if !v237.is(g, i, 1, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndTrue, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredAndTrue_c (pred.rules:15):
+//
+//	PredAndTrue commute: (and pred x 1) => x
+func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm238 := m
+	if mm238 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v239 := g.src(i, 0)
+	if !v239.is(g, i, 0, 1) {
+		return false
+	}
+	v240 := g.src(i, 1)
+	if v240.none() {
+		return false
+	}
+	x := v240
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndTrue, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredAndFalse (pred.rules:16):
+//
+//	PredAndFalse commute: (and pred _ 0) => {0}
+func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm241 := m
+	if mm241 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v243 := g.src(i, 1)
+	if !v243.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndFalse, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rPredAndFalse_c (pred.rules:16):
+//
+//	PredAndFalse commute: (and pred _ 0) => {0}
+func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm244 := m
+	if mm244 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v245 := g.src(i, 0)
+	if !v245.is(g, i, 0, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndFalse, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rPredOrFalse (pred.rules:17):
+//
+//	PredOrFalse commute: (or pred x 0) => x
+func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm247 := m
+	if mm247 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v248 := g.src(i, 0)
+	if v248.none() {
+		return false
+	}
+	x := v248
+	_ = x
+	v249 := g.src(i, 1)
+	if !v249.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredOrFalse_c (pred.rules:17):
+//
+//	PredOrFalse commute: (or pred x 0) => x
+func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm250 := m
+	if mm250 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v251 := g.src(i, 0)
+	if !v251.is(g, i, 0, 0) {
+		return false
+	}
+	v252 := g.src(i, 1)
+	if v252.none() {
+		return false
+	}
+	x := v252
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredOrTrue (pred.rules:18):
+//
+//	PredOrTrue commute: (or pred _ 1) => {1}
+func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm253 := m
+	if mm253 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v255 := g.src(i, 1)
+	if !v255.is(g, i, 1, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrTrue, i) {
+		return false
+	}
+	g.toConst(i, uint64(1))
+	return true
+}
+
+// rPredOrTrue_c (pred.rules:18):
+//
+//	PredOrTrue commute: (or pred _ 1) => {1}
+func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm256 := m
+	if mm256 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v257 := g.src(i, 0)
+	if !v257.is(g, i, 0, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredOrTrue, i) {
+		return false
+	}
+	g.toConst(i, uint64(1))
+	return true
+}
+
+// rPredXorFalse (pred.rules:19):
+//
+//	PredXorFalse commute: (xor pred x 0) => x
+func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm259 := m
+	if mm259 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v260 := g.src(i, 0)
+	if v260.none() {
+		return false
+	}
+	x := v260
+	_ = x
+	v261 := g.src(i, 1)
+	if !v261.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredXorFalse_c (pred.rules:19):
+//
+//	PredXorFalse commute: (xor pred x 0) => x
+func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm262 := m
+	if mm262 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v263 := g.src(i, 0)
+	if !v263.is(g, i, 0, 0) {
+		return false
+	}
+	v264 := g.src(i, 1)
+	if v264.none() {
+		return false
+	}
+	x := v264
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorFalse, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredXorTrue (pred.rules:20):
+//
+//	PredXorTrue commute: (xor pred x 1) => (not t x)
+func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm265 := m
+	if mm265 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v266 := g.src(i, 0)
+	if v266.none() {
+		return false
+	}
+	x := v266
+	_ = x
+	v267 := g.src(i, 1)
+	if !v267.is(g, i, 1, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorTrue, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
+	return true
+}
+
+// rPredXorTrue_c (pred.rules:20):
+//
+//	PredXorTrue commute: (xor pred x 1) => (not t x)
+func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm268 := m
+	if mm268 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v269 := g.src(i, 0)
+	if !v269.is(g, i, 0, 1) {
+		return false
+	}
+	v270 := g.src(i, 1)
+	if v270.none() {
+		return false
+	}
+	x := v270
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredXorTrue, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpNot, Type: t, Space: ir.SpaceNone, Mods: 0}, x)
+	return true
+}
+
+// rPredAndSelf (pred.rules:21):
+//
+//	PredAndSelf: (and pred x x) => x
+func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm271 := m
+	if mm271 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v272 := g.src(i, 0)
+	if v272.none() {
+		return false
+	}
+	x := v272
+	_ = x
+	v273 := g.src(i, 1)
+	if v273.none() {
+		return false
+	}
+	if !sameVal(x, v273) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredAndSelf, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rPredOrSelf (pred.rules:22):
+//
+//	PredOrSelf: (or pred x x) => x
+func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm274 := m
+	if mm274 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v275 := g.src(i, 0)
+	if v275.none() {
+		return false
+	}
+	x := v275
+	_ = x
+	v276 := g.src(i, 1)
+	if v276.none() {
+		return false
+	}
+	if !sameVal(x, v276) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3665,8 +4577,8 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm233 := m
-	if mm233 != 0 {
+	mm277 := m
+	if mm277 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3675,17 +4587,17 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v234 := g.src(i, 0)
-	if v234.none() {
+	v278 := g.src(i, 0)
+	if v278.none() {
 		return false
 	}
-	x := v234
+	x := v278
 	_ = x
-	v235 := g.src(i, 1)
-	if v235.none() {
+	v279 := g.src(i, 1)
+	if v279.none() {
 		return false
 	}
-	if !sameVal(x, v235) {
+	if !sameVal(x, v279) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3709,8 +4621,8 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm236 := m
-	if mm236 != 0 {
+	mm280 := m
+	if mm280 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3719,41 +4631,41 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v237 := g.src(i, 0)
-	if !v237.reg() {
+	v281 := g.src(i, 0)
+	if !v281.reg() {
 		return false
 	}
-	d238, okd238 := g.defOf(v237.o.Reg())
-	if !okd238 {
+	d282, okd282 := g.defOf(v281.o.Reg())
+	if !okd282 {
 		return false
 	}
-	if f.Op[d238] != ir.OpNot {
+	if f.Op[d282] != ir.OpNot {
 		return false
 	}
-	t239, m239, u239 := f.Type[d238], f.Mods[d238], f.Type2[d238]
-	if !(t239 == t) {
+	t283, m283, u283 := f.Type[d282], f.Mods[d282], f.Type2[d282]
+	if !(t283 == t) {
 		return false
 	}
-	if u239 != ir.TNone {
+	if u283 != ir.TNone {
 		return false
 	}
-	mm240 := m239
-	if mm240 != 0 {
+	mm284 := m283
+	if mm284 != 0 {
 		return false
 	}
-	if f.Space[d238] != ir.SpaceNone {
+	if f.Space[d282] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d238, 1) {
+	if !g.shape(d282, 1) {
 		return false
 	}
-	v241 := g.src(d238, 0)
-	if v241.none() {
+	v285 := g.src(d282, 0)
+	if v285.none() {
 		return false
 	}
-	x := v241
+	x := v285
 	_ = x
-	_, _, _ = t239, m239, u239
+	_, _, _ = t283, m283, u283
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredNotNot, i) {
 		return false
@@ -3775,8 +4687,8 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm242 := m
-	if mm242 != 0 {
+	mm286 := m
+	if mm286 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3785,17 +4697,17 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v243 := g.src(i, 0)
-	if v243.none() {
+	v287 := g.src(i, 0)
+	if v287.none() {
 		return false
 	}
-	x := v243
+	x := v287
 	_ = x
-	v244 := g.src(i, 1)
-	if v244.none() {
+	v288 := g.src(i, 1)
+	if v288.none() {
 		return false
 	}
-	if !sameVal(x, v244) {
+	if !sameVal(x, v288) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3819,8 +4731,8 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm246 := m
-	if mm246 != 0 {
+	mm290 := m
+	if mm290 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3829,20 +4741,20 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v247 := g.src(i, 0)
-	if v247.none() {
+	v291 := g.src(i, 0)
+	if v291.none() {
 		return false
 	}
-	x := v247
+	x := v291
 	_ = x
-	v249 := g.src(i, 2)
-	if v249.none() {
+	v293 := g.src(i, 2)
+	if v293.none() {
 		return false
 	}
-	if !v249.k {
+	if !v293.k {
 		return false
 	}
-	c := v249
+	c := v293
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 != 0) {
@@ -3868,8 +4780,8 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm250 := m
-	if mm250 != 0 {
+	mm294 := m
+	if mm294 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3878,20 +4790,20 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v252 := g.src(i, 1)
-	if v252.none() {
+	v296 := g.src(i, 1)
+	if v296.none() {
 		return false
 	}
-	y := v252
+	y := v296
 	_ = y
-	v253 := g.src(i, 2)
-	if v253.none() {
+	v297 := g.src(i, 2)
+	if v297.none() {
 		return false
 	}
-	if !v253.k {
+	if !v297.k {
 		return false
 	}
-	c := v253
+	c := v297
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 == 0) {
@@ -3956,6 +4868,64 @@ func (g *genOpt) rGuardFalse(i ir.InstrID) bool {
 	return true
 }
 
+// rFoldFSetp (pred.rules:38):
+//
+//	FoldFSetp: (setp.cmp.ftz? float a:k b:k) && {!g.limitFP} => {foldFPSetp(t, m, a.c, b.c)}?
+func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyFloat(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm298 := m
+	if mm298.Cmp() == ir.CmpNone || mm298.BoolOp() != ir.BoolNone {
+		return false
+	}
+	mm298 = mm298.WithCmp(ir.CmpNone)
+	mm298 &^= ir.ModFtz
+	if mm298 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v299 := g.src(i, 0)
+	if v299.none() {
+		return false
+	}
+	if !v299.k {
+		return false
+	}
+	a := v299
+	_ = a
+	v300 := g.src(i, 1)
+	if v300.none() {
+		return false
+	}
+	if !v300.k {
+		return false
+	}
+	b := v300
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPSetp(t, m, a.c, b.c)
+	if !ok || !g.fire(ruleFoldFSetp, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
 // rReuseSext (reuse.rules:23):
 //
 //	ReuseSext: (cvt s64/s32 x:r) && {g.findReuse(i, x)} => call reuse
@@ -3969,8 +4939,8 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !(t2 == ir.TS32) {
 		return false
 	}
-	mm254 := m
-	if mm254 != 0 {
+	mm301 := m
+	if mm301 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3979,14 +4949,14 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v255 := g.src(i, 0)
-	if v255.none() {
+	v302 := g.src(i, 0)
+	if v302.none() {
 		return false
 	}
-	if !v255.reg() {
+	if !v302.reg() {
 		return false
 	}
-	x := v255
+	x := v302
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4012,8 +4982,8 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !(t2 == ir.TU32) {
 		return false
 	}
-	mm256 := m
-	if mm256 != 0 {
+	mm303 := m
+	if mm303 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4022,14 +4992,14 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v257 := g.src(i, 0)
-	if v257.none() {
+	v304 := g.src(i, 0)
+	if v304.none() {
 		return false
 	}
-	if !v257.reg() {
+	if !v304.reg() {
 		return false
 	}
-	x := v257
+	x := v304
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4055,8 +5025,8 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm258 := m
-	if mm258 != 0 {
+	mm305 := m
+	if mm305 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4065,23 +5035,23 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v259 := g.src(i, 0)
-	if v259.none() {
+	v306 := g.src(i, 0)
+	if v306.none() {
 		return false
 	}
-	if !v259.reg() {
+	if !v306.reg() {
 		return false
 	}
-	x := v259
+	x := v306
 	_ = x
-	v260 := g.src(i, 1)
-	if v260.none() {
+	v307 := g.src(i, 1)
+	if v307.none() {
 		return false
 	}
-	if !v260.k {
+	if !v307.k {
 		return false
 	}
-	s := v260
+	s := v307
 	_ = s
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4107,8 +5077,8 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm261 := m
-	if mm261 != ir.ModLo {
+	mm308 := m
+	if mm308 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4117,23 +5087,23 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v262 := g.src(i, 0)
-	if v262.none() {
+	v309 := g.src(i, 0)
+	if v309.none() {
 		return false
 	}
-	if !v262.reg() {
+	if !v309.reg() {
 		return false
 	}
-	x := v262
+	x := v309
 	_ = x
-	v263 := g.src(i, 1)
-	if v263.none() {
+	v310 := g.src(i, 1)
+	if v310.none() {
 		return false
 	}
-	if !v263.k {
+	if !v310.k {
 		return false
 	}
-	k := v263
+	k := v310
 	_ = k
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4159,8 +5129,8 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm264 := m
-	if mm264 != 0 {
+	mm311 := m
+	if mm311 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4169,23 +5139,23 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v265 := g.src(i, 0)
-	if v265.none() {
+	v312 := g.src(i, 0)
+	if v312.none() {
 		return false
 	}
-	if !v265.reg() {
+	if !v312.reg() {
 		return false
 	}
-	z := v265
+	z := v312
 	_ = z
-	v266 := g.src(i, 1)
-	if v266.none() {
+	v313 := g.src(i, 1)
+	if v313.none() {
 		return false
 	}
-	if !v266.reg() {
+	if !v313.reg() {
 		return false
 	}
-	x := v266
+	x := v313
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4211,8 +5181,8 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm267 := m
-	if mm267 != 0 {
+	mm314 := m
+	if mm314 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4221,23 +5191,23 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v268 := g.src(i, 0)
-	if v268.none() {
+	v315 := g.src(i, 0)
+	if v315.none() {
 		return false
 	}
-	if !v268.reg() {
+	if !v315.reg() {
 		return false
 	}
-	x := v268
+	x := v315
 	_ = x
-	v269 := g.src(i, 1)
-	if v269.none() {
+	v316 := g.src(i, 1)
+	if v316.none() {
 		return false
 	}
-	if !v269.reg() {
+	if !v316.reg() {
 		return false
 	}
-	z := v269
+	z := v316
 	_ = z
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {

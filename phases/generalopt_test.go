@@ -24,6 +24,7 @@ func genOptKernel(body string) string {
 	.reg .b16 %rs<8>;
 	.reg .b64 %rd<12>;
 	.reg .f32 %f<8>;
+	.reg .f64 %fd<8>;
 	ld.param.u64 %rd1, [out];
 	ld.param.u32 %r1, [n];
 	mov.u32 %r2, %tid.x;

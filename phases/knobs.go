@@ -142,8 +142,8 @@ var (
 		"maximum number of equivalent conditional branches merged per function"))
 	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "0.25", 0, 100, "ConvertMemoryToRegister",
 		"cost of a move put in place of a .local load or store (each access removed is worth 1.0; conversions cost 1.0): a slot is promoted when what it saves is positive")
-	LimitFoldFP = inert(boolKnob("limit-fold-fp", "false", "GeneralOptimize",
-		"fold floating-point operations only where the result is exact (default from the SM profile)"))
+	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
+		"the conservative path: no floating-point folding (float arithmetic, comparisons and conversions with a float side stay as written; integer folding is unaffected). Default from the SM profile: on for Kepler and Maxwell")
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
 		"maximum number of instructions hoisted or moved per function")
 	SplitLiveRangesBudget = inert(budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",
