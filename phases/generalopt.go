@@ -412,6 +412,8 @@ type genOpt struct {
 	// whose result the rewrite adds the constant to.
 	reuseE ir.InstrID
 	reuseC uint64
+	// What minMaxOf found (generalopt_select.go): the min/max type.
+	mmType ir.Type
 
 	refs, refs2 []core.RegRef
 	// Local tables, indexed by register: the copy (or constant) the

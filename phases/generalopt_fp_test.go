@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -11,9 +12,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
+	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
 // The floating-point folder (generalopt_fp.go) against the simulator:
@@ -644,5 +647,58 @@ func TestFoldFPEdgeCases(t *testing.T) {
 			ops[k] = [3]uint64{tc.a, tc.b, tc.c}
 		}
 		fpBatch(t, fm, ops)
+	}
+}
+
+// TestFoldRulesGenerated: the float, conversion and select rules on
+// generated kernels (gen.Config.Fold), GeneralOptimize alone and the
+// whole pipeline, each result checked in the simulator; every rule named
+// here must fire.
+func TestFoldRulesGenerated(t *testing.T) {
+	want := []string{"FoldFAdd", "FoldFSub", "FoldFMul", "FoldFDiv", "FoldFSqrt", "FoldFFma", "FoldFMin", "FoldFMax",
+		"FoldFNeg", "FoldFAbs", "FoldCvt", "FoldFSetp", "FmaOne", "SelpMin", "SelpMax"}
+	n := envCount(t, "PTXOPT_GEN_KERNELS", 40)
+	if testing.Short() {
+		n = 16
+	}
+	target, _ := ParseTarget("sm_80")
+	only, err := NewConfig(MaxOpt, target, nil, nil, []string{"GeneralOptimize"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only.Verify, all.Verify = true, true
+	fired := map[string]int64{}
+	for seed := int64(0); seed < n; seed++ {
+		f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 150 + int(seed%5)*50, Fold: true}))
+		for _, c := range []*Config{only, all} {
+			after := f.Clone()
+			stats, err := Run(context.Background(), c, nil, after, nil)
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			for _, r := range want {
+				fired[r] += ruleCounter(stats, r+"\x00")
+			}
+			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3, ExtraSeeds: simtest.ExtraSeeds})
+			if err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			if res.Mismatch != nil {
+				t.Fatalf("seed %d (whole pipeline %v): changes what the kernel computes: %v", seed, c == all, res.Mismatch)
+			}
+			if msg := simtest.Verdict(res); msg != "" {
+				t.Fatalf("seed %d: the change was not checked: %s", seed, msg)
+			}
+		}
+	}
+	t.Logf("over %d kernels: %v", n, fired)
+	for _, r := range want {
+		if fired[r] == 0 {
+			t.Errorf("rule %s never fired on %d generated kernels", r, n)
+		}
 	}
 }

@@ -64,6 +64,8 @@ const (
 	ruleMadOne
 	ruleMadAddZero
 	ruleMovSelf
+	ruleSelpMin
+	ruleSelpMax
 	ruleFoldSetp
 	ruleSetpSelf
 	rulePredFoldAnd
@@ -154,6 +156,8 @@ var ruleNames = [numRules]string{
 	"MadOne",
 	"MadAddZero",
 	"MovSelf",
+	"SelpMin",
+	"SelpMax",
 	"FoldSetp",
 	"SetpSelf",
 	"PredFoldAnd",
@@ -243,6 +247,8 @@ var ruleText = [numRules]string{
 	"int.rules:54: MadOne commute: (mad.lo int x 1 y) => (add t x y)",
 	"int.rules:55: MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)",
 	"int.rules:59: MovSelf: (mov any x:r) && {g.selfMove(i)} => nop",
+	"int.rules:66: SelpMin: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMin} => call toMin",
+	"int.rules:67: SelpMax: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMax} => call toMax",
 	"pred.rules:6: FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?",
 	"pred.rules:8: SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?",
 	"pred.rules:11: PredFoldAnd: (and pred a:k b:k) => {a.c & b.c}",
@@ -278,6 +284,8 @@ var ruleGroup = [numRules]string{
 	"cfg",
 	"cfg",
 	"cfg",
+	"fold",
+	"fold",
 	"fold",
 	"fold",
 	"fold",
@@ -397,6 +405,8 @@ func (g *genOpt) rulesFold(i ir.InstrID) bool {
 		return g.rFoldOr(i) || g.rOrZero(i) || g.rOrZero_c(i) || g.rOrOnes(i) || g.rOrOnes_c(i) || g.rOrSelf(i)
 	case ir.OpRcp:
 		return g.rFoldFRcp(i)
+	case ir.OpSelp:
+		return g.rSelpMin(i) || g.rSelpMax(i)
 	case ir.OpShl:
 		return g.rFoldShl(i) || g.rShlZero(i) || g.rShlWide(i) || g.rReuseShl(i)
 	case ir.OpShr:
@@ -3715,6 +3725,116 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	return true
 }
 
+// rSelpMin (int.rules:66):
+//
+//	SelpMin: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMin} => call toMin
+func (g *genOpt) rSelpMin(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm218 := m
+	if mm218 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v219 := g.src(i, 0)
+	if v219.none() {
+		return false
+	}
+	x := v219
+	_ = x
+	v220 := g.src(i, 1)
+	if v220.none() {
+		return false
+	}
+	y := v220
+	_ = y
+	v221 := g.src(i, 2)
+	if v221.none() {
+		return false
+	}
+	if !v221.reg() {
+		return false
+	}
+	p := v221
+	_ = p
+	_, _, _ = t, m, t2
+	if !(g.minMaxOf(i, x, y, p) == ir.OpMin) {
+		return false
+	}
+	if !g.fire(ruleSelpMin, i) {
+		return false
+	}
+	g.toMin(i, x, y, p)
+	return true
+}
+
+// rSelpMax (int.rules:67):
+//
+//	SelpMax: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMax} => call toMax
+func (g *genOpt) rSelpMax(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm222 := m
+	if mm222 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v223 := g.src(i, 0)
+	if v223.none() {
+		return false
+	}
+	x := v223
+	_ = x
+	v224 := g.src(i, 1)
+	if v224.none() {
+		return false
+	}
+	y := v224
+	_ = y
+	v225 := g.src(i, 2)
+	if v225.none() {
+		return false
+	}
+	if !v225.reg() {
+		return false
+	}
+	p := v225
+	_ = p
+	_, _, _ = t, m, t2
+	if !(g.minMaxOf(i, x, y, p) == ir.OpMax) {
+		return false
+	}
+	if !g.fire(ruleSelpMax, i) {
+		return false
+	}
+	g.toMax(i, x, y, p)
+	return true
+}
+
 // rFoldSetp (pred.rules:6):
 //
 //	FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?
@@ -3728,12 +3848,12 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm218 := m
-	if mm218.Cmp() == ir.CmpNone || mm218.BoolOp() != ir.BoolNone {
+	mm226 := m
+	if mm226.Cmp() == ir.CmpNone || mm226.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm218 = mm218.WithCmp(ir.CmpNone)
-	if mm218 != 0 {
+	mm226 = mm226.WithCmp(ir.CmpNone)
+	if mm226 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3742,23 +3862,23 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v219 := g.src(i, 0)
-	if v219.none() {
+	v227 := g.src(i, 0)
+	if v227.none() {
 		return false
 	}
-	if !v219.k {
+	if !v227.k {
 		return false
 	}
-	a := v219
+	a := v227
 	_ = a
-	v220 := g.src(i, 1)
-	if v220.none() {
+	v228 := g.src(i, 1)
+	if v228.none() {
 		return false
 	}
-	if !v220.k {
+	if !v228.k {
 		return false
 	}
-	b := v220
+	b := v228
 	_ = b
 	_, _, _ = t, m, t2
 	v, ok := cmpInt(m.Cmp(), t, a.c, b.c)
@@ -3782,12 +3902,12 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm221 := m
-	if mm221.Cmp() == ir.CmpNone || mm221.BoolOp() != ir.BoolNone {
+	mm229 := m
+	if mm229.Cmp() == ir.CmpNone || mm229.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm221 = mm221.WithCmp(ir.CmpNone)
-	if mm221 != 0 {
+	mm229 = mm229.WithCmp(ir.CmpNone)
+	if mm229 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3796,20 +3916,20 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v222 := g.src(i, 0)
-	if v222.none() {
+	v230 := g.src(i, 0)
+	if v230.none() {
 		return false
 	}
-	x := v222
+	x := v230
 	_ = x
-	v223 := g.src(i, 1)
-	if v223.none() {
+	v231 := g.src(i, 1)
+	if v231.none() {
 		return false
 	}
-	if !v223.reg() {
+	if !v231.reg() {
 		return false
 	}
-	if !sameVal(x, v223) {
+	if !sameVal(x, v231) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3834,8 +3954,8 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm224 := m
-	if mm224 != 0 {
+	mm232 := m
+	if mm232 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3844,23 +3964,23 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v225 := g.src(i, 0)
-	if v225.none() {
+	v233 := g.src(i, 0)
+	if v233.none() {
 		return false
 	}
-	if !v225.k {
+	if !v233.k {
 		return false
 	}
-	a := v225
+	a := v233
 	_ = a
-	v226 := g.src(i, 1)
-	if v226.none() {
+	v234 := g.src(i, 1)
+	if v234.none() {
 		return false
 	}
-	if !v226.k {
+	if !v234.k {
 		return false
 	}
-	b := v226
+	b := v234
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldAnd, i) {
@@ -3874,144 +3994,6 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 //
 //	PredFoldOr: (or pred a:k b:k) => {a.c | b.c}
 func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm227 := m
-	if mm227 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v228 := g.src(i, 0)
-	if v228.none() {
-		return false
-	}
-	if !v228.k {
-		return false
-	}
-	a := v228
-	_ = a
-	v229 := g.src(i, 1)
-	if v229.none() {
-		return false
-	}
-	if !v229.k {
-		return false
-	}
-	b := v229
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredFoldOr, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c|b.c))
-	return true
-}
-
-// rPredFoldXor (pred.rules:13):
-//
-//	PredFoldXor: (xor pred a:k b:k) => {a.c ^ b.c}
-func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm230 := m
-	if mm230 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v231 := g.src(i, 0)
-	if v231.none() {
-		return false
-	}
-	if !v231.k {
-		return false
-	}
-	a := v231
-	_ = a
-	v232 := g.src(i, 1)
-	if v232.none() {
-		return false
-	}
-	if !v232.k {
-		return false
-	}
-	b := v232
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredFoldXor, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c^b.c))
-	return true
-}
-
-// rPredFoldNot (pred.rules:14):
-//
-//	PredFoldNot: (not pred a:k) => {^a.c}
-func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TPred) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm233 := m
-	if mm233 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 1) {
-		return false
-	}
-	v234 := g.src(i, 0)
-	if v234.none() {
-		return false
-	}
-	if !v234.k {
-		return false
-	}
-	a := v234
-	_ = a
-	_, _, _ = t, m, t2
-	if !g.fire(rulePredFoldNot, i) {
-		return false
-	}
-	g.toConst(i, uint64(^a.c))
-	return true
-}
-
-// rPredAndTrue (pred.rules:15):
-//
-//	PredAndTrue commute: (and pred x 1) => x
-func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -4035,10 +4017,148 @@ func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	if v236.none() {
 		return false
 	}
-	x := v236
-	_ = x
+	if !v236.k {
+		return false
+	}
+	a := v236
+	_ = a
 	v237 := g.src(i, 1)
-	if !v237.is(g, i, 1, 1) {
+	if v237.none() {
+		return false
+	}
+	if !v237.k {
+		return false
+	}
+	b := v237
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldOr, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c|b.c))
+	return true
+}
+
+// rPredFoldXor (pred.rules:13):
+//
+//	PredFoldXor: (xor pred a:k b:k) => {a.c ^ b.c}
+func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm238 := m
+	if mm238 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v239 := g.src(i, 0)
+	if v239.none() {
+		return false
+	}
+	if !v239.k {
+		return false
+	}
+	a := v239
+	_ = a
+	v240 := g.src(i, 1)
+	if v240.none() {
+		return false
+	}
+	if !v240.k {
+		return false
+	}
+	b := v240
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldXor, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c^b.c))
+	return true
+}
+
+// rPredFoldNot (pred.rules:14):
+//
+//	PredFoldNot: (not pred a:k) => {^a.c}
+func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm241 := m
+	if mm241 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v242 := g.src(i, 0)
+	if v242.none() {
+		return false
+	}
+	if !v242.k {
+		return false
+	}
+	a := v242
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(rulePredFoldNot, i) {
+		return false
+	}
+	g.toConst(i, uint64(^a.c))
+	return true
+}
+
+// rPredAndTrue (pred.rules:15):
+//
+//	PredAndTrue commute: (and pred x 1) => x
+func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TPred) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm243 := m
+	if mm243 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v244 := g.src(i, 0)
+	if v244.none() {
+		return false
+	}
+	x := v244
+	_ = x
+	v245 := g.src(i, 1)
+	if !v245.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4062,8 +4182,8 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm238 := m
-	if mm238 != 0 {
+	mm246 := m
+	if mm246 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4072,15 +4192,15 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v239 := g.src(i, 0)
-	if !v239.is(g, i, 0, 1) {
+	v247 := g.src(i, 0)
+	if !v247.is(g, i, 0, 1) {
 		return false
 	}
-	v240 := g.src(i, 1)
-	if v240.none() {
+	v248 := g.src(i, 1)
+	if v248.none() {
 		return false
 	}
-	x := v240
+	x := v248
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredAndTrue, i) {
@@ -4103,8 +4223,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm241 := m
-	if mm241 != 0 {
+	mm249 := m
+	if mm249 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4113,8 +4233,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v243 := g.src(i, 1)
-	if !v243.is(g, i, 1, 0) {
+	v251 := g.src(i, 1)
+	if !v251.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4138,8 +4258,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm244 := m
-	if mm244 != 0 {
+	mm252 := m
+	if mm252 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4148,8 +4268,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v245 := g.src(i, 0)
-	if !v245.is(g, i, 0, 0) {
+	v253 := g.src(i, 0)
+	if !v253.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4173,8 +4293,8 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm247 := m
-	if mm247 != 0 {
+	mm255 := m
+	if mm255 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4183,14 +4303,14 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v248 := g.src(i, 0)
-	if v248.none() {
+	v256 := g.src(i, 0)
+	if v256.none() {
 		return false
 	}
-	x := v248
+	x := v256
 	_ = x
-	v249 := g.src(i, 1)
-	if !v249.is(g, i, 1, 0) {
+	v257 := g.src(i, 1)
+	if !v257.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4214,8 +4334,8 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm250 := m
-	if mm250 != 0 {
+	mm258 := m
+	if mm258 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4224,15 +4344,15 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v251 := g.src(i, 0)
-	if !v251.is(g, i, 0, 0) {
+	v259 := g.src(i, 0)
+	if !v259.is(g, i, 0, 0) {
 		return false
 	}
-	v252 := g.src(i, 1)
-	if v252.none() {
+	v260 := g.src(i, 1)
+	if v260.none() {
 		return false
 	}
-	x := v252
+	x := v260
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredOrFalse, i) {
@@ -4255,8 +4375,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm253 := m
-	if mm253 != 0 {
+	mm261 := m
+	if mm261 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4265,8 +4385,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v255 := g.src(i, 1)
-	if !v255.is(g, i, 1, 1) {
+	v263 := g.src(i, 1)
+	if !v263.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4290,8 +4410,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm256 := m
-	if mm256 != 0 {
+	mm264 := m
+	if mm264 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4300,8 +4420,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v257 := g.src(i, 0)
-	if !v257.is(g, i, 0, 1) {
+	v265 := g.src(i, 0)
+	if !v265.is(g, i, 0, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4325,8 +4445,8 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm259 := m
-	if mm259 != 0 {
+	mm267 := m
+	if mm267 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4335,14 +4455,14 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v260 := g.src(i, 0)
-	if v260.none() {
+	v268 := g.src(i, 0)
+	if v268.none() {
 		return false
 	}
-	x := v260
+	x := v268
 	_ = x
-	v261 := g.src(i, 1)
-	if !v261.is(g, i, 1, 0) {
+	v269 := g.src(i, 1)
+	if !v269.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4366,8 +4486,8 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm262 := m
-	if mm262 != 0 {
+	mm270 := m
+	if mm270 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4376,15 +4496,15 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v263 := g.src(i, 0)
-	if !v263.is(g, i, 0, 0) {
+	v271 := g.src(i, 0)
+	if !v271.is(g, i, 0, 0) {
 		return false
 	}
-	v264 := g.src(i, 1)
-	if v264.none() {
+	v272 := g.src(i, 1)
+	if v272.none() {
 		return false
 	}
-	x := v264
+	x := v272
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorFalse, i) {
@@ -4407,8 +4527,8 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm265 := m
-	if mm265 != 0 {
+	mm273 := m
+	if mm273 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4417,14 +4537,14 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v266 := g.src(i, 0)
-	if v266.none() {
+	v274 := g.src(i, 0)
+	if v274.none() {
 		return false
 	}
-	x := v266
+	x := v274
 	_ = x
-	v267 := g.src(i, 1)
-	if !v267.is(g, i, 1, 1) {
+	v275 := g.src(i, 1)
+	if !v275.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4448,8 +4568,8 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm268 := m
-	if mm268 != 0 {
+	mm276 := m
+	if mm276 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4458,15 +4578,15 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v269 := g.src(i, 0)
-	if !v269.is(g, i, 0, 1) {
+	v277 := g.src(i, 0)
+	if !v277.is(g, i, 0, 1) {
 		return false
 	}
-	v270 := g.src(i, 1)
-	if v270.none() {
+	v278 := g.src(i, 1)
+	if v278.none() {
 		return false
 	}
-	x := v270
+	x := v278
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorTrue, i) {
@@ -4489,8 +4609,8 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm271 := m
-	if mm271 != 0 {
+	mm279 := m
+	if mm279 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4499,17 +4619,17 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v272 := g.src(i, 0)
-	if v272.none() {
+	v280 := g.src(i, 0)
+	if v280.none() {
 		return false
 	}
-	x := v272
+	x := v280
 	_ = x
-	v273 := g.src(i, 1)
-	if v273.none() {
+	v281 := g.src(i, 1)
+	if v281.none() {
 		return false
 	}
-	if !sameVal(x, v273) {
+	if !sameVal(x, v281) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4533,8 +4653,8 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm274 := m
-	if mm274 != 0 {
+	mm282 := m
+	if mm282 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4543,17 +4663,17 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v275 := g.src(i, 0)
-	if v275.none() {
+	v283 := g.src(i, 0)
+	if v283.none() {
 		return false
 	}
-	x := v275
+	x := v283
 	_ = x
-	v276 := g.src(i, 1)
-	if v276.none() {
+	v284 := g.src(i, 1)
+	if v284.none() {
 		return false
 	}
-	if !sameVal(x, v276) {
+	if !sameVal(x, v284) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4577,8 +4697,8 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm277 := m
-	if mm277 != 0 {
+	mm285 := m
+	if mm285 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4587,17 +4707,17 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v278 := g.src(i, 0)
-	if v278.none() {
+	v286 := g.src(i, 0)
+	if v286.none() {
 		return false
 	}
-	x := v278
+	x := v286
 	_ = x
-	v279 := g.src(i, 1)
-	if v279.none() {
+	v287 := g.src(i, 1)
+	if v287.none() {
 		return false
 	}
-	if !sameVal(x, v279) {
+	if !sameVal(x, v287) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4621,8 +4741,8 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm280 := m
-	if mm280 != 0 {
+	mm288 := m
+	if mm288 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4631,41 +4751,41 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v281 := g.src(i, 0)
-	if !v281.reg() {
+	v289 := g.src(i, 0)
+	if !v289.reg() {
 		return false
 	}
-	d282, okd282 := g.defOf(v281.o.Reg())
-	if !okd282 {
+	d290, okd290 := g.defOf(v289.o.Reg())
+	if !okd290 {
 		return false
 	}
-	if f.Op[d282] != ir.OpNot {
+	if f.Op[d290] != ir.OpNot {
 		return false
 	}
-	t283, m283, u283 := f.Type[d282], f.Mods[d282], f.Type2[d282]
-	if !(t283 == t) {
+	t291, m291, u291 := f.Type[d290], f.Mods[d290], f.Type2[d290]
+	if !(t291 == t) {
 		return false
 	}
-	if u283 != ir.TNone {
+	if u291 != ir.TNone {
 		return false
 	}
-	mm284 := m283
-	if mm284 != 0 {
+	mm292 := m291
+	if mm292 != 0 {
 		return false
 	}
-	if f.Space[d282] != ir.SpaceNone {
+	if f.Space[d290] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d282, 1) {
+	if !g.shape(d290, 1) {
 		return false
 	}
-	v285 := g.src(d282, 0)
-	if v285.none() {
+	v293 := g.src(d290, 0)
+	if v293.none() {
 		return false
 	}
-	x := v285
+	x := v293
 	_ = x
-	_, _, _ = t283, m283, u283
+	_, _, _ = t291, m291, u291
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredNotNot, i) {
 		return false
@@ -4687,8 +4807,8 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm286 := m
-	if mm286 != 0 {
+	mm294 := m
+	if mm294 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4697,17 +4817,17 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v287 := g.src(i, 0)
-	if v287.none() {
+	v295 := g.src(i, 0)
+	if v295.none() {
 		return false
 	}
-	x := v287
+	x := v295
 	_ = x
-	v288 := g.src(i, 1)
-	if v288.none() {
+	v296 := g.src(i, 1)
+	if v296.none() {
 		return false
 	}
-	if !sameVal(x, v288) {
+	if !sameVal(x, v296) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4731,8 +4851,8 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm290 := m
-	if mm290 != 0 {
+	mm298 := m
+	if mm298 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4741,20 +4861,20 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v291 := g.src(i, 0)
-	if v291.none() {
+	v299 := g.src(i, 0)
+	if v299.none() {
 		return false
 	}
-	x := v291
+	x := v299
 	_ = x
-	v293 := g.src(i, 2)
-	if v293.none() {
+	v301 := g.src(i, 2)
+	if v301.none() {
 		return false
 	}
-	if !v293.k {
+	if !v301.k {
 		return false
 	}
-	c := v293
+	c := v301
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 != 0) {
@@ -4780,8 +4900,8 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm294 := m
-	if mm294 != 0 {
+	mm302 := m
+	if mm302 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4790,20 +4910,20 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v296 := g.src(i, 1)
-	if v296.none() {
+	v304 := g.src(i, 1)
+	if v304.none() {
 		return false
 	}
-	y := v296
+	y := v304
 	_ = y
-	v297 := g.src(i, 2)
-	if v297.none() {
+	v305 := g.src(i, 2)
+	if v305.none() {
 		return false
 	}
-	if !v297.k {
+	if !v305.k {
 		return false
 	}
-	c := v297
+	c := v305
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 == 0) {
@@ -4881,13 +5001,13 @@ func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm298 := m
-	if mm298.Cmp() == ir.CmpNone || mm298.BoolOp() != ir.BoolNone {
+	mm306 := m
+	if mm306.Cmp() == ir.CmpNone || mm306.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm298 = mm298.WithCmp(ir.CmpNone)
-	mm298 &^= ir.ModFtz
-	if mm298 != 0 {
+	mm306 = mm306.WithCmp(ir.CmpNone)
+	mm306 &^= ir.ModFtz
+	if mm306 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4896,23 +5016,23 @@ func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v299 := g.src(i, 0)
-	if v299.none() {
+	v307 := g.src(i, 0)
+	if v307.none() {
 		return false
 	}
-	if !v299.k {
+	if !v307.k {
 		return false
 	}
-	a := v299
+	a := v307
 	_ = a
-	v300 := g.src(i, 1)
-	if v300.none() {
+	v308 := g.src(i, 1)
+	if v308.none() {
 		return false
 	}
-	if !v300.k {
+	if !v308.k {
 		return false
 	}
-	b := v300
+	b := v308
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -4939,8 +5059,8 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !(t2 == ir.TS32) {
 		return false
 	}
-	mm301 := m
-	if mm301 != 0 {
+	mm309 := m
+	if mm309 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4949,14 +5069,14 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v302 := g.src(i, 0)
-	if v302.none() {
+	v310 := g.src(i, 0)
+	if v310.none() {
 		return false
 	}
-	if !v302.reg() {
+	if !v310.reg() {
 		return false
 	}
-	x := v302
+	x := v310
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4982,8 +5102,8 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !(t2 == ir.TU32) {
 		return false
 	}
-	mm303 := m
-	if mm303 != 0 {
+	mm311 := m
+	if mm311 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4992,14 +5112,14 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v304 := g.src(i, 0)
-	if v304.none() {
+	v312 := g.src(i, 0)
+	if v312.none() {
 		return false
 	}
-	if !v304.reg() {
+	if !v312.reg() {
 		return false
 	}
-	x := v304
+	x := v312
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5025,8 +5145,8 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm305 := m
-	if mm305 != 0 {
+	mm313 := m
+	if mm313 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5035,23 +5155,23 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v306 := g.src(i, 0)
-	if v306.none() {
+	v314 := g.src(i, 0)
+	if v314.none() {
 		return false
 	}
-	if !v306.reg() {
+	if !v314.reg() {
 		return false
 	}
-	x := v306
+	x := v314
 	_ = x
-	v307 := g.src(i, 1)
-	if v307.none() {
+	v315 := g.src(i, 1)
+	if v315.none() {
 		return false
 	}
-	if !v307.k {
+	if !v315.k {
 		return false
 	}
-	s := v307
+	s := v315
 	_ = s
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5077,8 +5197,8 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm308 := m
-	if mm308 != ir.ModLo {
+	mm316 := m
+	if mm316 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5087,23 +5207,23 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v309 := g.src(i, 0)
-	if v309.none() {
+	v317 := g.src(i, 0)
+	if v317.none() {
 		return false
 	}
-	if !v309.reg() {
+	if !v317.reg() {
 		return false
 	}
-	x := v309
+	x := v317
 	_ = x
-	v310 := g.src(i, 1)
-	if v310.none() {
+	v318 := g.src(i, 1)
+	if v318.none() {
 		return false
 	}
-	if !v310.k {
+	if !v318.k {
 		return false
 	}
-	k := v310
+	k := v318
 	_ = k
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5129,8 +5249,8 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm311 := m
-	if mm311 != 0 {
+	mm319 := m
+	if mm319 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5139,23 +5259,23 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v312 := g.src(i, 0)
-	if v312.none() {
+	v320 := g.src(i, 0)
+	if v320.none() {
 		return false
 	}
-	if !v312.reg() {
+	if !v320.reg() {
 		return false
 	}
-	z := v312
+	z := v320
 	_ = z
-	v313 := g.src(i, 1)
-	if v313.none() {
+	v321 := g.src(i, 1)
+	if v321.none() {
 		return false
 	}
-	if !v313.reg() {
+	if !v321.reg() {
 		return false
 	}
-	x := v313
+	x := v321
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5181,8 +5301,8 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm314 := m
-	if mm314 != 0 {
+	mm322 := m
+	if mm322 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5191,23 +5311,23 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v315 := g.src(i, 0)
-	if v315.none() {
+	v323 := g.src(i, 0)
+	if v323.none() {
 		return false
 	}
-	if !v315.reg() {
+	if !v323.reg() {
 		return false
 	}
-	x := v315
+	x := v323
 	_ = x
-	v316 := g.src(i, 1)
-	if v316.none() {
+	v324 := g.src(i, 1)
+	if v324.none() {
 		return false
 	}
-	if !v316.reg() {
+	if !v324.reg() {
 		return false
 	}
-	z := v316
+	z := v324
 	_ = z
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {

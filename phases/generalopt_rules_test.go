@@ -130,6 +130,13 @@ var ruleCases = []ruleCase{
 		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @!%p1 add.u32 %r30, %r2, 1;"},
 	{"CvtaRoundTrip", "cvta.global.u64 %rd5, %rd4;\n cvta.to.global.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd6];",
 		"cvta.global.u64 %rd5, %rd4;\n cvta.to.shared.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd4];"},
+	// select formation: a select between a comparison's sides
+	{"SelpMin", "setp.lt.s32 %p1, %r2, %r1;\n selp.b32 %r30, %r2, %r1, %p1;",
+		// off by two from the constant: not a clamp
+		"setp.lt.u32 %p1, %r2, 256;\n selp.b32 %r30, %r2, 254, %p1;"},
+	{"SelpMax", "setp.lt.u32 %p1, %r2, 256;\n selp.b32 %r30, 255, %r2, %p1;",
+		// x < INT_MIN: no c-1 to move the constant to
+		"setp.lt.s32 %p1, %r2, -2147483648;\n selp.b32 %r30, 2147483647, %r2, %p1;"},
 	// float.rules: folds computed exactly; the negatives are what is
 	// left alone (a register source, or a result PTX does not pin down).
 	{"FoldFAdd", "mov.f32 %f1, 0f3F800000;\n add.f32 %f2, %f1, 0f40000000;" + fOut, "mov.b32 %f1, %r2;\n add.f32 %f2, %f1, 0f40000000;" + fOut},
