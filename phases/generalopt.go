@@ -261,6 +261,9 @@ func generalOptimizeLate2(p *Pass) bool { return runBundle(p, bundleOf("GeneralO
 // runBundle runs bundle b on p's function (the sub-passes the
 // configuration leaves it: see namedSubPasses).
 func runBundle(p *Pass, b *bundle) bool {
+	if b.slot == "GeneralOptimizeEarly" && p.Knobs.Bool(DisableMergeEquivalentConditionalFlow) {
+		return false // the seeds' option 214: phase 13 skipped whole
+	}
 	subs := b.subs
 	if p.Config != nil && p.Phase != nil {
 		var buf [numSubPasses]subPass
@@ -300,6 +303,10 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	rounds := maxGeneralOptimizeRounds
 	if once {
 		rounds = 1
+	}
+	if p.Phase != nil && p.Phase.Name == "GeneralOptimizeEarly" {
+		// the seeds' phase 13 iteration cap (unlimited by default)
+		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
 	}
 	for round := 0; round < rounds; round++ {
 		if round > 0 && p.Canceled() {
