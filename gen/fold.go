@@ -6,8 +6,9 @@ import "github.com/ptxopt/ptxopt/ir"
 // compilers leave it: floating-point arithmetic and conversions on
 // constants (edge values included: zeros of both signs, subnormals,
 // infinities, NaN, ties), comparisons of constants whose predicates then
-// guard instructions and selects, and compare-and-pick selects (min, max,
-// clamps) of integer values.
+// guard instructions and selects, compare-and-pick selects (min, max,
+// clamps) of integer values, and pairs of equal two-level chains under
+// one guard.
 
 // foldPercent is the share of statements that are fold fodder.
 const foldPercent = 12
@@ -33,7 +34,9 @@ func (g *gen) f32imm(b uint32) ir.Operand {
 }
 
 func (g *gen) foldOp() {
-	switch g.rnd.Intn(6) {
+	switch g.rnd.Intn(7) {
+	case 6: // two equal chains under one guard (MergeEquivalentConditionalFlow)
+		g.equalChains()
 	case 0, 1: // f32 arithmetic on constants
 		a := g.reg(ir.TF32)
 		g.emit("mov.f32", def(a), g.f32imm(foldF32[g.rnd.Intn(len(foldF32))]))
@@ -107,4 +110,38 @@ func (g *gen) foldOp() {
 		}
 		g.def32(d, fresh)
 	}
+}
+
+// equalChains emits the same two-level computation twice under one guard
+// (or none), into registers that hold a value in every lane first.
+func (g *gen) equalChains() {
+	guard := ir.NoOperand
+	if len(g.p.pred) > 0 && g.rnd.Intn(3) != 0 {
+		guard = use(g.pick(g.p.pred))
+		if g.rnd.Intn(2) == 0 {
+			guard = guard.WithFlags(ir.FlagNot)
+		}
+	}
+	a, b, c := g.pick32(), g.pick32(), g.pick32()
+	op1 := []string{"add.s32", "xor.b32", "mul.lo.s32", "sub.s32"}[g.rnd.Intn(4)]
+	op2 := []string{"add.s32", "and.b32", "shl.b32", "max.s32"}[g.rnd.Intn(4)]
+	neg := g.rnd.Intn(2) == 0
+	k2 := int64(1 + g.rnd.Intn(7))
+	var ds [2]ir.RegID
+	for k := range ds {
+		d := g.reg(ir.TB32)
+		g.emit("mov.b32", def(d), use(c))
+		t := g.reg(ir.TB32)
+		src := a
+		if neg {
+			n := g.reg(ir.TB32)
+			g.emitG(guard, "neg.s32", def(n), use(a))
+			src = n
+		}
+		g.emitG(guard, op1, def(t), use(src), use(b))
+		g.emitG(guard, op2, def(d), use(t), g.imm(k2))
+		ds[k] = d
+	}
+	g.def32(ds[0], true)
+	g.def32(ds[1], true)
 }

@@ -114,10 +114,14 @@ const (
 	spPred
 	// DeadCode: instructions without effects whose results nothing reads.
 	spDead
+	// MergeEquivalentConditionalFlow: an instruction equal, to depth 2
+	// under the same guard, to an earlier one in its block becomes a copy
+	// of its result (generalopt_merge.go).
+	spMerge
 	numSubPasses
 )
 
-var subPassNames = [numSubPasses]string{"CopyProp", "MovWindow", "ConstantFold", "PredicateSimplify", "DeadCode"}
+var subPassNames = [numSubPasses]string{"CopyProp", "MovWindow", "ConstantFold", "PredicateSimplify", "DeadCode", "MergeEquivalentConditionalFlow"}
 
 // movWindow is how many recent copies MovWindow remembers per block.
 const movWindow = 6
@@ -139,7 +143,7 @@ type bundle struct {
 // seeds put in the middle instance, runs in a slot of its own before
 // IntoSSA: it writes registers once per store, which SSA form forbids.)
 var bundles = []bundle{
-	{slot: "GeneralOptimizeEarly", subs: []subPass{spCopyProp}},
+	{slot: "GeneralOptimizeEarly", subs: []subPass{spCopyProp, spMerge}},
 	{slot: "GeneralOptimize", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
 	{slot: "GeneralOptimizeMid", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
 	{slot: "GeneralOptimizeMid2", subs: []subPass{spCopyProp, spFold}},
@@ -195,6 +199,8 @@ var namedSubPasses = []struct {
 }{
 	{"OriCopyProp", 1<<spCopyProp | 1<<spMovWindow,
 		"forward copy propagation, the CopyProp (MovWindow in GeneralOptimizeLate) sub-pass of the six GeneralOptimize bundles: named, the bundles run with it alone; disabled, without it"},
+	{"MergeEquivalentConditionalFlow", 1 << spMerge,
+		"the seeds' phase 13 role, a sub-pass of GeneralOptimizeEarly: an instruction equal to depth 2, under the same guard, to an earlier one of its block becomes a copy of its result; named, GeneralOptimizeEarly runs it alone"},
 }
 
 // subMask is a set of sub-passes (bit s for subPass s).
@@ -325,6 +331,11 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 				n += g.globalWalk()
 			}
 		}
+		if g.on[spMerge] {
+			k := g.mergeEquivalent()
+			g.merged += k
+			n += k
+		}
 		if g.on[spPred] {
 			n += g.cfgCleanup()
 		}
@@ -348,6 +359,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	}
 	if g.copies > 0 {
 		p.Count("CopyProp: copies propagated", g.copies)
+	}
+	if g.merged > 0 {
+		p.Count("MergeEquivalentConditionalFlow: equivalent chains merged", g.merged)
 	}
 	if g.guardedCopies > 0 {
 		p.Count("CopyProp: predicated copies propagated", g.guardedCopies)
@@ -386,6 +400,7 @@ type genOpt struct {
 	duAt                      int64 // edits when the cached def-use chains were last known current
 	localBudget, globalBudget int64
 	copies                    int64
+	merged                    int64 // MergeEquivalentConditionalFlow
 	p                         *Pass
 	on                        [numSubPasses]bool
 	window                    int // MovWindow: copies remembered per block (0: all)

@@ -650,10 +650,11 @@ func TestFoldFPEdgeCases(t *testing.T) {
 	}
 }
 
-// TestFoldRulesGenerated: the float, conversion and select rules on
-// generated kernels (gen.Config.Fold), GeneralOptimize alone and the
-// whole pipeline, each result checked in the simulator; every rule named
-// here must fire.
+// TestFoldRulesGenerated: the float, conversion and select rules and
+// MergeEquivalentConditionalFlow on generated kernels (gen.Config.Fold),
+// the GeneralOptimize bundles alone and the whole pipeline, each result
+// checked in the simulator; every rule named here must fire, and the
+// merging too.
 func TestFoldRulesGenerated(t *testing.T) {
 	want := []string{"FoldFAdd", "FoldFSub", "FoldFMul", "FoldFDiv", "FoldFSqrt", "FoldFFma", "FoldFMin", "FoldFMax",
 		"FoldFNeg", "FoldFAbs", "FoldCvt", "FoldFSetp", "FmaOne", "SelpMin", "SelpMax"}
@@ -662,7 +663,7 @@ func TestFoldRulesGenerated(t *testing.T) {
 		n = 16
 	}
 	target, _ := ParseTarget("sm_80")
-	only, err := NewConfig(MaxOpt, target, nil, nil, []string{"GeneralOptimize"})
+	only, err := NewConfig(MaxOpt, target, nil, nil, []string{"GeneralOptimizeEarly", "GeneralOptimize"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -672,6 +673,7 @@ func TestFoldRulesGenerated(t *testing.T) {
 	}
 	only.Verify, all.Verify = true, true
 	fired := map[string]int64{}
+	merged := int64(0)
 	for seed := int64(0); seed < n; seed++ {
 		f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 150 + int(seed%5)*50, Fold: true}))
 		for _, c := range []*Config{only, all} {
@@ -683,6 +685,7 @@ func TestFoldRulesGenerated(t *testing.T) {
 			for _, r := range want {
 				fired[r] += ruleCounter(stats, r+"\x00")
 			}
+			merged += phaseCounter(stats, "GeneralOptimizeEarly", "MergeEquivalentConditionalFlow: equivalent chains merged")
 			res, err := sim.Diff(f, after, sim.DiffOptions{Seeds: 3, ExtraSeeds: simtest.ExtraSeeds})
 			if err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
@@ -695,7 +698,10 @@ func TestFoldRulesGenerated(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("over %d kernels: %v", n, fired)
+	t.Logf("over %d kernels: %v; MergeEquivalentConditionalFlow merged %d", n, fired, merged)
+	if merged == 0 {
+		t.Errorf("MergeEquivalentConditionalFlow never merged on %d generated kernels", n)
+	}
 	for _, r := range want {
 		if fired[r] == 0 {
 			t.Errorf("rule %s never fired on %d generated kernels", r, n)

@@ -139,9 +139,9 @@ var (
 	SpeculativeHoistCommonInsts = inert(boolKnob("SpeculativeHoistCommonInsts", "false", "OriHoistInvariantsLate",
 		"would hoist an instruction both successors of a branch compute into the branch's block (ptxas phase 56); not built: OriDoPredication merges such pairs when it if-converts the branch, and LateOriCommoning commons what a dominating block already computes"))
 	MergeEquivalentConditionalFlowBudget = budgetKnob("MergeEquivalentConditionalFlowBudget", "unlimited", "GeneralOptimizeEarly",
-		"most rounds of GeneralOptimizeEarly's fixed-point loop (the seeds' phase 13 iteration cap; unlimited, the seeds' default: until a round changes nothing, within the bundles' own cap of 8 rounds). The structural-equivalence merging of phase 13 is not built: the slot runs copy propagation")
+		"most rounds of GeneralOptimizeEarly's fixed-point loop of copy propagation and MergeEquivalentConditionalFlow (the seeds' phase 13 iteration cap; unlimited, the seeds' default: until a round changes nothing, within the bundles' own cap of 8 rounds)")
 	DisableMergeEquivalentConditionalFlow = boolKnob("DisableMergeEquivalentConditionalFlow", "false", "GeneralOptimizeEarly",
-		"skip GeneralOptimizeEarly (the seeds' phase 13) entirely")
+		"skip GeneralOptimizeEarly (the seeds' phase 13: copy propagation and MergeEquivalentConditionalFlow) entirely")
 	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "0.25", 0, 100, "ConvertMemoryToRegister",
 		"cost of a move put in place of a .local load or store (each access removed is worth 1.0; conversions cost 1.0): a slot is promoted when what it saves is positive")
 	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
