@@ -53,11 +53,15 @@ const mergeWindow = 32
 const mergeDepth = 2
 
 type merger struct {
-	g      *genOpt
-	blk    []ir.InstrID // the block's instructions in order
-	pos    []int32      // instruction → position in its block
-	nDef   []int32      // register → definitions in the function
-	nUse   []int32      // register → reads in the function
+	g   *genOpt
+	blk []ir.InstrID // the block's instructions in order
+	// wr: the register each position of the block writes (ir.NoReg:
+	// none), or mergeMany for an instruction that writes several or is
+	// opaque (written then asks the operands)
+	wr     []ir.RegID
+	pos    []int32 // instruction → position in its block
+	nDef   []int32 // register → definitions in the function
+	nUse   []int32 // register → reads in the function
 	refs   []core.RegRef
 	lowest int32 // the earliest node of the comparison under way
 }
@@ -69,24 +73,38 @@ func (g *genOpt) mergeEquivalent() int64 {
 	m := &merger{g: g, pos: take[int32](g.sc, len(f.Op)), nDef: take[int32](g.sc, f.NumRegs()), nUse: take[int32](g.sc, f.NumRegs())}
 	clear(m.nDef)
 	clear(m.nUse)
+	// One pass over the function: the counts, and (in pos, until the
+	// blocks are walked) what each instruction writes.
+	wrOf := take[ir.RegID](g.sc, len(f.Op))
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			w := ir.NoReg
 			m.refs = core.AppendRegRefs(f, i, m.refs[:0])
 			for _, x := range m.refs {
 				if x.Def {
 					m.nDef[x.Reg]++
+					if w != ir.NoReg {
+						w = mergeMany
+					} else {
+						w = x.Reg
+					}
 				} else {
 					m.nUse[x.Reg]++
 				}
 			}
+			if f.InstrProps(i).Has(ir.POpaque) {
+				w = mergeMany
+			}
+			wrOf[i] = w
 		}
 	}
 	n := int64(0)
 	for _, b := range f.Layout {
-		m.blk = m.blk[:0]
+		m.blk, m.wr = m.blk[:0], m.wr[:0]
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			m.pos[i] = int32(len(m.blk))
 			m.blk = append(m.blk, i)
+			m.wr = append(m.wr, wrOf[i])
 		}
 		// From the block's end: the last top of two equal chains is seen
 		// before its own nodes, so whole chains merge (a node seen first
@@ -101,7 +119,7 @@ func (g *genOpt) mergeEquivalent() int64 {
 				if !m.sameShape(i, j) {
 					continue
 				}
-				if m.equal(i, j) {
+				if m.quick(i, j) && m.equal(i, j) {
 					// a copy of the registers' own type (the form's type
 					// may be narrower: mul.wide, cvt)
 					di, dst := f.Ops(i)[0].Reg(), f.Ops(j)[0]
@@ -224,43 +242,77 @@ func (m *merger) operand(x, y ir.InstrID, a, b ir.Operand, top ir.Operand, d int
 // written reports whether an instruction at a position in [lo, hi) of the
 // block writes register r.
 func (m *merger) written(r ir.RegID, lo, hi int32) bool {
-	f := m.g.f
 	for p := lo; p < hi; p++ {
-		x := m.blk[p]
-		if f.Dead[x] {
-			continue
-		}
-		if f.InstrProps(x).Has(ir.POpaque) {
+		if w := m.wr[p]; w == r || w == mergeMany && m.writes(m.blk[p], r) {
 			return true
 		}
-		m.refs = core.AppendRegRefs(f, x, m.refs[:0])
-		for _, e := range m.refs {
-			if e.Def && e.Reg == r {
-				return true
-			}
+	}
+	return false
+}
+
+// mergeMany marks a position that writes several registers (or is opaque).
+const mergeMany = ir.RegID(1<<32 - 2)
+
+// writes reports whether instruction x (several results, or opaque)
+// writes r.
+func (m *merger) writes(x ir.InstrID, r ir.RegID) bool {
+	f := m.g.f
+	if f.InstrProps(x).Has(ir.POpaque) {
+		return true
+	}
+	m.refs = core.AppendRegRefs(f, x, m.refs[:0])
+	for _, e := range m.refs {
+		if e.Def && e.Reg == r {
+			return true
 		}
 	}
 	return false
 }
 
 // lastWriter returns the last instruction before position p of the block
-// that writes r (within mergeWindow).
+// that writes r (within mergeWindow); none past an opaque one.
 func (m *merger) lastWriter(r ir.RegID, p int32) (ir.InstrID, bool) {
-	f := m.g.f
 	for q := p - 1; q >= 0 && q >= p-mergeWindow; q-- {
-		x := m.blk[q]
-		if f.Dead[x] {
-			continue
+		w := m.wr[q]
+		if w == r {
+			return m.blk[q], true
 		}
-		if f.InstrProps(x).Has(ir.POpaque) {
-			return ir.NoInstr, false
-		}
-		m.refs = core.AppendRegRefs(f, x, m.refs[:0])
-		for _, e := range m.refs {
-			if e.Def && e.Reg == r {
-				return x, true
+		if w == mergeMany && m.writes(m.blk[q], r) {
+			if m.g.f.InstrProps(m.blk[q]).Has(ir.POpaque) {
+				return ir.NoInstr, false
 			}
+			return m.blk[q], true
 		}
 	}
 	return ir.NoInstr, false
+}
+
+// quick rejects most pairs of the same shape before the deep comparison:
+// sources of different kinds or flags, different immediates, or
+// different registers where J's is not a single-use temporary.
+func (m *merger) quick(i, j ir.InstrID) bool {
+	f := m.g.f
+	oi, oj := f.Ops(i), f.Ops(j)
+	for k := 1; k < len(oi); k++ {
+		a, b := oi[k], oj[k]
+		if a == b {
+			continue
+		}
+		if a.Kind() != b.Kind() || a.Flags() != b.Flags() {
+			return false
+		}
+		switch a.Kind() {
+		case ir.KImm:
+			if f.Imms[a.Index()] != f.Imms[b.Index()] {
+				return false
+			}
+		case ir.KReg:
+			if r := b.Reg(); m.nDef[r] != 1 || m.nUse[r] != 1 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
