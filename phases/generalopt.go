@@ -301,6 +301,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	g.noImm = p.Knobs.Bool(CopyPropNoWriteNonRR)
 	g.noAddr = !p.Knobs.Bool(CopyPropAddr)
 	g.limitFP = p.Knobs.Bool(LimitFoldFP)
+	g.combine = p.Phase != nil && p.Phase.Name == "GeneralOptimizeLate2"
 	g.complPred = p.Knobs.Bool(LateCopyPropComplPred) && p.Phase != nil && strings.HasPrefix(p.Phase.Name, "GeneralOptimizeLate")
 	if g.on[spMovWindow] {
 		g.on[spCopyProp], g.window = true, movWindow
@@ -409,7 +410,10 @@ type genOpt struct {
 	// CopyPropNoWriteNonRR; noAddr: !CopyPropAddr.
 	complPred, noImm, noAddr bool
 	// limitFP: limit-fold-fp, no floating-point folding (rules/float.rules).
-	limitFP                bool
+	limitFP bool
+	// combine: the combining rules (rules/combine.rules), in the last
+	// bundle only.
+	combine                bool
 	guardedCopies, selects int64 // uses rewritten through guarded facts
 	ring                   [movWindow]ir.RegID
 	ringStep               [movWindow]uint32
@@ -910,6 +914,9 @@ func (g *genOpt) applyRules(i ir.InstrID) bool {
 		fired := g.on[spFold] && g.rulesFold(i)
 		if !fired && g.on[spPred] {
 			fired = g.rulesPred(i)
+		}
+		if !fired && g.combine && g.on[spFold] {
+			fired = g.rulesCombine(i)
 		}
 		if !fired {
 			return false

@@ -10,6 +10,7 @@ const (
 	ruleBraNext
 	ruleBraThread
 	ruleBraInvert
+	ruleMadForm
 	ruleFoldFAdd
 	ruleFoldFSub
 	ruleFoldFMul
@@ -102,6 +103,7 @@ var ruleNames = [numRules]string{
 	"BraNext",
 	"BraThread",
 	"BraInvert",
+	"MadForm",
 	"FoldFAdd",
 	"FoldFSub",
 	"FoldFMul",
@@ -193,6 +195,7 @@ var ruleText = [numRules]string{
 	"cfg.rules:9: BraNext: (bra.uni? any _) && {g.braToNext(i)} => delete",
 	"cfg.rules:12: BraThread: (bra.uni? any _) && {g.threadTarget(i) != ir.NoBlock} => call thread",
 	"cfg.rules:14: BraInvert: @p (bra.uni? any _) && {g.invertible(i)} => call invert",
+	"combine.rules:17: MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)",
 	"float.rules:10: FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?",
 	"float.rules:11: FoldFSub: (sub.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpSub, t, m, a.c, b.c, 0)}?",
 	"float.rules:12: FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?",
@@ -284,6 +287,7 @@ var ruleGroup = [numRules]string{
 	"cfg",
 	"cfg",
 	"cfg",
+	"combine",
 	"fold",
 	"fold",
 	"fold",
@@ -427,6 +431,16 @@ func (g *genOpt) rulesCfg(i ir.InstrID) bool {
 	switch g.f.Op[i] {
 	case ir.OpBra:
 		return g.rBraNext(i) || g.rBraThread(i) || g.rBraInvert(i)
+	}
+	return false
+}
+
+// rulesCombine applies the first rule of group combine that matches instruction i
+// and reports whether one did.
+func (g *genOpt) rulesCombine(i ir.InstrID) bool {
+	switch g.f.Op[i] {
+	case ir.OpAdd:
+		return g.rMadForm(i) || g.rMadForm_c(i)
 	}
 	return false
 }
@@ -633,6 +647,174 @@ func (g *genOpt) rBraInvert(i ir.InstrID) bool {
 	return true
 }
 
+// rMadForm (combine.rules:17):
+//
+//	MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)
+func (g *genOpt) rMadForm(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm12 := m
+	if mm12 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v13 := g.src(i, 0)
+	if !v13.reg() {
+		return false
+	}
+	d14, okd14 := g.defOf(v13.o.Reg())
+	if !okd14 {
+		return false
+	}
+	if f.Op[d14] != ir.OpMul {
+		return false
+	}
+	t15, m15, u15 := f.Type[d14], f.Mods[d14], f.Type2[d14]
+	if !(t15 == t) {
+		return false
+	}
+	if u15 != ir.TNone {
+		return false
+	}
+	mm16 := m15
+	if mm16 != ir.ModLo {
+		return false
+	}
+	if f.Space[d14] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d14, 2) {
+		return false
+	}
+	v17 := g.src(d14, 0)
+	if v17.none() {
+		return false
+	}
+	if !v17.reg() {
+		return false
+	}
+	x := v17
+	_ = x
+	v18 := g.src(d14, 1)
+	if v18.none() {
+		return false
+	}
+	y := v18
+	_ = y
+	_, _, _ = t15, m15, u15
+	v19 := g.src(i, 1)
+	if v19.none() {
+		return false
+	}
+	z := v19
+	_ = z
+	_, _, _ = t, m, t2
+	if !(g.combineNear(i)) {
+		return false
+	}
+	if !g.fire(ruleMadForm, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMad, Type: t, Space: ir.SpaceNone, Mods: ir.ModLo}, x, y, z)
+	return true
+}
+
+// rMadForm_c (combine.rules:17):
+//
+//	MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)
+func (g *genOpt) rMadForm_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm20 := m
+	if mm20 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v21 := g.src(i, 0)
+	if v21.none() {
+		return false
+	}
+	z := v21
+	_ = z
+	v22 := g.src(i, 1)
+	if !v22.reg() {
+		return false
+	}
+	d23, okd23 := g.defOf(v22.o.Reg())
+	if !okd23 {
+		return false
+	}
+	if f.Op[d23] != ir.OpMul {
+		return false
+	}
+	t24, m24, u24 := f.Type[d23], f.Mods[d23], f.Type2[d23]
+	if !(t24 == t) {
+		return false
+	}
+	if u24 != ir.TNone {
+		return false
+	}
+	mm25 := m24
+	if mm25 != ir.ModLo {
+		return false
+	}
+	if f.Space[d23] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d23, 2) {
+		return false
+	}
+	v26 := g.src(d23, 0)
+	if v26.none() {
+		return false
+	}
+	if !v26.reg() {
+		return false
+	}
+	x := v26
+	_ = x
+	v27 := g.src(d23, 1)
+	if v27.none() {
+		return false
+	}
+	y := v27
+	_ = y
+	_, _, _ = t24, m24, u24
+	_, _, _ = t, m, t2
+	if !(g.combineNear(i)) {
+		return false
+	}
+	if !g.fire(ruleMadForm, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMad, Type: t, Space: ir.SpaceNone, Mods: ir.ModLo}, x, y, z)
+	return true
+}
+
 // rFoldFAdd (float.rules:10):
 //
 //	FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?
@@ -646,14 +828,14 @@ func (g *genOpt) rFoldFAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm12 := m
-	if !fpRound(mm12.Round()) {
+	mm28 := m
+	if !fpRound(mm28.Round()) {
 		return false
 	}
-	mm12 = mm12.WithRound(ir.RoundNone)
-	mm12 &^= ir.ModFtz
-	mm12 &^= ir.ModSat
-	if mm12 != 0 {
+	mm28 = mm28.WithRound(ir.RoundNone)
+	mm28 &^= ir.ModFtz
+	mm28 &^= ir.ModSat
+	if mm28 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -662,23 +844,23 @@ func (g *genOpt) rFoldFAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v13 := g.src(i, 0)
-	if v13.none() {
+	v29 := g.src(i, 0)
+	if v29.none() {
 		return false
 	}
-	if !v13.k {
+	if !v29.k {
 		return false
 	}
-	a := v13
+	a := v29
 	_ = a
-	v14 := g.src(i, 1)
-	if v14.none() {
+	v30 := g.src(i, 1)
+	if v30.none() {
 		return false
 	}
-	if !v14.k {
+	if !v30.k {
 		return false
 	}
-	b := v14
+	b := v30
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -705,14 +887,14 @@ func (g *genOpt) rFoldFSub(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm15 := m
-	if !fpRound(mm15.Round()) {
+	mm31 := m
+	if !fpRound(mm31.Round()) {
 		return false
 	}
-	mm15 = mm15.WithRound(ir.RoundNone)
-	mm15 &^= ir.ModFtz
-	mm15 &^= ir.ModSat
-	if mm15 != 0 {
+	mm31 = mm31.WithRound(ir.RoundNone)
+	mm31 &^= ir.ModFtz
+	mm31 &^= ir.ModSat
+	if mm31 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -721,23 +903,23 @@ func (g *genOpt) rFoldFSub(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v16 := g.src(i, 0)
-	if v16.none() {
+	v32 := g.src(i, 0)
+	if v32.none() {
 		return false
 	}
-	if !v16.k {
+	if !v32.k {
 		return false
 	}
-	a := v16
+	a := v32
 	_ = a
-	v17 := g.src(i, 1)
-	if v17.none() {
+	v33 := g.src(i, 1)
+	if v33.none() {
 		return false
 	}
-	if !v17.k {
+	if !v33.k {
 		return false
 	}
-	b := v17
+	b := v33
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -764,14 +946,14 @@ func (g *genOpt) rFoldFMul(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm18 := m
-	if !fpRound(mm18.Round()) {
+	mm34 := m
+	if !fpRound(mm34.Round()) {
 		return false
 	}
-	mm18 = mm18.WithRound(ir.RoundNone)
-	mm18 &^= ir.ModFtz
-	mm18 &^= ir.ModSat
-	if mm18 != 0 {
+	mm34 = mm34.WithRound(ir.RoundNone)
+	mm34 &^= ir.ModFtz
+	mm34 &^= ir.ModSat
+	if mm34 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -780,23 +962,23 @@ func (g *genOpt) rFoldFMul(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v19 := g.src(i, 0)
-	if v19.none() {
+	v35 := g.src(i, 0)
+	if v35.none() {
 		return false
 	}
-	if !v19.k {
+	if !v35.k {
 		return false
 	}
-	a := v19
+	a := v35
 	_ = a
-	v20 := g.src(i, 1)
-	if v20.none() {
+	v36 := g.src(i, 1)
+	if v36.none() {
 		return false
 	}
-	if !v20.k {
+	if !v36.k {
 		return false
 	}
-	b := v20
+	b := v36
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -823,14 +1005,14 @@ func (g *genOpt) rFoldFFma(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm21 := m
-	if !fpRound(mm21.Round()) {
+	mm37 := m
+	if !fpRound(mm37.Round()) {
 		return false
 	}
-	mm21 = mm21.WithRound(ir.RoundNone)
-	mm21 &^= ir.ModFtz
-	mm21 &^= ir.ModSat
-	if mm21 != 0 {
+	mm37 = mm37.WithRound(ir.RoundNone)
+	mm37 &^= ir.ModFtz
+	mm37 &^= ir.ModSat
+	if mm37 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -839,32 +1021,32 @@ func (g *genOpt) rFoldFFma(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v22 := g.src(i, 0)
-	if v22.none() {
+	v38 := g.src(i, 0)
+	if v38.none() {
 		return false
 	}
-	if !v22.k {
+	if !v38.k {
 		return false
 	}
-	a := v22
+	a := v38
 	_ = a
-	v23 := g.src(i, 1)
-	if v23.none() {
+	v39 := g.src(i, 1)
+	if v39.none() {
 		return false
 	}
-	if !v23.k {
+	if !v39.k {
 		return false
 	}
-	b := v23
+	b := v39
 	_ = b
-	v24 := g.src(i, 2)
-	if v24.none() {
+	v40 := g.src(i, 2)
+	if v40.none() {
 		return false
 	}
-	if !v24.k {
+	if !v40.k {
 		return false
 	}
-	c := v24
+	c := v40
 	_ = c
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
@@ -891,14 +1073,14 @@ func (g *genOpt) rFoldFMad(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm25 := m
-	if !fpRound(mm25.Round()) {
+	mm41 := m
+	if !fpRound(mm41.Round()) {
 		return false
 	}
-	mm25 = mm25.WithRound(ir.RoundNone)
-	mm25 &^= ir.ModFtz
-	mm25 &^= ir.ModSat
-	if mm25 != 0 {
+	mm41 = mm41.WithRound(ir.RoundNone)
+	mm41 &^= ir.ModFtz
+	mm41 &^= ir.ModSat
+	if mm41 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -907,32 +1089,32 @@ func (g *genOpt) rFoldFMad(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v26 := g.src(i, 0)
-	if v26.none() {
+	v42 := g.src(i, 0)
+	if v42.none() {
 		return false
 	}
-	if !v26.k {
+	if !v42.k {
 		return false
 	}
-	a := v26
+	a := v42
 	_ = a
-	v27 := g.src(i, 1)
-	if v27.none() {
+	v43 := g.src(i, 1)
+	if v43.none() {
 		return false
 	}
-	if !v27.k {
+	if !v43.k {
 		return false
 	}
-	b := v27
+	b := v43
 	_ = b
-	v28 := g.src(i, 2)
-	if v28.none() {
+	v44 := g.src(i, 2)
+	if v44.none() {
 		return false
 	}
-	if !v28.k {
+	if !v44.k {
 		return false
 	}
-	c := v28
+	c := v44
 	_ = c
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
@@ -959,13 +1141,13 @@ func (g *genOpt) rFoldFDiv(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm29 := m
-	if !fpRound(mm29.Round()) {
+	mm45 := m
+	if !fpRound(mm45.Round()) {
 		return false
 	}
-	mm29 = mm29.WithRound(ir.RoundNone)
-	mm29 &^= ir.ModFtz
-	if mm29 != 0 {
+	mm45 = mm45.WithRound(ir.RoundNone)
+	mm45 &^= ir.ModFtz
+	if mm45 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -974,23 +1156,23 @@ func (g *genOpt) rFoldFDiv(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v30 := g.src(i, 0)
-	if v30.none() {
+	v46 := g.src(i, 0)
+	if v46.none() {
 		return false
 	}
-	if !v30.k {
+	if !v46.k {
 		return false
 	}
-	a := v30
+	a := v46
 	_ = a
-	v31 := g.src(i, 1)
-	if v31.none() {
+	v47 := g.src(i, 1)
+	if v47.none() {
 		return false
 	}
-	if !v31.k {
+	if !v47.k {
 		return false
 	}
-	b := v31
+	b := v47
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
@@ -1017,13 +1199,13 @@ func (g *genOpt) rFoldFRcp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm32 := m
-	if !fpRound(mm32.Round()) {
+	mm48 := m
+	if !fpRound(mm48.Round()) {
 		return false
 	}
-	mm32 = mm32.WithRound(ir.RoundNone)
-	mm32 &^= ir.ModFtz
-	if mm32 != 0 {
+	mm48 = mm48.WithRound(ir.RoundNone)
+	mm48 &^= ir.ModFtz
+	if mm48 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1032,14 +1214,14 @@ func (g *genOpt) rFoldFRcp(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v33 := g.src(i, 0)
-	if v33.none() {
+	v49 := g.src(i, 0)
+	if v49.none() {
 		return false
 	}
-	if !v33.k {
+	if !v49.k {
 		return false
 	}
-	a := v33
+	a := v49
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
@@ -1066,13 +1248,13 @@ func (g *genOpt) rFoldFSqrt(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm34 := m
-	if !fpRound(mm34.Round()) {
+	mm50 := m
+	if !fpRound(mm50.Round()) {
 		return false
 	}
-	mm34 = mm34.WithRound(ir.RoundNone)
-	mm34 &^= ir.ModFtz
-	if mm34 != 0 {
+	mm50 = mm50.WithRound(ir.RoundNone)
+	mm50 &^= ir.ModFtz
+	if mm50 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1081,14 +1263,14 @@ func (g *genOpt) rFoldFSqrt(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v35 := g.src(i, 0)
-	if v35.none() {
+	v51 := g.src(i, 0)
+	if v51.none() {
 		return false
 	}
-	if !v35.k {
+	if !v51.k {
 		return false
 	}
-	a := v35
+	a := v51
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
@@ -1115,9 +1297,9 @@ func (g *genOpt) rFoldFMin(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm36 := m
-	mm36 &^= ir.ModFtz
-	if mm36 != 0 {
+	mm52 := m
+	mm52 &^= ir.ModFtz
+	if mm52 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1126,23 +1308,23 @@ func (g *genOpt) rFoldFMin(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v37 := g.src(i, 0)
-	if v37.none() {
+	v53 := g.src(i, 0)
+	if v53.none() {
 		return false
 	}
-	if !v37.k {
+	if !v53.k {
 		return false
 	}
-	a := v37
+	a := v53
 	_ = a
-	v38 := g.src(i, 1)
-	if v38.none() {
+	v54 := g.src(i, 1)
+	if v54.none() {
 		return false
 	}
-	if !v38.k {
+	if !v54.k {
 		return false
 	}
-	b := v38
+	b := v54
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1169,9 +1351,9 @@ func (g *genOpt) rFoldFMax(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm39 := m
-	mm39 &^= ir.ModFtz
-	if mm39 != 0 {
+	mm55 := m
+	mm55 &^= ir.ModFtz
+	if mm55 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1180,23 +1362,23 @@ func (g *genOpt) rFoldFMax(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v40 := g.src(i, 0)
-	if v40.none() {
+	v56 := g.src(i, 0)
+	if v56.none() {
 		return false
 	}
-	if !v40.k {
+	if !v56.k {
 		return false
 	}
-	a := v40
+	a := v56
 	_ = a
-	v41 := g.src(i, 1)
-	if v41.none() {
+	v57 := g.src(i, 1)
+	if v57.none() {
 		return false
 	}
-	if !v41.k {
+	if !v57.k {
 		return false
 	}
-	b := v41
+	b := v57
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1223,9 +1405,9 @@ func (g *genOpt) rFoldFNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm42 := m
-	mm42 &^= ir.ModFtz
-	if mm42 != 0 {
+	mm58 := m
+	mm58 &^= ir.ModFtz
+	if mm58 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1234,14 +1416,14 @@ func (g *genOpt) rFoldFNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v43 := g.src(i, 0)
-	if v43.none() {
+	v59 := g.src(i, 0)
+	if v59.none() {
 		return false
 	}
-	if !v43.k {
+	if !v59.k {
 		return false
 	}
-	a := v43
+	a := v59
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1268,9 +1450,9 @@ func (g *genOpt) rFoldFAbs(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm44 := m
-	mm44 &^= ir.ModFtz
-	if mm44 != 0 {
+	mm60 := m
+	mm60 &^= ir.ModFtz
+	if mm60 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1279,14 +1461,14 @@ func (g *genOpt) rFoldFAbs(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v45 := g.src(i, 0)
-	if v45.none() {
+	v61 := g.src(i, 0)
+	if v61.none() {
 		return false
 	}
-	if !v45.k {
+	if !v61.k {
 		return false
 	}
-	a := v45
+	a := v61
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1313,11 +1495,11 @@ func (g *genOpt) rFoldCvt(i ir.InstrID) bool {
 	if !(tyInt(t2) || tyFloat(t2)) {
 		return false
 	}
-	mm46 := m
-	mm46 = mm46.WithRound(ir.RoundNone)
-	mm46 &^= ir.ModFtz
-	mm46 &^= ir.ModSat
-	if mm46 != 0 {
+	mm62 := m
+	mm62 = mm62.WithRound(ir.RoundNone)
+	mm62 &^= ir.ModFtz
+	mm62 &^= ir.ModSat
+	if mm62 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1326,14 +1508,14 @@ func (g *genOpt) rFoldCvt(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v47 := g.src(i, 0)
-	if v47.none() {
+	v63 := g.src(i, 0)
+	if v63.none() {
 		return false
 	}
-	if !v47.k {
+	if !v63.k {
 		return false
 	}
-	a := v47
+	a := v63
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP || (tyInt(t) && tyInt(t2))) {
@@ -1360,14 +1542,14 @@ func (g *genOpt) rFmaOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm48 := m
-	if !fpRound(mm48.Round()) {
+	mm64 := m
+	if !fpRound(mm64.Round()) {
 		return false
 	}
-	mm48 = mm48.WithRound(ir.RoundNone)
-	mm48 &^= ir.ModFtz
-	mm48 &^= ir.ModSat
-	if mm48 != 0 {
+	mm64 = mm64.WithRound(ir.RoundNone)
+	mm64 &^= ir.ModFtz
+	mm64 &^= ir.ModSat
+	if mm64 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1376,29 +1558,29 @@ func (g *genOpt) rFmaOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v49 := g.src(i, 0)
-	if v49.none() {
+	v65 := g.src(i, 0)
+	if v65.none() {
 		return false
 	}
-	if !v49.reg() {
+	if !v65.reg() {
 		return false
 	}
-	x := v49
+	x := v65
 	_ = x
-	v50 := g.src(i, 1)
-	if v50.none() {
+	v66 := g.src(i, 1)
+	if v66.none() {
 		return false
 	}
-	if !v50.k {
+	if !v66.k {
 		return false
 	}
-	o := v50
+	o := v66
 	_ = o
-	v51 := g.src(i, 2)
-	if v51.none() {
+	v67 := g.src(i, 2)
+	if v67.none() {
 		return false
 	}
-	y := v51
+	y := v67
 	_ = y
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
@@ -1424,14 +1606,14 @@ func (g *genOpt) rFmaOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm52 := m
-	if !fpRound(mm52.Round()) {
+	mm68 := m
+	if !fpRound(mm68.Round()) {
 		return false
 	}
-	mm52 = mm52.WithRound(ir.RoundNone)
-	mm52 &^= ir.ModFtz
-	mm52 &^= ir.ModSat
-	if mm52 != 0 {
+	mm68 = mm68.WithRound(ir.RoundNone)
+	mm68 &^= ir.ModFtz
+	mm68 &^= ir.ModSat
+	if mm68 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1440,29 +1622,29 @@ func (g *genOpt) rFmaOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v53 := g.src(i, 0)
-	if v53.none() {
+	v69 := g.src(i, 0)
+	if v69.none() {
 		return false
 	}
-	if !v53.k {
+	if !v69.k {
 		return false
 	}
-	o := v53
+	o := v69
 	_ = o
-	v54 := g.src(i, 1)
-	if v54.none() {
+	v70 := g.src(i, 1)
+	if v70.none() {
 		return false
 	}
-	if !v54.reg() {
+	if !v70.reg() {
 		return false
 	}
-	x := v54
+	x := v70
 	_ = x
-	v55 := g.src(i, 2)
-	if v55.none() {
+	v71 := g.src(i, 2)
+	if v71.none() {
 		return false
 	}
-	y := v55
+	y := v71
 	_ = y
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
@@ -1479,260 +1661,6 @@ func (g *genOpt) rFmaOne_c(i ir.InstrID) bool {
 //
 //	FoldAdd: (add int a:k b:k) => {a.c + b.c}
 func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm56 := m
-	if mm56 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v57 := g.src(i, 0)
-	if v57.none() {
-		return false
-	}
-	if !v57.k {
-		return false
-	}
-	a := v57
-	_ = a
-	v58 := g.src(i, 1)
-	if v58.none() {
-		return false
-	}
-	if !v58.k {
-		return false
-	}
-	b := v58
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAdd, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c+b.c))
-	return true
-}
-
-// rFoldSub (int.rules:12):
-//
-//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
-func (g *genOpt) rFoldSub(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm59 := m
-	if mm59 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v60 := g.src(i, 0)
-	if v60.none() {
-		return false
-	}
-	if !v60.k {
-		return false
-	}
-	a := v60
-	_ = a
-	v61 := g.src(i, 1)
-	if v61.none() {
-		return false
-	}
-	if !v61.k {
-		return false
-	}
-	b := v61
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldSub, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c-b.c))
-	return true
-}
-
-// rFoldMulLo (int.rules:13):
-//
-//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
-func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm62 := m
-	if mm62 != ir.ModLo {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v63 := g.src(i, 0)
-	if v63.none() {
-		return false
-	}
-	if !v63.k {
-		return false
-	}
-	a := v63
-	_ = a
-	v64 := g.src(i, 1)
-	if v64.none() {
-		return false
-	}
-	if !v64.k {
-		return false
-	}
-	b := v64
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMulLo, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c*b.c))
-	return true
-}
-
-// rFoldMadLo (int.rules:14):
-//
-//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
-func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm65 := m
-	if mm65 != ir.ModLo {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 3) {
-		return false
-	}
-	v66 := g.src(i, 0)
-	if v66.none() {
-		return false
-	}
-	if !v66.k {
-		return false
-	}
-	a := v66
-	_ = a
-	v67 := g.src(i, 1)
-	if v67.none() {
-		return false
-	}
-	if !v67.k {
-		return false
-	}
-	b := v67
-	_ = b
-	v68 := g.src(i, 2)
-	if v68.none() {
-		return false
-	}
-	if !v68.k {
-		return false
-	}
-	c := v68
-	_ = c
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMadLo, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c*b.c+c.c))
-	return true
-}
-
-// rFoldAnd (int.rules:15):
-//
-//	FoldAnd: (and int a:k b:k) => {a.c & b.c}
-func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm69 := m
-	if mm69 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v70 := g.src(i, 0)
-	if v70.none() {
-		return false
-	}
-	if !v70.k {
-		return false
-	}
-	a := v70
-	_ = a
-	v71 := g.src(i, 1)
-	if v71.none() {
-		return false
-	}
-	if !v71.k {
-		return false
-	}
-	b := v71
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAnd, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c&b.c))
-	return true
-}
-
-// rFoldOr (int.rules:16):
-//
-//	FoldOr: (or int a:k b:k) => {a.c | b.c}
-func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1771,17 +1699,17 @@ func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 	b := v74
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldOr, i) {
+	if !g.fire(ruleFoldAdd, i) {
 		return false
 	}
-	g.toConst(i, uint64(a.c|b.c))
+	g.toConst(i, uint64(a.c+b.c))
 	return true
 }
 
-// rFoldXor (int.rules:17):
+// rFoldSub (int.rules:12):
 //
-//	FoldXor: (xor int a:k b:k) => {a.c ^ b.c}
-func (g *genOpt) rFoldXor(i ir.InstrID) bool {
+//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
+func (g *genOpt) rFoldSub(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1820,17 +1748,17 @@ func (g *genOpt) rFoldXor(i ir.InstrID) bool {
 	b := v77
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldXor, i) {
+	if !g.fire(ruleFoldSub, i) {
 		return false
 	}
-	g.toConst(i, uint64(a.c^b.c))
+	g.toConst(i, uint64(a.c-b.c))
 	return true
 }
 
-// rFoldNot (int.rules:18):
+// rFoldMulLo (int.rules:13):
 //
-//	FoldNot: (not int a:k) => {^a.c}
-func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
+func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1841,13 +1769,13 @@ func (g *genOpt) rFoldNot(i ir.InstrID) bool {
 		return false
 	}
 	mm78 := m
-	if mm78 != 0 {
+	if mm78 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 1) {
+	if !g.shape(i, 2) {
 		return false
 	}
 	v79 := g.src(i, 0)
@@ -1859,107 +1787,85 @@ func (g *genOpt) rFoldNot(i ir.InstrID) bool {
 	}
 	a := v79
 	_ = a
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldNot, i) {
+	v80 := g.src(i, 1)
+	if v80.none() {
 		return false
 	}
-	g.toConst(i, uint64(^a.c))
+	if !v80.k {
+		return false
+	}
+	b := v80
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMulLo, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c*b.c))
 	return true
 }
 
-// rFoldNeg (int.rules:19):
+// rFoldMadLo (int.rules:14):
 //
-//	FoldNeg: (neg sint a:k) => {-a.c}
-func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
+//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
+func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t)) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm80 := m
-	if mm80 != 0 {
+	mm81 := m
+	if mm81 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 1) {
+	if !g.shape(i, 3) {
 		return false
 	}
-	v81 := g.src(i, 0)
-	if v81.none() {
+	v82 := g.src(i, 0)
+	if v82.none() {
 		return false
 	}
-	if !v81.k {
+	if !v82.k {
 		return false
 	}
-	a := v81
+	a := v82
 	_ = a
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldNeg, i) {
-		return false
-	}
-	g.toConst(i, uint64(-a.c))
-	return true
-}
-
-// rFoldShl (int.rules:20):
-//
-//	FoldShl: (shl bits a:k b:k) => {shiftLeft(t, a.c, b.c)}
-func (g *genOpt) rFoldShl(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyBits(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm82 := m
-	if mm82 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v83 := g.src(i, 0)
+	v83 := g.src(i, 1)
 	if v83.none() {
 		return false
 	}
 	if !v83.k {
 		return false
 	}
-	a := v83
-	_ = a
-	v84 := g.src(i, 1)
+	b := v83
+	_ = b
+	v84 := g.src(i, 2)
 	if v84.none() {
 		return false
 	}
 	if !v84.k {
 		return false
 	}
-	b := v84
-	_ = b
+	c := v84
+	_ = c
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShl, i) {
+	if !g.fire(ruleFoldMadLo, i) {
 		return false
 	}
-	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
+	g.toConst(i, uint64(a.c*b.c+c.c))
 	return true
 }
 
-// rFoldShr (int.rules:21):
+// rFoldAnd (int.rules:15):
 //
-//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
-func (g *genOpt) rFoldShr(i ir.InstrID) bool {
+//	FoldAnd: (and int a:k b:k) => {a.c & b.c}
+func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1998,21 +1904,21 @@ func (g *genOpt) rFoldShr(i ir.InstrID) bool {
 	b := v87
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShr, i) {
+	if !g.fire(ruleFoldAnd, i) {
 		return false
 	}
-	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
+	g.toConst(i, uint64(a.c&b.c))
 	return true
 }
 
-// rFoldMin (int.rules:22):
+// rFoldOr (int.rules:16):
 //
-//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMin(i ir.InstrID) bool {
+//	FoldOr: (or int a:k b:k) => {a.c | b.c}
+func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2047,21 +1953,21 @@ func (g *genOpt) rFoldMin(i ir.InstrID) bool {
 	b := v90
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMin, i) {
+	if !g.fire(ruleFoldOr, i) {
 		return false
 	}
-	g.toConst(i, uint64(minInt(t, a.c, b.c)))
+	g.toConst(i, uint64(a.c|b.c))
 	return true
 }
 
-// rFoldMax (int.rules:23):
+// rFoldXor (int.rules:17):
 //
-//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMax(i ir.InstrID) bool {
+//	FoldXor: (xor int a:k b:k) => {a.c ^ b.c}
+func (g *genOpt) rFoldXor(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyInt(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -2096,6 +2002,282 @@ func (g *genOpt) rFoldMax(i ir.InstrID) bool {
 	b := v93
 	_ = b
 	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldXor, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c^b.c))
+	return true
+}
+
+// rFoldNot (int.rules:18):
+//
+//	FoldNot: (not int a:k) => {^a.c}
+func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm94 := m
+	if mm94 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v95 := g.src(i, 0)
+	if v95.none() {
+		return false
+	}
+	if !v95.k {
+		return false
+	}
+	a := v95
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldNot, i) {
+		return false
+	}
+	g.toConst(i, uint64(^a.c))
+	return true
+}
+
+// rFoldNeg (int.rules:19):
+//
+//	FoldNeg: (neg sint a:k) => {-a.c}
+func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm96 := m
+	if mm96 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v97 := g.src(i, 0)
+	if v97.none() {
+		return false
+	}
+	if !v97.k {
+		return false
+	}
+	a := v97
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldNeg, i) {
+		return false
+	}
+	g.toConst(i, uint64(-a.c))
+	return true
+}
+
+// rFoldShl (int.rules:20):
+//
+//	FoldShl: (shl bits a:k b:k) => {shiftLeft(t, a.c, b.c)}
+func (g *genOpt) rFoldShl(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyBits(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm98 := m
+	if mm98 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v99 := g.src(i, 0)
+	if v99.none() {
+		return false
+	}
+	if !v99.k {
+		return false
+	}
+	a := v99
+	_ = a
+	v100 := g.src(i, 1)
+	if v100.none() {
+		return false
+	}
+	if !v100.k {
+		return false
+	}
+	b := v100
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldShl, i) {
+		return false
+	}
+	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
+	return true
+}
+
+// rFoldShr (int.rules:21):
+//
+//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
+func (g *genOpt) rFoldShr(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm101 := m
+	if mm101 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v102 := g.src(i, 0)
+	if v102.none() {
+		return false
+	}
+	if !v102.k {
+		return false
+	}
+	a := v102
+	_ = a
+	v103 := g.src(i, 1)
+	if v103.none() {
+		return false
+	}
+	if !v103.k {
+		return false
+	}
+	b := v103
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldShr, i) {
+		return false
+	}
+	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
+	return true
+}
+
+// rFoldMin (int.rules:22):
+//
+//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMin(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t) || tyUnsigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm104 := m
+	if mm104 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v105 := g.src(i, 0)
+	if v105.none() {
+		return false
+	}
+	if !v105.k {
+		return false
+	}
+	a := v105
+	_ = a
+	v106 := g.src(i, 1)
+	if v106.none() {
+		return false
+	}
+	if !v106.k {
+		return false
+	}
+	b := v106
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMin, i) {
+		return false
+	}
+	g.toConst(i, uint64(minInt(t, a.c, b.c)))
+	return true
+}
+
+// rFoldMax (int.rules:23):
+//
+//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMax(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t) || tyUnsigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm107 := m
+	if mm107 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v108 := g.src(i, 0)
+	if v108.none() {
+		return false
+	}
+	if !v108.k {
+		return false
+	}
+	a := v108
+	_ = a
+	v109 := g.src(i, 1)
+	if v109.none() {
+		return false
+	}
+	if !v109.k {
+		return false
+	}
+	b := v109
+	_ = b
+	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldMax, i) {
 		return false
 	}
@@ -2116,8 +2298,8 @@ func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm94 := m
-	if mm94 != 0 {
+	mm110 := m
+	if mm110 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2126,14 +2308,14 @@ func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v95 := g.src(i, 0)
-	if v95.none() {
+	v111 := g.src(i, 0)
+	if v111.none() {
 		return false
 	}
-	x := v95
+	x := v111
 	_ = x
-	v96 := g.src(i, 1)
-	if !v96.is(g, i, 1, 0) {
+	v112 := g.src(i, 1)
+	if !v112.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2157,8 +2339,8 @@ func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm97 := m
-	if mm97 != 0 {
+	mm113 := m
+	if mm113 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2167,15 +2349,15 @@ func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v98 := g.src(i, 0)
-	if !v98.is(g, i, 0, 0) {
+	v114 := g.src(i, 0)
+	if !v114.is(g, i, 0, 0) {
 		return false
 	}
-	v99 := g.src(i, 1)
-	if v99.none() {
+	v115 := g.src(i, 1)
+	if v115.none() {
 		return false
 	}
-	x := v99
+	x := v115
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAddZero, i) {
@@ -2198,8 +2380,8 @@ func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm100 := m
-	if mm100 != 0 {
+	mm116 := m
+	if mm116 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2208,14 +2390,14 @@ func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v101 := g.src(i, 0)
-	if v101.none() {
+	v117 := g.src(i, 0)
+	if v117.none() {
 		return false
 	}
-	x := v101
+	x := v117
 	_ = x
-	v102 := g.src(i, 1)
-	if !v102.is(g, i, 1, 0) {
+	v118 := g.src(i, 1)
+	if !v118.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2239,8 +2421,8 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm103 := m
-	if mm103 != 0 {
+	mm119 := m
+	if mm119 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2249,17 +2431,17 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v104 := g.src(i, 0)
-	if v104.none() {
+	v120 := g.src(i, 0)
+	if v120.none() {
 		return false
 	}
-	x := v104
+	x := v120
 	_ = x
-	v105 := g.src(i, 1)
-	if v105.none() {
+	v121 := g.src(i, 1)
+	if v121.none() {
 		return false
 	}
-	if !sameVal(x, v105) {
+	if !sameVal(x, v121) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2283,8 +2465,8 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm106 := m
-	if mm106 != ir.ModLo {
+	mm122 := m
+	if mm122 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2293,14 +2475,14 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v107 := g.src(i, 0)
-	if v107.none() {
+	v123 := g.src(i, 0)
+	if v123.none() {
 		return false
 	}
-	x := v107
+	x := v123
 	_ = x
-	v108 := g.src(i, 1)
-	if !v108.is(g, i, 1, 1) {
+	v124 := g.src(i, 1)
+	if !v124.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2324,8 +2506,8 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm109 := m
-	if mm109 != ir.ModLo {
+	mm125 := m
+	if mm125 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2334,15 +2516,15 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v110 := g.src(i, 0)
-	if !v110.is(g, i, 0, 1) {
+	v126 := g.src(i, 0)
+	if !v126.is(g, i, 0, 1) {
 		return false
 	}
-	v111 := g.src(i, 1)
-	if v111.none() {
+	v127 := g.src(i, 1)
+	if v127.none() {
 		return false
 	}
-	x := v111
+	x := v127
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMulOne, i) {
@@ -2365,8 +2547,8 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm112 := m
-	if mm112 != ir.ModLo {
+	mm128 := m
+	if mm128 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2375,8 +2557,8 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v114 := g.src(i, 1)
-	if !v114.is(g, i, 1, 0) {
+	v130 := g.src(i, 1)
+	if !v130.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2400,8 +2582,8 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm115 := m
-	if mm115 != ir.ModLo {
+	mm131 := m
+	if mm131 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2410,8 +2592,8 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v116 := g.src(i, 0)
-	if !v116.is(g, i, 0, 0) {
+	v132 := g.src(i, 0)
+	if !v132.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2435,8 +2617,8 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm118 := m
-	if mm118 != 0 {
+	mm134 := m
+	if mm134 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2445,14 +2627,14 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v119 := g.src(i, 0)
-	if v119.none() {
+	v135 := g.src(i, 0)
+	if v135.none() {
 		return false
 	}
-	x := v119
+	x := v135
 	_ = x
-	v120 := g.src(i, 1)
-	if !v120.is(g, i, 1, int64(-1)) {
+	v136 := g.src(i, 1)
+	if !v136.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2476,8 +2658,8 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm121 := m
-	if mm121 != 0 {
+	mm137 := m
+	if mm137 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2486,15 +2668,15 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v122 := g.src(i, 0)
-	if !v122.is(g, i, 0, int64(-1)) {
+	v138 := g.src(i, 0)
+	if !v138.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	v123 := g.src(i, 1)
-	if v123.none() {
+	v139 := g.src(i, 1)
+	if v139.none() {
 		return false
 	}
-	x := v123
+	x := v139
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAndOnes, i) {
@@ -2517,8 +2699,8 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm124 := m
-	if mm124 != 0 {
+	mm140 := m
+	if mm140 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2527,8 +2709,8 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v126 := g.src(i, 1)
-	if !v126.is(g, i, 1, 0) {
+	v142 := g.src(i, 1)
+	if !v142.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2552,8 +2734,8 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm127 := m
-	if mm127 != 0 {
+	mm143 := m
+	if mm143 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2562,8 +2744,8 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v128 := g.src(i, 0)
-	if !v128.is(g, i, 0, 0) {
+	v144 := g.src(i, 0)
+	if !v144.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2587,8 +2769,8 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm130 := m
-	if mm130 != 0 {
+	mm146 := m
+	if mm146 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2597,17 +2779,17 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v131 := g.src(i, 0)
-	if v131.none() {
+	v147 := g.src(i, 0)
+	if v147.none() {
 		return false
 	}
-	x := v131
+	x := v147
 	_ = x
-	v132 := g.src(i, 1)
-	if v132.none() {
+	v148 := g.src(i, 1)
+	if v148.none() {
 		return false
 	}
-	if !sameVal(x, v132) {
+	if !sameVal(x, v148) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2631,8 +2813,8 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm133 := m
-	if mm133 != 0 {
+	mm149 := m
+	if mm149 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2641,14 +2823,14 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v134 := g.src(i, 0)
-	if v134.none() {
+	v150 := g.src(i, 0)
+	if v150.none() {
 		return false
 	}
-	x := v134
+	x := v150
 	_ = x
-	v135 := g.src(i, 1)
-	if !v135.is(g, i, 1, 0) {
+	v151 := g.src(i, 1)
+	if !v151.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2672,8 +2854,8 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm136 := m
-	if mm136 != 0 {
+	mm152 := m
+	if mm152 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2682,15 +2864,15 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v137 := g.src(i, 0)
-	if !v137.is(g, i, 0, 0) {
+	v153 := g.src(i, 0)
+	if !v153.is(g, i, 0, 0) {
 		return false
 	}
-	v138 := g.src(i, 1)
-	if v138.none() {
+	v154 := g.src(i, 1)
+	if v154.none() {
 		return false
 	}
-	x := v138
+	x := v154
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleOrZero, i) {
@@ -2713,8 +2895,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm139 := m
-	if mm139 != 0 {
+	mm155 := m
+	if mm155 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2723,8 +2905,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v141 := g.src(i, 1)
-	if !v141.is(g, i, 1, int64(-1)) {
+	v157 := g.src(i, 1)
+	if !v157.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2748,8 +2930,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm142 := m
-	if mm142 != 0 {
+	mm158 := m
+	if mm158 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2758,8 +2940,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v143 := g.src(i, 0)
-	if !v143.is(g, i, 0, int64(-1)) {
+	v159 := g.src(i, 0)
+	if !v159.is(g, i, 0, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2783,8 +2965,8 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm145 := m
-	if mm145 != 0 {
+	mm161 := m
+	if mm161 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2793,17 +2975,17 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v146 := g.src(i, 0)
-	if v146.none() {
+	v162 := g.src(i, 0)
+	if v162.none() {
 		return false
 	}
-	x := v146
+	x := v162
 	_ = x
-	v147 := g.src(i, 1)
-	if v147.none() {
+	v163 := g.src(i, 1)
+	if v163.none() {
 		return false
 	}
-	if !sameVal(x, v147) {
+	if !sameVal(x, v163) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2827,8 +3009,8 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm148 := m
-	if mm148 != 0 {
+	mm164 := m
+	if mm164 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2837,14 +3019,14 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v149 := g.src(i, 0)
-	if v149.none() {
+	v165 := g.src(i, 0)
+	if v165.none() {
 		return false
 	}
-	x := v149
+	x := v165
 	_ = x
-	v150 := g.src(i, 1)
-	if !v150.is(g, i, 1, 0) {
+	v166 := g.src(i, 1)
+	if !v166.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2868,8 +3050,8 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm151 := m
-	if mm151 != 0 {
+	mm167 := m
+	if mm167 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2878,15 +3060,15 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v152 := g.src(i, 0)
-	if !v152.is(g, i, 0, 0) {
+	v168 := g.src(i, 0)
+	if !v168.is(g, i, 0, 0) {
 		return false
 	}
-	v153 := g.src(i, 1)
-	if v153.none() {
+	v169 := g.src(i, 1)
+	if v169.none() {
 		return false
 	}
-	x := v153
+	x := v169
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorZero, i) {
@@ -2909,8 +3091,8 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm154 := m
-	if mm154 != 0 {
+	mm170 := m
+	if mm170 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2919,17 +3101,17 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v155 := g.src(i, 0)
-	if v155.none() {
+	v171 := g.src(i, 0)
+	if v171.none() {
 		return false
 	}
-	x := v155
+	x := v171
 	_ = x
-	v156 := g.src(i, 1)
-	if v156.none() {
+	v172 := g.src(i, 1)
+	if v172.none() {
 		return false
 	}
-	if !sameVal(x, v156) {
+	if !sameVal(x, v172) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2953,8 +3135,8 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm157 := m
-	if mm157 != 0 {
+	mm173 := m
+	if mm173 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2963,14 +3145,14 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v158 := g.src(i, 0)
-	if v158.none() {
+	v174 := g.src(i, 0)
+	if v174.none() {
 		return false
 	}
-	x := v158
+	x := v174
 	_ = x
-	v159 := g.src(i, 1)
-	if !v159.is(g, i, 1, int64(-1)) {
+	v175 := g.src(i, 1)
+	if !v175.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2994,8 +3176,8 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm160 := m
-	if mm160 != 0 {
+	mm176 := m
+	if mm176 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3004,15 +3186,15 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v161 := g.src(i, 0)
-	if !v161.is(g, i, 0, int64(-1)) {
+	v177 := g.src(i, 0)
+	if !v177.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	v162 := g.src(i, 1)
-	if v162.none() {
+	v178 := g.src(i, 1)
+	if v178.none() {
 		return false
 	}
-	x := v162
+	x := v178
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorOnes, i) {
@@ -3035,8 +3217,8 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm163 := m
-	if mm163 != 0 {
+	mm179 := m
+	if mm179 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3045,17 +3227,17 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v164 := g.src(i, 0)
-	if v164.none() {
+	v180 := g.src(i, 0)
+	if v180.none() {
 		return false
 	}
-	x := v164
+	x := v180
 	_ = x
-	v165 := g.src(i, 1)
-	if v165.none() {
+	v181 := g.src(i, 1)
+	if v181.none() {
 		return false
 	}
-	if !sameVal(x, v165) {
+	if !sameVal(x, v181) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3079,8 +3261,8 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm166 := m
-	if mm166 != 0 {
+	mm182 := m
+	if mm182 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3089,17 +3271,17 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v167 := g.src(i, 0)
-	if v167.none() {
+	v183 := g.src(i, 0)
+	if v183.none() {
 		return false
 	}
-	x := v167
+	x := v183
 	_ = x
-	v168 := g.src(i, 1)
-	if v168.none() {
+	v184 := g.src(i, 1)
+	if v184.none() {
 		return false
 	}
-	if !sameVal(x, v168) {
+	if !sameVal(x, v184) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3123,8 +3305,8 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm169 := m
-	if mm169 != 0 {
+	mm185 := m
+	if mm185 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3133,41 +3315,41 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v170 := g.src(i, 0)
-	if !v170.reg() {
+	v186 := g.src(i, 0)
+	if !v186.reg() {
 		return false
 	}
-	d171, okd171 := g.defOf(v170.o.Reg())
-	if !okd171 {
+	d187, okd187 := g.defOf(v186.o.Reg())
+	if !okd187 {
 		return false
 	}
-	if f.Op[d171] != ir.OpNot {
+	if f.Op[d187] != ir.OpNot {
 		return false
 	}
-	t172, m172, u172 := f.Type[d171], f.Mods[d171], f.Type2[d171]
-	if !(t172 == t) {
+	t188, m188, u188 := f.Type[d187], f.Mods[d187], f.Type2[d187]
+	if !(t188 == t) {
 		return false
 	}
-	if u172 != ir.TNone {
+	if u188 != ir.TNone {
 		return false
 	}
-	mm173 := m172
-	if mm173 != 0 {
+	mm189 := m188
+	if mm189 != 0 {
 		return false
 	}
-	if f.Space[d171] != ir.SpaceNone {
+	if f.Space[d187] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d171, 1) {
+	if !g.shape(d187, 1) {
 		return false
 	}
-	v174 := g.src(d171, 0)
-	if v174.none() {
+	v190 := g.src(d187, 0)
+	if v190.none() {
 		return false
 	}
-	x := v174
+	x := v190
 	_ = x
-	_, _, _ = t172, m172, u172
+	_, _, _ = t188, m188, u188
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNotNot, i) {
 		return false
@@ -3189,8 +3371,8 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm175 := m
-	if mm175 != 0 {
+	mm191 := m
+	if mm191 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3199,41 +3381,41 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v176 := g.src(i, 0)
-	if !v176.reg() {
+	v192 := g.src(i, 0)
+	if !v192.reg() {
 		return false
 	}
-	d177, okd177 := g.defOf(v176.o.Reg())
-	if !okd177 {
+	d193, okd193 := g.defOf(v192.o.Reg())
+	if !okd193 {
 		return false
 	}
-	if f.Op[d177] != ir.OpNeg {
+	if f.Op[d193] != ir.OpNeg {
 		return false
 	}
-	t178, m178, u178 := f.Type[d177], f.Mods[d177], f.Type2[d177]
-	if !(t178 == t) {
+	t194, m194, u194 := f.Type[d193], f.Mods[d193], f.Type2[d193]
+	if !(t194 == t) {
 		return false
 	}
-	if u178 != ir.TNone {
+	if u194 != ir.TNone {
 		return false
 	}
-	mm179 := m178
-	if mm179 != 0 {
+	mm195 := m194
+	if mm195 != 0 {
 		return false
 	}
-	if f.Space[d177] != ir.SpaceNone {
+	if f.Space[d193] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d177, 1) {
+	if !g.shape(d193, 1) {
 		return false
 	}
-	v180 := g.src(d177, 0)
-	if v180.none() {
+	v196 := g.src(d193, 0)
+	if v196.none() {
 		return false
 	}
-	x := v180
+	x := v196
 	_ = x
-	_, _, _ = t178, m178, u178
+	_, _, _ = t194, m194, u194
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNegNeg, i) {
 		return false
@@ -3255,8 +3437,8 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm181 := m
-	if mm181 != 0 {
+	mm197 := m
+	if mm197 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3265,14 +3447,14 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v182 := g.src(i, 0)
-	if v182.none() {
+	v198 := g.src(i, 0)
+	if v198.none() {
 		return false
 	}
-	x := v182
+	x := v198
 	_ = x
-	v183 := g.src(i, 1)
-	if !v183.is(g, i, 1, 0) {
+	v199 := g.src(i, 1)
+	if !v199.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3296,8 +3478,8 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm184 := m
-	if mm184 != 0 {
+	mm200 := m
+	if mm200 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3306,14 +3488,14 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v185 := g.src(i, 0)
-	if v185.none() {
+	v201 := g.src(i, 0)
+	if v201.none() {
 		return false
 	}
-	x := v185
+	x := v201
 	_ = x
-	v186 := g.src(i, 1)
-	if !v186.is(g, i, 1, 0) {
+	v202 := g.src(i, 1)
+	if !v202.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3337,8 +3519,8 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm187 := m
-	if mm187 != 0 {
+	mm203 := m
+	if mm203 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3347,14 +3529,14 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v189 := g.src(i, 1)
-	if v189.none() {
+	v205 := g.src(i, 1)
+	if v205.none() {
 		return false
 	}
-	if !v189.k {
+	if !v205.k {
 		return false
 	}
-	c := v189
+	c := v205
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -3380,8 +3562,8 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm190 := m
-	if mm190 != 0 {
+	mm206 := m
+	if mm206 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3390,14 +3572,14 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v192 := g.src(i, 1)
-	if v192.none() {
+	v208 := g.src(i, 1)
+	if v208.none() {
 		return false
 	}
-	if !v192.k {
+	if !v208.k {
 		return false
 	}
-	c := v192
+	c := v208
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -3423,8 +3605,8 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm193 := m
-	if mm193 != 0 {
+	mm209 := m
+	if mm209 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3433,20 +3615,20 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v194 := g.src(i, 0)
-	if v194.none() {
+	v210 := g.src(i, 0)
+	if v210.none() {
 		return false
 	}
-	x := v194
+	x := v210
 	_ = x
-	v195 := g.src(i, 1)
-	if v195.none() {
+	v211 := g.src(i, 1)
+	if v211.none() {
 		return false
 	}
-	if !v195.k {
+	if !v211.k {
 		return false
 	}
-	c := v195
+	c := v211
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c > uint64(t.Bits()-1)) {
@@ -3472,8 +3654,8 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm196 := m
-	if mm196 != ir.ModLo {
+	mm212 := m
+	if mm212 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3482,15 +3664,15 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v198 := g.src(i, 1)
-	if !v198.is(g, i, 1, 0) {
+	v214 := g.src(i, 1)
+	if !v214.is(g, i, 1, 0) {
 		return false
 	}
-	v199 := g.src(i, 2)
-	if v199.none() {
+	v215 := g.src(i, 2)
+	if v215.none() {
 		return false
 	}
-	y := v199
+	y := v215
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -3513,8 +3695,8 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm200 := m
-	if mm200 != ir.ModLo {
+	mm216 := m
+	if mm216 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3523,15 +3705,15 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v201 := g.src(i, 0)
-	if !v201.is(g, i, 0, 0) {
+	v217 := g.src(i, 0)
+	if !v217.is(g, i, 0, 0) {
 		return false
 	}
-	v203 := g.src(i, 2)
-	if v203.none() {
+	v219 := g.src(i, 2)
+	if v219.none() {
 		return false
 	}
-	y := v203
+	y := v219
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -3554,8 +3736,8 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm204 := m
-	if mm204 != ir.ModLo {
+	mm220 := m
+	if mm220 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3564,21 +3746,21 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v205 := g.src(i, 0)
-	if v205.none() {
+	v221 := g.src(i, 0)
+	if v221.none() {
 		return false
 	}
-	x := v205
+	x := v221
 	_ = x
-	v206 := g.src(i, 1)
-	if !v206.is(g, i, 1, 1) {
+	v222 := g.src(i, 1)
+	if !v222.is(g, i, 1, 1) {
 		return false
 	}
-	v207 := g.src(i, 2)
-	if v207.none() {
+	v223 := g.src(i, 2)
+	if v223.none() {
 		return false
 	}
-	y := v207
+	y := v223
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -3601,8 +3783,8 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm208 := m
-	if mm208 != ir.ModLo {
+	mm224 := m
+	if mm224 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3611,21 +3793,21 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v209 := g.src(i, 0)
-	if !v209.is(g, i, 0, 1) {
+	v225 := g.src(i, 0)
+	if !v225.is(g, i, 0, 1) {
 		return false
 	}
-	v210 := g.src(i, 1)
-	if v210.none() {
+	v226 := g.src(i, 1)
+	if v226.none() {
 		return false
 	}
-	x := v210
+	x := v226
 	_ = x
-	v211 := g.src(i, 2)
-	if v211.none() {
+	v227 := g.src(i, 2)
+	if v227.none() {
 		return false
 	}
-	y := v211
+	y := v227
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -3648,8 +3830,8 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm212 := m
-	if mm212 != ir.ModLo {
+	mm228 := m
+	if mm228 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3658,20 +3840,20 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v213 := g.src(i, 0)
-	if v213.none() {
+	v229 := g.src(i, 0)
+	if v229.none() {
 		return false
 	}
-	x := v213
+	x := v229
 	_ = x
-	v214 := g.src(i, 1)
-	if v214.none() {
+	v230 := g.src(i, 1)
+	if v230.none() {
 		return false
 	}
-	y := v214
+	y := v230
 	_ = y
-	v215 := g.src(i, 2)
-	if !v215.is(g, i, 2, 0) {
+	v231 := g.src(i, 2)
+	if !v231.is(g, i, 2, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3695,8 +3877,8 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm216 := m
-	if mm216 != 0 {
+	mm232 := m
+	if mm232 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3705,14 +3887,14 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v217 := g.src(i, 0)
-	if v217.none() {
+	v233 := g.src(i, 0)
+	if v233.none() {
 		return false
 	}
-	if !v217.reg() {
+	if !v233.reg() {
 		return false
 	}
-	x := v217
+	x := v233
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.selfMove(i)) {
@@ -3738,8 +3920,8 @@ func (g *genOpt) rSelpMin(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm218 := m
-	if mm218 != 0 {
+	mm234 := m
+	if mm234 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3748,26 +3930,26 @@ func (g *genOpt) rSelpMin(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v219 := g.src(i, 0)
-	if v219.none() {
+	v235 := g.src(i, 0)
+	if v235.none() {
 		return false
 	}
-	x := v219
+	x := v235
 	_ = x
-	v220 := g.src(i, 1)
-	if v220.none() {
+	v236 := g.src(i, 1)
+	if v236.none() {
 		return false
 	}
-	y := v220
+	y := v236
 	_ = y
-	v221 := g.src(i, 2)
-	if v221.none() {
+	v237 := g.src(i, 2)
+	if v237.none() {
 		return false
 	}
-	if !v221.reg() {
+	if !v237.reg() {
 		return false
 	}
-	p := v221
+	p := v237
 	_ = p
 	_, _, _ = t, m, t2
 	if !(g.minMaxOf(i, x, y, p) == ir.OpMin) {
@@ -3793,8 +3975,8 @@ func (g *genOpt) rSelpMax(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm222 := m
-	if mm222 != 0 {
+	mm238 := m
+	if mm238 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3803,26 +3985,26 @@ func (g *genOpt) rSelpMax(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v223 := g.src(i, 0)
-	if v223.none() {
+	v239 := g.src(i, 0)
+	if v239.none() {
 		return false
 	}
-	x := v223
+	x := v239
 	_ = x
-	v224 := g.src(i, 1)
-	if v224.none() {
+	v240 := g.src(i, 1)
+	if v240.none() {
 		return false
 	}
-	y := v224
+	y := v240
 	_ = y
-	v225 := g.src(i, 2)
-	if v225.none() {
+	v241 := g.src(i, 2)
+	if v241.none() {
 		return false
 	}
-	if !v225.reg() {
+	if !v241.reg() {
 		return false
 	}
-	p := v225
+	p := v241
 	_ = p
 	_, _, _ = t, m, t2
 	if !(g.minMaxOf(i, x, y, p) == ir.OpMax) {
@@ -3848,12 +4030,12 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm226 := m
-	if mm226.Cmp() == ir.CmpNone || mm226.BoolOp() != ir.BoolNone {
+	mm242 := m
+	if mm242.Cmp() == ir.CmpNone || mm242.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm226 = mm226.WithCmp(ir.CmpNone)
-	if mm226 != 0 {
+	mm242 = mm242.WithCmp(ir.CmpNone)
+	if mm242 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3862,23 +4044,23 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v227 := g.src(i, 0)
-	if v227.none() {
+	v243 := g.src(i, 0)
+	if v243.none() {
 		return false
 	}
-	if !v227.k {
+	if !v243.k {
 		return false
 	}
-	a := v227
+	a := v243
 	_ = a
-	v228 := g.src(i, 1)
-	if v228.none() {
+	v244 := g.src(i, 1)
+	if v244.none() {
 		return false
 	}
-	if !v228.k {
+	if !v244.k {
 		return false
 	}
-	b := v228
+	b := v244
 	_ = b
 	_, _, _ = t, m, t2
 	v, ok := cmpInt(m.Cmp(), t, a.c, b.c)
@@ -3902,12 +4084,12 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm229 := m
-	if mm229.Cmp() == ir.CmpNone || mm229.BoolOp() != ir.BoolNone {
+	mm245 := m
+	if mm245.Cmp() == ir.CmpNone || mm245.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm229 = mm229.WithCmp(ir.CmpNone)
-	if mm229 != 0 {
+	mm245 = mm245.WithCmp(ir.CmpNone)
+	if mm245 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3916,20 +4098,20 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v230 := g.src(i, 0)
-	if v230.none() {
+	v246 := g.src(i, 0)
+	if v246.none() {
 		return false
 	}
-	x := v230
+	x := v246
 	_ = x
-	v231 := g.src(i, 1)
-	if v231.none() {
+	v247 := g.src(i, 1)
+	if v247.none() {
 		return false
 	}
-	if !v231.reg() {
+	if !v247.reg() {
 		return false
 	}
-	if !sameVal(x, v231) {
+	if !sameVal(x, v247) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3954,8 +4136,8 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm232 := m
-	if mm232 != 0 {
+	mm248 := m
+	if mm248 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3964,23 +4146,23 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v233 := g.src(i, 0)
-	if v233.none() {
+	v249 := g.src(i, 0)
+	if v249.none() {
 		return false
 	}
-	if !v233.k {
+	if !v249.k {
 		return false
 	}
-	a := v233
+	a := v249
 	_ = a
-	v234 := g.src(i, 1)
-	if v234.none() {
+	v250 := g.src(i, 1)
+	if v250.none() {
 		return false
 	}
-	if !v234.k {
+	if !v250.k {
 		return false
 	}
-	b := v234
+	b := v250
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldAnd, i) {
@@ -4003,8 +4185,8 @@ func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm235 := m
-	if mm235 != 0 {
+	mm251 := m
+	if mm251 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4013,23 +4195,23 @@ func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v236 := g.src(i, 0)
-	if v236.none() {
+	v252 := g.src(i, 0)
+	if v252.none() {
 		return false
 	}
-	if !v236.k {
+	if !v252.k {
 		return false
 	}
-	a := v236
+	a := v252
 	_ = a
-	v237 := g.src(i, 1)
-	if v237.none() {
+	v253 := g.src(i, 1)
+	if v253.none() {
 		return false
 	}
-	if !v237.k {
+	if !v253.k {
 		return false
 	}
-	b := v237
+	b := v253
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldOr, i) {
@@ -4052,8 +4234,8 @@ func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm238 := m
-	if mm238 != 0 {
+	mm254 := m
+	if mm254 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4062,23 +4244,23 @@ func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v239 := g.src(i, 0)
-	if v239.none() {
+	v255 := g.src(i, 0)
+	if v255.none() {
 		return false
 	}
-	if !v239.k {
+	if !v255.k {
 		return false
 	}
-	a := v239
+	a := v255
 	_ = a
-	v240 := g.src(i, 1)
-	if v240.none() {
+	v256 := g.src(i, 1)
+	if v256.none() {
 		return false
 	}
-	if !v240.k {
+	if !v256.k {
 		return false
 	}
-	b := v240
+	b := v256
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldXor, i) {
@@ -4101,8 +4283,8 @@ func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm241 := m
-	if mm241 != 0 {
+	mm257 := m
+	if mm257 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4111,14 +4293,14 @@ func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v242 := g.src(i, 0)
-	if v242.none() {
+	v258 := g.src(i, 0)
+	if v258.none() {
 		return false
 	}
-	if !v242.k {
+	if !v258.k {
 		return false
 	}
-	a := v242
+	a := v258
 	_ = a
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldNot, i) {
@@ -4141,8 +4323,8 @@ func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm243 := m
-	if mm243 != 0 {
+	mm259 := m
+	if mm259 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4151,14 +4333,14 @@ func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v244 := g.src(i, 0)
-	if v244.none() {
+	v260 := g.src(i, 0)
+	if v260.none() {
 		return false
 	}
-	x := v244
+	x := v260
 	_ = x
-	v245 := g.src(i, 1)
-	if !v245.is(g, i, 1, 1) {
+	v261 := g.src(i, 1)
+	if !v261.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4182,8 +4364,8 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm246 := m
-	if mm246 != 0 {
+	mm262 := m
+	if mm262 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4192,15 +4374,15 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v247 := g.src(i, 0)
-	if !v247.is(g, i, 0, 1) {
+	v263 := g.src(i, 0)
+	if !v263.is(g, i, 0, 1) {
 		return false
 	}
-	v248 := g.src(i, 1)
-	if v248.none() {
+	v264 := g.src(i, 1)
+	if v264.none() {
 		return false
 	}
-	x := v248
+	x := v264
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredAndTrue, i) {
@@ -4223,8 +4405,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm249 := m
-	if mm249 != 0 {
+	mm265 := m
+	if mm265 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4233,8 +4415,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v251 := g.src(i, 1)
-	if !v251.is(g, i, 1, 0) {
+	v267 := g.src(i, 1)
+	if !v267.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4258,8 +4440,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm252 := m
-	if mm252 != 0 {
+	mm268 := m
+	if mm268 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4268,8 +4450,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v253 := g.src(i, 0)
-	if !v253.is(g, i, 0, 0) {
+	v269 := g.src(i, 0)
+	if !v269.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4293,8 +4475,8 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm255 := m
-	if mm255 != 0 {
+	mm271 := m
+	if mm271 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4303,14 +4485,14 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v256 := g.src(i, 0)
-	if v256.none() {
+	v272 := g.src(i, 0)
+	if v272.none() {
 		return false
 	}
-	x := v256
+	x := v272
 	_ = x
-	v257 := g.src(i, 1)
-	if !v257.is(g, i, 1, 0) {
+	v273 := g.src(i, 1)
+	if !v273.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4334,8 +4516,8 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm258 := m
-	if mm258 != 0 {
+	mm274 := m
+	if mm274 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4344,15 +4526,15 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v259 := g.src(i, 0)
-	if !v259.is(g, i, 0, 0) {
+	v275 := g.src(i, 0)
+	if !v275.is(g, i, 0, 0) {
 		return false
 	}
-	v260 := g.src(i, 1)
-	if v260.none() {
+	v276 := g.src(i, 1)
+	if v276.none() {
 		return false
 	}
-	x := v260
+	x := v276
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredOrFalse, i) {
@@ -4375,8 +4557,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm261 := m
-	if mm261 != 0 {
+	mm277 := m
+	if mm277 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4385,8 +4567,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v263 := g.src(i, 1)
-	if !v263.is(g, i, 1, 1) {
+	v279 := g.src(i, 1)
+	if !v279.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4410,8 +4592,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm264 := m
-	if mm264 != 0 {
+	mm280 := m
+	if mm280 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4420,8 +4602,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v265 := g.src(i, 0)
-	if !v265.is(g, i, 0, 1) {
+	v281 := g.src(i, 0)
+	if !v281.is(g, i, 0, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4445,8 +4627,8 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm267 := m
-	if mm267 != 0 {
+	mm283 := m
+	if mm283 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4455,14 +4637,14 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v268 := g.src(i, 0)
-	if v268.none() {
+	v284 := g.src(i, 0)
+	if v284.none() {
 		return false
 	}
-	x := v268
+	x := v284
 	_ = x
-	v269 := g.src(i, 1)
-	if !v269.is(g, i, 1, 0) {
+	v285 := g.src(i, 1)
+	if !v285.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4486,8 +4668,8 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm270 := m
-	if mm270 != 0 {
+	mm286 := m
+	if mm286 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4496,15 +4678,15 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v271 := g.src(i, 0)
-	if !v271.is(g, i, 0, 0) {
+	v287 := g.src(i, 0)
+	if !v287.is(g, i, 0, 0) {
 		return false
 	}
-	v272 := g.src(i, 1)
-	if v272.none() {
+	v288 := g.src(i, 1)
+	if v288.none() {
 		return false
 	}
-	x := v272
+	x := v288
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorFalse, i) {
@@ -4527,8 +4709,8 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm273 := m
-	if mm273 != 0 {
+	mm289 := m
+	if mm289 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4537,14 +4719,14 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v274 := g.src(i, 0)
-	if v274.none() {
+	v290 := g.src(i, 0)
+	if v290.none() {
 		return false
 	}
-	x := v274
+	x := v290
 	_ = x
-	v275 := g.src(i, 1)
-	if !v275.is(g, i, 1, 1) {
+	v291 := g.src(i, 1)
+	if !v291.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4568,8 +4750,8 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm276 := m
-	if mm276 != 0 {
+	mm292 := m
+	if mm292 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4578,15 +4760,15 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v277 := g.src(i, 0)
-	if !v277.is(g, i, 0, 1) {
+	v293 := g.src(i, 0)
+	if !v293.is(g, i, 0, 1) {
 		return false
 	}
-	v278 := g.src(i, 1)
-	if v278.none() {
+	v294 := g.src(i, 1)
+	if v294.none() {
 		return false
 	}
-	x := v278
+	x := v294
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorTrue, i) {
@@ -4609,8 +4791,8 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm279 := m
-	if mm279 != 0 {
+	mm295 := m
+	if mm295 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4619,17 +4801,17 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v280 := g.src(i, 0)
-	if v280.none() {
+	v296 := g.src(i, 0)
+	if v296.none() {
 		return false
 	}
-	x := v280
+	x := v296
 	_ = x
-	v281 := g.src(i, 1)
-	if v281.none() {
+	v297 := g.src(i, 1)
+	if v297.none() {
 		return false
 	}
-	if !sameVal(x, v281) {
+	if !sameVal(x, v297) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4653,8 +4835,8 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm282 := m
-	if mm282 != 0 {
+	mm298 := m
+	if mm298 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4663,17 +4845,17 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v283 := g.src(i, 0)
-	if v283.none() {
+	v299 := g.src(i, 0)
+	if v299.none() {
 		return false
 	}
-	x := v283
+	x := v299
 	_ = x
-	v284 := g.src(i, 1)
-	if v284.none() {
+	v300 := g.src(i, 1)
+	if v300.none() {
 		return false
 	}
-	if !sameVal(x, v284) {
+	if !sameVal(x, v300) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4697,8 +4879,8 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm285 := m
-	if mm285 != 0 {
+	mm301 := m
+	if mm301 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4707,17 +4889,17 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v286 := g.src(i, 0)
-	if v286.none() {
+	v302 := g.src(i, 0)
+	if v302.none() {
 		return false
 	}
-	x := v286
+	x := v302
 	_ = x
-	v287 := g.src(i, 1)
-	if v287.none() {
+	v303 := g.src(i, 1)
+	if v303.none() {
 		return false
 	}
-	if !sameVal(x, v287) {
+	if !sameVal(x, v303) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4741,8 +4923,8 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm288 := m
-	if mm288 != 0 {
+	mm304 := m
+	if mm304 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4751,41 +4933,41 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v289 := g.src(i, 0)
-	if !v289.reg() {
+	v305 := g.src(i, 0)
+	if !v305.reg() {
 		return false
 	}
-	d290, okd290 := g.defOf(v289.o.Reg())
-	if !okd290 {
+	d306, okd306 := g.defOf(v305.o.Reg())
+	if !okd306 {
 		return false
 	}
-	if f.Op[d290] != ir.OpNot {
+	if f.Op[d306] != ir.OpNot {
 		return false
 	}
-	t291, m291, u291 := f.Type[d290], f.Mods[d290], f.Type2[d290]
-	if !(t291 == t) {
+	t307, m307, u307 := f.Type[d306], f.Mods[d306], f.Type2[d306]
+	if !(t307 == t) {
 		return false
 	}
-	if u291 != ir.TNone {
+	if u307 != ir.TNone {
 		return false
 	}
-	mm292 := m291
-	if mm292 != 0 {
+	mm308 := m307
+	if mm308 != 0 {
 		return false
 	}
-	if f.Space[d290] != ir.SpaceNone {
+	if f.Space[d306] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d290, 1) {
+	if !g.shape(d306, 1) {
 		return false
 	}
-	v293 := g.src(d290, 0)
-	if v293.none() {
+	v309 := g.src(d306, 0)
+	if v309.none() {
 		return false
 	}
-	x := v293
+	x := v309
 	_ = x
-	_, _, _ = t291, m291, u291
+	_, _, _ = t307, m307, u307
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredNotNot, i) {
 		return false
@@ -4807,8 +4989,8 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm294 := m
-	if mm294 != 0 {
+	mm310 := m
+	if mm310 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4817,17 +4999,17 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v295 := g.src(i, 0)
-	if v295.none() {
+	v311 := g.src(i, 0)
+	if v311.none() {
 		return false
 	}
-	x := v295
+	x := v311
 	_ = x
-	v296 := g.src(i, 1)
-	if v296.none() {
+	v312 := g.src(i, 1)
+	if v312.none() {
 		return false
 	}
-	if !sameVal(x, v296) {
+	if !sameVal(x, v312) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4851,8 +5033,8 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm298 := m
-	if mm298 != 0 {
+	mm314 := m
+	if mm314 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4861,20 +5043,20 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v299 := g.src(i, 0)
-	if v299.none() {
+	v315 := g.src(i, 0)
+	if v315.none() {
 		return false
 	}
-	x := v299
+	x := v315
 	_ = x
-	v301 := g.src(i, 2)
-	if v301.none() {
+	v317 := g.src(i, 2)
+	if v317.none() {
 		return false
 	}
-	if !v301.k {
+	if !v317.k {
 		return false
 	}
-	c := v301
+	c := v317
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 != 0) {
@@ -4900,8 +5082,8 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm302 := m
-	if mm302 != 0 {
+	mm318 := m
+	if mm318 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4910,20 +5092,20 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v304 := g.src(i, 1)
-	if v304.none() {
+	v320 := g.src(i, 1)
+	if v320.none() {
 		return false
 	}
-	y := v304
+	y := v320
 	_ = y
-	v305 := g.src(i, 2)
-	if v305.none() {
+	v321 := g.src(i, 2)
+	if v321.none() {
 		return false
 	}
-	if !v305.k {
+	if !v321.k {
 		return false
 	}
-	c := v305
+	c := v321
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 == 0) {
@@ -5001,13 +5183,13 @@ func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm306 := m
-	if mm306.Cmp() == ir.CmpNone || mm306.BoolOp() != ir.BoolNone {
+	mm322 := m
+	if mm322.Cmp() == ir.CmpNone || mm322.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm306 = mm306.WithCmp(ir.CmpNone)
-	mm306 &^= ir.ModFtz
-	if mm306 != 0 {
+	mm322 = mm322.WithCmp(ir.CmpNone)
+	mm322 &^= ir.ModFtz
+	if mm322 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5016,23 +5198,23 @@ func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v307 := g.src(i, 0)
-	if v307.none() {
+	v323 := g.src(i, 0)
+	if v323.none() {
 		return false
 	}
-	if !v307.k {
+	if !v323.k {
 		return false
 	}
-	a := v307
+	a := v323
 	_ = a
-	v308 := g.src(i, 1)
-	if v308.none() {
+	v324 := g.src(i, 1)
+	if v324.none() {
 		return false
 	}
-	if !v308.k {
+	if !v324.k {
 		return false
 	}
-	b := v308
+	b := v324
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -5059,8 +5241,8 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !(t2 == ir.TS32) {
 		return false
 	}
-	mm309 := m
-	if mm309 != 0 {
+	mm325 := m
+	if mm325 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5069,14 +5251,14 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v310 := g.src(i, 0)
-	if v310.none() {
+	v326 := g.src(i, 0)
+	if v326.none() {
 		return false
 	}
-	if !v310.reg() {
+	if !v326.reg() {
 		return false
 	}
-	x := v310
+	x := v326
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5102,8 +5284,8 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !(t2 == ir.TU32) {
 		return false
 	}
-	mm311 := m
-	if mm311 != 0 {
+	mm327 := m
+	if mm327 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5112,14 +5294,14 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v312 := g.src(i, 0)
-	if v312.none() {
+	v328 := g.src(i, 0)
+	if v328.none() {
 		return false
 	}
-	if !v312.reg() {
+	if !v328.reg() {
 		return false
 	}
-	x := v312
+	x := v328
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5145,8 +5327,8 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm313 := m
-	if mm313 != 0 {
+	mm329 := m
+	if mm329 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5155,23 +5337,23 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v314 := g.src(i, 0)
-	if v314.none() {
+	v330 := g.src(i, 0)
+	if v330.none() {
 		return false
 	}
-	if !v314.reg() {
+	if !v330.reg() {
 		return false
 	}
-	x := v314
+	x := v330
 	_ = x
-	v315 := g.src(i, 1)
-	if v315.none() {
+	v331 := g.src(i, 1)
+	if v331.none() {
 		return false
 	}
-	if !v315.k {
+	if !v331.k {
 		return false
 	}
-	s := v315
+	s := v331
 	_ = s
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5197,8 +5379,8 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm316 := m
-	if mm316 != ir.ModLo {
+	mm332 := m
+	if mm332 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5207,23 +5389,23 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v317 := g.src(i, 0)
-	if v317.none() {
+	v333 := g.src(i, 0)
+	if v333.none() {
 		return false
 	}
-	if !v317.reg() {
+	if !v333.reg() {
 		return false
 	}
-	x := v317
+	x := v333
 	_ = x
-	v318 := g.src(i, 1)
-	if v318.none() {
+	v334 := g.src(i, 1)
+	if v334.none() {
 		return false
 	}
-	if !v318.k {
+	if !v334.k {
 		return false
 	}
-	k := v318
+	k := v334
 	_ = k
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5249,8 +5431,8 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm319 := m
-	if mm319 != 0 {
+	mm335 := m
+	if mm335 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5259,23 +5441,23 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v320 := g.src(i, 0)
-	if v320.none() {
+	v336 := g.src(i, 0)
+	if v336.none() {
 		return false
 	}
-	if !v320.reg() {
+	if !v336.reg() {
 		return false
 	}
-	z := v320
+	z := v336
 	_ = z
-	v321 := g.src(i, 1)
-	if v321.none() {
+	v337 := g.src(i, 1)
+	if v337.none() {
 		return false
 	}
-	if !v321.reg() {
+	if !v337.reg() {
 		return false
 	}
-	x := v321
+	x := v337
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5301,8 +5483,8 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm322 := m
-	if mm322 != 0 {
+	mm338 := m
+	if mm338 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5311,23 +5493,23 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v323 := g.src(i, 0)
-	if v323.none() {
+	v339 := g.src(i, 0)
+	if v339.none() {
 		return false
 	}
-	if !v323.reg() {
+	if !v339.reg() {
 		return false
 	}
-	x := v323
+	x := v339
 	_ = x
-	v324 := g.src(i, 1)
-	if v324.none() {
+	v340 := g.src(i, 1)
+	if v340.none() {
 		return false
 	}
-	if !v324.reg() {
+	if !v340.reg() {
 		return false
 	}
-	z := v324
+	z := v340
 	_ = z
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {

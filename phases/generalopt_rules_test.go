@@ -48,6 +48,11 @@ type ruleCase struct {
 // has no such instruction): in the slot, only their negative is checked.
 var plainOnly = map[string]bool{"MovSelf": true}
 
+// lateOnly are the rules of group combine: they run in
+// GeneralOptimizeLate2 only, where their cases run (not the sub-passes
+// alone, which no slot names).
+var lateOnly = map[string]bool{"MadForm": true}
+
 // pIn defines two predicates nothing knows; pOut stores %p3.
 const (
 	pIn  = "setp.lt.u32 %p1, %r2, 3;\n setp.lt.u32 %p2, %r1, 5;\n "
@@ -137,6 +142,10 @@ var ruleCases = []ruleCase{
 	{"SelpMax", "setp.lt.u32 %p1, %r2, 256;\n selp.b32 %r30, 255, %r2, %p1;",
 		// x < INT_MIN: no c-1 to move the constant to
 		"setp.lt.s32 %p1, %r2, -2147483648;\n selp.b32 %r30, 2147483647, %r2, %p1;"},
+	// combine.rules: a product added next to it is a mad (the negative:
+	// four instructions apart)
+	{"MadForm", "mul.lo.s32 %r3, %r2, %r1;\n add.s32 %r30, %r3, 9;",
+		"mul.lo.s32 %r3, %r2, %r1;\n xor.b32 %r4, %r2, 3;\n xor.b32 %r5, %r1, 5;\n or.b32 %r6, %r4, %r5;\n add.s32 %r30, %r3, %r6;"},
 	// float.rules: folds computed exactly; the negatives are what is
 	// left alone (a register source, or a result PTX does not pin down).
 	{"FoldFAdd", "mov.f32 %f1, 0f3F800000;\n add.f32 %f2, %f1, 0f40000000;" + fOut, "mov.b32 %f1, %r2;\n add.f32 %f2, %f1, 0f40000000;" + fOut},
@@ -205,8 +214,15 @@ func TestRuleCases(t *testing.T) {
 					var before, after *ir.Func
 					var out string
 					var stats []PhaseStat
+					if lateOnly[tc.rule] && !ssa {
+						continue
+					}
 					if ssa {
-						before, after, out, stats = runPass(t, genOptKernel(body), "k", foldSlot)
+						slot := foldSlot
+						if lateOnly[tc.rule] {
+							slot = "GeneralOptimizeLate2"
+						}
+						before, after, out, stats = runPass(t, genOptKernel(body), "k", slot)
 					} else {
 						before, after, out, stats = runSubs(t, genOptKernel(body), "k", []subPass{spCopyProp, spFold, spPred})
 					}

@@ -137,3 +137,33 @@ func (g *genOpt) toMinMax(i ir.InstrID, op ir.Opcode, x, y val) {
 
 func (g *genOpt) toMin(i ir.InstrID, x, y, _ val) { g.toMinMax(i, ir.OpMin, x, y) }
 func (g *genOpt) toMax(i ir.InstrID, x, y, _ val) { g.toMinMax(i, ir.OpMax, x, y) }
+
+// combineNear reports whether a source register of instruction i is
+// defined by a multiplication (validly here, defOf) at most combineDist
+// instructions before i in its block: the combining rules join only such pairs, so the
+// product's or index's operands stay live no longer than they did (a
+// product computed far ahead and added late would keep its two operands
+// live to the add instead of one result).
+func (g *genOpt) combineNear(i ir.InstrID) bool {
+	f := g.f
+	for _, o := range f.Ops(i)[1:] {
+		if o.Kind() != ir.KReg || o.IsDef() {
+			continue
+		}
+		d, ok := g.defOf(o.Reg())
+		if !ok || f.Op[d] != ir.OpMul || f.Block[d] != f.Block[i] {
+			continue
+		}
+		n := 0
+		for x := f.Prev[i]; x != ir.NoInstr && n < combineDist; x = f.Prev[x] {
+			if x == d {
+				return true
+			}
+			n++
+		}
+	}
+	return false
+}
+
+// combineDist is how close combineNear wants the pair.
+const combineDist = 2

@@ -733,6 +733,8 @@ func resultMods(mods []string) (string, string, error) {
 		switch m {
 		case "lo":
 			parts = append(parts, "ir.ModLo")
+		case "wide":
+			parts = append(parts, "ir.ModWide")
 		case "m":
 			parts = append(parts, "m")
 		default:
