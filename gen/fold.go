@@ -7,8 +7,8 @@ import "github.com/ptxopt/ptxopt/ir"
 // constants (edge values included: zeros of both signs, subnormals,
 // infinities, NaN, ties), comparisons of constants whose predicates then
 // guard instructions and selects, compare-and-pick selects (min, max,
-// clamps) of integer values, and pairs of equal two-level chains under
-// one guard.
+// clamps) of integer values, indices widened and scaled, and pairs of
+// equal two-level chains under one guard.
 
 // foldPercent is the share of statements that are fold fodder.
 const foldPercent = 12
@@ -70,6 +70,15 @@ func (g *gen) foldOp() {
 		h := g.reg(ir.TF32)
 		g.emit("cvt.rn.f32.f64", def(h), use(y))
 		g.p.f32 = append(g.p.f32, h)
+		// an index widened and scaled, as -O0 code addresses arrays
+		w, sc := g.reg(ir.TB64), g.reg(ir.TB64)
+		if g.rnd.Intn(2) == 0 {
+			g.emit("cvt.s64.s32", def(w), use(g.pick32()))
+		} else {
+			g.emit("cvt.u64.u32", def(w), use(g.pick32()))
+		}
+		g.emit("shl.b64", def(sc), use(w), g.imm(int64(g.rnd.Intn(5))))
+		g.p.r64 = append(g.p.r64, sc)
 	case 3: // a comparison of constants: a constant predicate
 		p := g.reg(ir.TPred)
 		if g.rnd.Intn(2) == 0 {

@@ -354,6 +354,19 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		}
 		changed = true
 	}
+	if g.combine && g.on[spFold] && !p.Canceled() {
+		// One more walk with the combining rules alone, once every other
+		// rule settled (the reuse rules read the separate forms), then
+		// dead code for the definitions they left unread.
+		g.combining = true
+		if g.localWalk() > 0 {
+			changed = true
+			if g.on[spDead] {
+				g.deadCode()
+			}
+		}
+		g.combining = false
+	}
 	if g.cfgEdits > 0 {
 		g.reconcilePhis()
 		g.a.Invalidate(PreserveAll)
@@ -412,8 +425,9 @@ type genOpt struct {
 	// limitFP: limit-fold-fp, no floating-point folding (rules/float.rules).
 	limitFP bool
 	// combine: the combining rules (rules/combine.rules), in the last
-	// bundle only.
-	combine                bool
+	// bundle only, in a walk of their own after the fixed point
+	// (combining: that walk is under way).
+	combine, combining     bool
 	guardedCopies, selects int64 // uses rewritten through guarded facts
 	ring                   [movWindow]ir.RegID
 	ringStep               [movWindow]uint32
@@ -910,14 +924,16 @@ func (g *genOpt) applyRules(i ir.InstrID) bool {
 	if f.InstrProps(i)&ir.PPseudo != 0 {
 		return false
 	}
+	if g.combining {
+		// the last bundle's final walk: the combining rules alone
+		return g.rulesCombine(i) && f.Dead[i]
+	}
 	for range 4 {
 		fired := g.on[spFold] && g.rulesFold(i)
 		if !fired && g.on[spPred] {
 			fired = g.rulesPred(i)
 		}
-		if !fired && g.combine && g.on[spFold] {
-			fired = g.rulesCombine(i)
-		}
+
 		if !fired {
 			return false
 		}

@@ -662,7 +662,7 @@ func TestFoldFPEdgeCases(t *testing.T) {
 // merging too.
 func TestFoldRulesGenerated(t *testing.T) {
 	want := []string{"FoldFAdd", "FoldFSub", "FoldFMul", "FoldFDiv", "FoldFSqrt", "FoldFFma", "FoldFMin", "FoldFMax",
-		"FoldFNeg", "FoldFAbs", "FoldCvt", "FoldFSetp", "FmaOne", "SelpMin", "SelpMax", "MadForm"}
+		"FoldFNeg", "FoldFAbs", "FoldCvt", "FoldFSetp", "FmaOne", "SelpMin", "SelpMax", "MadForm", "WideShlS", "WideShlU"}
 	n := envCount(t, "PTXOPT_GEN_KERNELS", 40) // -short too: a few seconds
 	target, _ := ParseTarget("sm_80")
 	only, err := NewConfig(MaxOpt, target, nil, nil, []string{"GeneralOptimizeEarly", "GeneralOptimize"})

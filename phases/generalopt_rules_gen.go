@@ -11,6 +11,8 @@ const (
 	ruleBraThread
 	ruleBraInvert
 	ruleMadForm
+	ruleWideShlS
+	ruleWideShlU
 	ruleFoldFAdd
 	ruleFoldFSub
 	ruleFoldFMul
@@ -104,6 +106,8 @@ var ruleNames = [numRules]string{
 	"BraThread",
 	"BraInvert",
 	"MadForm",
+	"WideShlS",
+	"WideShlU",
 	"FoldFAdd",
 	"FoldFSub",
 	"FoldFMul",
@@ -195,7 +199,9 @@ var ruleText = [numRules]string{
 	"cfg.rules:9: BraNext: (bra.uni? any _) && {g.braToNext(i)} => delete",
 	"cfg.rules:12: BraThread: (bra.uni? any _) && {g.threadTarget(i) != ir.NoBlock} => call thread",
 	"cfg.rules:14: BraInvert: @p (bra.uni? any _) && {g.invertible(i)} => call invert",
-	"combine.rules:17: MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)",
+	"combine.rules:18: MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)",
+	"combine.rules:22: WideShlS: (shl b64 (cvt s64/s32 x:r) k:k) && {k.c <= 30 && g.combineNear(i)} => (mul.wide s32 x {uint64(1) << k.c})",
+	"combine.rules:23: WideShlU: (shl b64 (cvt u64/u32 x:r) k:k) && {k.c <= 31 && g.combineNear(i)} => (mul.wide u32 x {uint64(1) << k.c})",
 	"float.rules:10: FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?",
 	"float.rules:11: FoldFSub: (sub.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpSub, t, m, a.c, b.c, 0)}?",
 	"float.rules:12: FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?",
@@ -287,6 +293,8 @@ var ruleGroup = [numRules]string{
 	"cfg",
 	"cfg",
 	"cfg",
+	"combine",
+	"combine",
 	"combine",
 	"fold",
 	"fold",
@@ -441,6 +449,8 @@ func (g *genOpt) rulesCombine(i ir.InstrID) bool {
 	switch g.f.Op[i] {
 	case ir.OpAdd:
 		return g.rMadForm(i) || g.rMadForm_c(i)
+	case ir.OpShl:
+		return g.rWideShlS(i) || g.rWideShlU(i)
 	}
 	return false
 }
@@ -647,7 +657,7 @@ func (g *genOpt) rBraInvert(i ir.InstrID) bool {
 	return true
 }
 
-// rMadForm (combine.rules:17):
+// rMadForm (combine.rules:18):
 //
 //	MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)
 func (g *genOpt) rMadForm(i ir.InstrID) bool {
@@ -731,7 +741,7 @@ func (g *genOpt) rMadForm(i ir.InstrID) bool {
 	return true
 }
 
-// rMadForm_c (combine.rules:17):
+// rMadForm_c (combine.rules:18):
 //
 //	MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)
 func (g *genOpt) rMadForm_c(i ir.InstrID) bool {
@@ -815,6 +825,168 @@ func (g *genOpt) rMadForm_c(i ir.InstrID) bool {
 	return true
 }
 
+// rWideShlS (combine.rules:22):
+//
+//	WideShlS: (shl b64 (cvt s64/s32 x:r) k:k) && {k.c <= 30 && g.combineNear(i)} => (mul.wide s32 x {uint64(1) << k.c})
+func (g *genOpt) rWideShlS(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TB64) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm28 := m
+	if mm28 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v29 := g.src(i, 0)
+	if !v29.reg() {
+		return false
+	}
+	d30, okd30 := g.defOf(v29.o.Reg())
+	if !okd30 {
+		return false
+	}
+	if f.Op[d30] != ir.OpCvt {
+		return false
+	}
+	t31, m31, u31 := f.Type[d30], f.Mods[d30], f.Type2[d30]
+	if !(t31 == ir.TS64) {
+		return false
+	}
+	if !(u31 == ir.TS32) {
+		return false
+	}
+	mm32 := m31
+	if mm32 != 0 {
+		return false
+	}
+	if f.Space[d30] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d30, 1) {
+		return false
+	}
+	v33 := g.src(d30, 0)
+	if v33.none() {
+		return false
+	}
+	if !v33.reg() {
+		return false
+	}
+	x := v33
+	_ = x
+	_, _, _ = t31, m31, u31
+	v34 := g.src(i, 1)
+	if v34.none() {
+		return false
+	}
+	if !v34.k {
+		return false
+	}
+	k := v34
+	_ = k
+	_, _, _ = t, m, t2
+	if !(k.c <= 30 && g.combineNear(i)) {
+		return false
+	}
+	if !g.fire(ruleWideShlS, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMul, Type: ir.TS32, Space: ir.SpaceNone, Mods: ir.ModWide}, x, constVal(uint64(uint64(1)<<k.c)))
+	return true
+}
+
+// rWideShlU (combine.rules:23):
+//
+//	WideShlU: (shl b64 (cvt u64/u32 x:r) k:k) && {k.c <= 31 && g.combineNear(i)} => (mul.wide u32 x {uint64(1) << k.c})
+func (g *genOpt) rWideShlU(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TB64) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm35 := m
+	if mm35 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v36 := g.src(i, 0)
+	if !v36.reg() {
+		return false
+	}
+	d37, okd37 := g.defOf(v36.o.Reg())
+	if !okd37 {
+		return false
+	}
+	if f.Op[d37] != ir.OpCvt {
+		return false
+	}
+	t38, m38, u38 := f.Type[d37], f.Mods[d37], f.Type2[d37]
+	if !(t38 == ir.TU64) {
+		return false
+	}
+	if !(u38 == ir.TU32) {
+		return false
+	}
+	mm39 := m38
+	if mm39 != 0 {
+		return false
+	}
+	if f.Space[d37] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d37, 1) {
+		return false
+	}
+	v40 := g.src(d37, 0)
+	if v40.none() {
+		return false
+	}
+	if !v40.reg() {
+		return false
+	}
+	x := v40
+	_ = x
+	_, _, _ = t38, m38, u38
+	v41 := g.src(i, 1)
+	if v41.none() {
+		return false
+	}
+	if !v41.k {
+		return false
+	}
+	k := v41
+	_ = k
+	_, _, _ = t, m, t2
+	if !(k.c <= 31 && g.combineNear(i)) {
+		return false
+	}
+	if !g.fire(ruleWideShlU, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMul, Type: ir.TU32, Space: ir.SpaceNone, Mods: ir.ModWide}, x, constVal(uint64(uint64(1)<<k.c)))
+	return true
+}
+
 // rFoldFAdd (float.rules:10):
 //
 //	FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?
@@ -828,14 +1000,14 @@ func (g *genOpt) rFoldFAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm28 := m
-	if !fpRound(mm28.Round()) {
+	mm42 := m
+	if !fpRound(mm42.Round()) {
 		return false
 	}
-	mm28 = mm28.WithRound(ir.RoundNone)
-	mm28 &^= ir.ModFtz
-	mm28 &^= ir.ModSat
-	if mm28 != 0 {
+	mm42 = mm42.WithRound(ir.RoundNone)
+	mm42 &^= ir.ModFtz
+	mm42 &^= ir.ModSat
+	if mm42 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -844,23 +1016,23 @@ func (g *genOpt) rFoldFAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v29 := g.src(i, 0)
-	if v29.none() {
+	v43 := g.src(i, 0)
+	if v43.none() {
 		return false
 	}
-	if !v29.k {
+	if !v43.k {
 		return false
 	}
-	a := v29
+	a := v43
 	_ = a
-	v30 := g.src(i, 1)
-	if v30.none() {
+	v44 := g.src(i, 1)
+	if v44.none() {
 		return false
 	}
-	if !v30.k {
+	if !v44.k {
 		return false
 	}
-	b := v30
+	b := v44
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -887,266 +1059,13 @@ func (g *genOpt) rFoldFSub(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm31 := m
-	if !fpRound(mm31.Round()) {
-		return false
-	}
-	mm31 = mm31.WithRound(ir.RoundNone)
-	mm31 &^= ir.ModFtz
-	mm31 &^= ir.ModSat
-	if mm31 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v32 := g.src(i, 0)
-	if v32.none() {
-		return false
-	}
-	if !v32.k {
-		return false
-	}
-	a := v32
-	_ = a
-	v33 := g.src(i, 1)
-	if v33.none() {
-		return false
-	}
-	if !v33.k {
-		return false
-	}
-	b := v33
-	_ = b
-	_, _, _ = t, m, t2
-	if !(!g.limitFP) {
-		return false
-	}
-	v, ok := foldFPArith(fpSub, t, m, a.c, b.c, 0)
-	if !ok || !g.fire(ruleFoldFSub, i) {
-		return false
-	}
-	g.toConst(i, v)
-	return true
-}
-
-// rFoldFMul (float.rules:12):
-//
-//	FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?
-func (g *genOpt) rFoldFMul(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyFloat(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm34 := m
-	if !fpRound(mm34.Round()) {
-		return false
-	}
-	mm34 = mm34.WithRound(ir.RoundNone)
-	mm34 &^= ir.ModFtz
-	mm34 &^= ir.ModSat
-	if mm34 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v35 := g.src(i, 0)
-	if v35.none() {
-		return false
-	}
-	if !v35.k {
-		return false
-	}
-	a := v35
-	_ = a
-	v36 := g.src(i, 1)
-	if v36.none() {
-		return false
-	}
-	if !v36.k {
-		return false
-	}
-	b := v36
-	_ = b
-	_, _, _ = t, m, t2
-	if !(!g.limitFP) {
-		return false
-	}
-	v, ok := foldFPArith(fpMul, t, m, a.c, b.c, 0)
-	if !ok || !g.fire(ruleFoldFMul, i) {
-		return false
-	}
-	g.toConst(i, v)
-	return true
-}
-
-// rFoldFFma (float.rules:15):
-//
-//	FoldFFma: (fma.rnd?.ftz?.sat? float a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
-func (g *genOpt) rFoldFFma(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyFloat(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm37 := m
-	if !fpRound(mm37.Round()) {
-		return false
-	}
-	mm37 = mm37.WithRound(ir.RoundNone)
-	mm37 &^= ir.ModFtz
-	mm37 &^= ir.ModSat
-	if mm37 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 3) {
-		return false
-	}
-	v38 := g.src(i, 0)
-	if v38.none() {
-		return false
-	}
-	if !v38.k {
-		return false
-	}
-	a := v38
-	_ = a
-	v39 := g.src(i, 1)
-	if v39.none() {
-		return false
-	}
-	if !v39.k {
-		return false
-	}
-	b := v39
-	_ = b
-	v40 := g.src(i, 2)
-	if v40.none() {
-		return false
-	}
-	if !v40.k {
-		return false
-	}
-	c := v40
-	_ = c
-	_, _, _ = t, m, t2
-	if !(!g.limitFP && m.Round() != ir.RoundNone) {
-		return false
-	}
-	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
-	if !ok || !g.fire(ruleFoldFFma, i) {
-		return false
-	}
-	g.toConst(i, v)
-	return true
-}
-
-// rFoldFMad (float.rules:17):
-//
-//	FoldFMad: (mad.rnd?.ftz?.sat? f32|f64 a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
-func (g *genOpt) rFoldFMad(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TF32 || t == ir.TF64) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm41 := m
-	if !fpRound(mm41.Round()) {
-		return false
-	}
-	mm41 = mm41.WithRound(ir.RoundNone)
-	mm41 &^= ir.ModFtz
-	mm41 &^= ir.ModSat
-	if mm41 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 3) {
-		return false
-	}
-	v42 := g.src(i, 0)
-	if v42.none() {
-		return false
-	}
-	if !v42.k {
-		return false
-	}
-	a := v42
-	_ = a
-	v43 := g.src(i, 1)
-	if v43.none() {
-		return false
-	}
-	if !v43.k {
-		return false
-	}
-	b := v43
-	_ = b
-	v44 := g.src(i, 2)
-	if v44.none() {
-		return false
-	}
-	if !v44.k {
-		return false
-	}
-	c := v44
-	_ = c
-	_, _, _ = t, m, t2
-	if !(!g.limitFP && m.Round() != ir.RoundNone) {
-		return false
-	}
-	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
-	if !ok || !g.fire(ruleFoldFMad, i) {
-		return false
-	}
-	g.toConst(i, v)
-	return true
-}
-
-// rFoldFDiv (float.rules:21):
-//
-//	FoldFDiv: (div.rnd?.ftz? f32|f64 a:k b:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpDiv, t, m, a.c, b.c, 0)}?
-func (g *genOpt) rFoldFDiv(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(t == ir.TF32 || t == ir.TF64) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
 	mm45 := m
 	if !fpRound(mm45.Round()) {
 		return false
 	}
 	mm45 = mm45.WithRound(ir.RoundNone)
 	mm45 &^= ir.ModFtz
+	mm45 &^= ir.ModSat
 	if mm45 != 0 {
 		return false
 	}
@@ -1175,6 +1094,259 @@ func (g *genOpt) rFoldFDiv(i ir.InstrID) bool {
 	b := v47
 	_ = b
 	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPArith(fpSub, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFSub, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rFoldFMul (float.rules:12):
+//
+//	FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFMul(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyFloat(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm48 := m
+	if !fpRound(mm48.Round()) {
+		return false
+	}
+	mm48 = mm48.WithRound(ir.RoundNone)
+	mm48 &^= ir.ModFtz
+	mm48 &^= ir.ModSat
+	if mm48 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v49 := g.src(i, 0)
+	if v49.none() {
+		return false
+	}
+	if !v49.k {
+		return false
+	}
+	a := v49
+	_ = a
+	v50 := g.src(i, 1)
+	if v50.none() {
+		return false
+	}
+	if !v50.k {
+		return false
+	}
+	b := v50
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPArith(fpMul, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFMul, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rFoldFFma (float.rules:15):
+//
+//	FoldFFma: (fma.rnd?.ftz?.sat? float a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
+func (g *genOpt) rFoldFFma(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyFloat(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm51 := m
+	if !fpRound(mm51.Round()) {
+		return false
+	}
+	mm51 = mm51.WithRound(ir.RoundNone)
+	mm51 &^= ir.ModFtz
+	mm51 &^= ir.ModSat
+	if mm51 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v52 := g.src(i, 0)
+	if v52.none() {
+		return false
+	}
+	if !v52.k {
+		return false
+	}
+	a := v52
+	_ = a
+	v53 := g.src(i, 1)
+	if v53.none() {
+		return false
+	}
+	if !v53.k {
+		return false
+	}
+	b := v53
+	_ = b
+	v54 := g.src(i, 2)
+	if v54.none() {
+		return false
+	}
+	if !v54.k {
+		return false
+	}
+	c := v54
+	_ = c
+	_, _, _ = t, m, t2
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
+		return false
+	}
+	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
+	if !ok || !g.fire(ruleFoldFFma, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rFoldFMad (float.rules:17):
+//
+//	FoldFMad: (mad.rnd?.ftz?.sat? f32|f64 a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
+func (g *genOpt) rFoldFMad(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TF32 || t == ir.TF64) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm55 := m
+	if !fpRound(mm55.Round()) {
+		return false
+	}
+	mm55 = mm55.WithRound(ir.RoundNone)
+	mm55 &^= ir.ModFtz
+	mm55 &^= ir.ModSat
+	if mm55 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v56 := g.src(i, 0)
+	if v56.none() {
+		return false
+	}
+	if !v56.k {
+		return false
+	}
+	a := v56
+	_ = a
+	v57 := g.src(i, 1)
+	if v57.none() {
+		return false
+	}
+	if !v57.k {
+		return false
+	}
+	b := v57
+	_ = b
+	v58 := g.src(i, 2)
+	if v58.none() {
+		return false
+	}
+	if !v58.k {
+		return false
+	}
+	c := v58
+	_ = c
+	_, _, _ = t, m, t2
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
+		return false
+	}
+	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
+	if !ok || !g.fire(ruleFoldFMad, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rFoldFDiv (float.rules:21):
+//
+//	FoldFDiv: (div.rnd?.ftz? f32|f64 a:k b:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpDiv, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFDiv(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TF32 || t == ir.TF64) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm59 := m
+	if !fpRound(mm59.Round()) {
+		return false
+	}
+	mm59 = mm59.WithRound(ir.RoundNone)
+	mm59 &^= ir.ModFtz
+	if mm59 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v60 := g.src(i, 0)
+	if v60.none() {
+		return false
+	}
+	if !v60.k {
+		return false
+	}
+	a := v60
+	_ = a
+	v61 := g.src(i, 1)
+	if v61.none() {
+		return false
+	}
+	if !v61.k {
+		return false
+	}
+	b := v61
+	_ = b
+	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
@@ -1199,13 +1371,13 @@ func (g *genOpt) rFoldFRcp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm48 := m
-	if !fpRound(mm48.Round()) {
+	mm62 := m
+	if !fpRound(mm62.Round()) {
 		return false
 	}
-	mm48 = mm48.WithRound(ir.RoundNone)
-	mm48 &^= ir.ModFtz
-	if mm48 != 0 {
+	mm62 = mm62.WithRound(ir.RoundNone)
+	mm62 &^= ir.ModFtz
+	if mm62 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1214,14 +1386,14 @@ func (g *genOpt) rFoldFRcp(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v49 := g.src(i, 0)
-	if v49.none() {
+	v63 := g.src(i, 0)
+	if v63.none() {
 		return false
 	}
-	if !v49.k {
+	if !v63.k {
 		return false
 	}
-	a := v49
+	a := v63
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
@@ -1248,13 +1420,13 @@ func (g *genOpt) rFoldFSqrt(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm50 := m
-	if !fpRound(mm50.Round()) {
+	mm64 := m
+	if !fpRound(mm64.Round()) {
 		return false
 	}
-	mm50 = mm50.WithRound(ir.RoundNone)
-	mm50 &^= ir.ModFtz
-	if mm50 != 0 {
+	mm64 = mm64.WithRound(ir.RoundNone)
+	mm64 &^= ir.ModFtz
+	if mm64 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1263,14 +1435,14 @@ func (g *genOpt) rFoldFSqrt(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v51 := g.src(i, 0)
-	if v51.none() {
+	v65 := g.src(i, 0)
+	if v65.none() {
 		return false
 	}
-	if !v51.k {
+	if !v65.k {
 		return false
 	}
-	a := v51
+	a := v65
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone) {
@@ -1297,9 +1469,9 @@ func (g *genOpt) rFoldFMin(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm52 := m
-	mm52 &^= ir.ModFtz
-	if mm52 != 0 {
+	mm66 := m
+	mm66 &^= ir.ModFtz
+	if mm66 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1308,23 +1480,23 @@ func (g *genOpt) rFoldFMin(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v53 := g.src(i, 0)
-	if v53.none() {
+	v67 := g.src(i, 0)
+	if v67.none() {
 		return false
 	}
-	if !v53.k {
+	if !v67.k {
 		return false
 	}
-	a := v53
+	a := v67
 	_ = a
-	v54 := g.src(i, 1)
-	if v54.none() {
+	v68 := g.src(i, 1)
+	if v68.none() {
 		return false
 	}
-	if !v54.k {
+	if !v68.k {
 		return false
 	}
-	b := v54
+	b := v68
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1351,9 +1523,9 @@ func (g *genOpt) rFoldFMax(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm55 := m
-	mm55 &^= ir.ModFtz
-	if mm55 != 0 {
+	mm69 := m
+	mm69 &^= ir.ModFtz
+	if mm69 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1362,23 +1534,23 @@ func (g *genOpt) rFoldFMax(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v56 := g.src(i, 0)
-	if v56.none() {
+	v70 := g.src(i, 0)
+	if v70.none() {
 		return false
 	}
-	if !v56.k {
+	if !v70.k {
 		return false
 	}
-	a := v56
+	a := v70
 	_ = a
-	v57 := g.src(i, 1)
-	if v57.none() {
+	v71 := g.src(i, 1)
+	if v71.none() {
 		return false
 	}
-	if !v57.k {
+	if !v71.k {
 		return false
 	}
-	b := v57
+	b := v71
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1405,9 +1577,9 @@ func (g *genOpt) rFoldFNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm58 := m
-	mm58 &^= ir.ModFtz
-	if mm58 != 0 {
+	mm72 := m
+	mm72 &^= ir.ModFtz
+	if mm72 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1416,14 +1588,14 @@ func (g *genOpt) rFoldFNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v59 := g.src(i, 0)
-	if v59.none() {
+	v73 := g.src(i, 0)
+	if v73.none() {
 		return false
 	}
-	if !v59.k {
+	if !v73.k {
 		return false
 	}
-	a := v59
+	a := v73
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1450,9 +1622,9 @@ func (g *genOpt) rFoldFAbs(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm60 := m
-	mm60 &^= ir.ModFtz
-	if mm60 != 0 {
+	mm74 := m
+	mm74 &^= ir.ModFtz
+	if mm74 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1461,14 +1633,14 @@ func (g *genOpt) rFoldFAbs(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v61 := g.src(i, 0)
-	if v61.none() {
+	v75 := g.src(i, 0)
+	if v75.none() {
 		return false
 	}
-	if !v61.k {
+	if !v75.k {
 		return false
 	}
-	a := v61
+	a := v75
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -1495,11 +1667,11 @@ func (g *genOpt) rFoldCvt(i ir.InstrID) bool {
 	if !(tyInt(t2) || tyFloat(t2)) {
 		return false
 	}
-	mm62 := m
-	mm62 = mm62.WithRound(ir.RoundNone)
-	mm62 &^= ir.ModFtz
-	mm62 &^= ir.ModSat
-	if mm62 != 0 {
+	mm76 := m
+	mm76 = mm76.WithRound(ir.RoundNone)
+	mm76 &^= ir.ModFtz
+	mm76 &^= ir.ModSat
+	if mm76 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1508,14 +1680,14 @@ func (g *genOpt) rFoldCvt(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v63 := g.src(i, 0)
-	if v63.none() {
+	v77 := g.src(i, 0)
+	if v77.none() {
 		return false
 	}
-	if !v63.k {
+	if !v77.k {
 		return false
 	}
-	a := v63
+	a := v77
 	_ = a
 	_, _, _ = t, m, t2
 	if !(!g.limitFP || (tyInt(t) && tyInt(t2))) {
@@ -1542,14 +1714,14 @@ func (g *genOpt) rFmaOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm64 := m
-	if !fpRound(mm64.Round()) {
+	mm78 := m
+	if !fpRound(mm78.Round()) {
 		return false
 	}
-	mm64 = mm64.WithRound(ir.RoundNone)
-	mm64 &^= ir.ModFtz
-	mm64 &^= ir.ModSat
-	if mm64 != 0 {
+	mm78 = mm78.WithRound(ir.RoundNone)
+	mm78 &^= ir.ModFtz
+	mm78 &^= ir.ModSat
+	if mm78 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1558,29 +1730,29 @@ func (g *genOpt) rFmaOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v65 := g.src(i, 0)
-	if v65.none() {
+	v79 := g.src(i, 0)
+	if v79.none() {
 		return false
 	}
-	if !v65.reg() {
+	if !v79.reg() {
 		return false
 	}
-	x := v65
+	x := v79
 	_ = x
-	v66 := g.src(i, 1)
-	if v66.none() {
+	v80 := g.src(i, 1)
+	if v80.none() {
 		return false
 	}
-	if !v66.k {
+	if !v80.k {
 		return false
 	}
-	o := v66
+	o := v80
 	_ = o
-	v67 := g.src(i, 2)
-	if v67.none() {
+	v81 := g.src(i, 2)
+	if v81.none() {
 		return false
 	}
-	y := v67
+	y := v81
 	_ = y
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
@@ -1606,14 +1778,14 @@ func (g *genOpt) rFmaOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm68 := m
-	if !fpRound(mm68.Round()) {
+	mm82 := m
+	if !fpRound(mm82.Round()) {
 		return false
 	}
-	mm68 = mm68.WithRound(ir.RoundNone)
-	mm68 &^= ir.ModFtz
-	mm68 &^= ir.ModSat
-	if mm68 != 0 {
+	mm82 = mm82.WithRound(ir.RoundNone)
+	mm82 &^= ir.ModFtz
+	mm82 &^= ir.ModSat
+	if mm82 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1622,29 +1794,29 @@ func (g *genOpt) rFmaOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v69 := g.src(i, 0)
-	if v69.none() {
+	v83 := g.src(i, 0)
+	if v83.none() {
 		return false
 	}
-	if !v69.k {
+	if !v83.k {
 		return false
 	}
-	o := v69
+	o := v83
 	_ = o
-	v70 := g.src(i, 1)
-	if v70.none() {
+	v84 := g.src(i, 1)
+	if v84.none() {
 		return false
 	}
-	if !v70.reg() {
+	if !v84.reg() {
 		return false
 	}
-	x := v70
+	x := v84
 	_ = x
-	v71 := g.src(i, 2)
-	if v71.none() {
+	v85 := g.src(i, 2)
+	if v85.none() {
 		return false
 	}
-	y := v71
+	y := v85
 	_ = y
 	_, _, _ = t, m, t2
 	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
@@ -1670,8 +1842,8 @@ func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm72 := m
-	if mm72 != 0 {
+	mm86 := m
+	if mm86 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1680,23 +1852,23 @@ func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v73 := g.src(i, 0)
-	if v73.none() {
+	v87 := g.src(i, 0)
+	if v87.none() {
 		return false
 	}
-	if !v73.k {
+	if !v87.k {
 		return false
 	}
-	a := v73
+	a := v87
 	_ = a
-	v74 := g.src(i, 1)
-	if v74.none() {
+	v88 := g.src(i, 1)
+	if v88.none() {
 		return false
 	}
-	if !v74.k {
+	if !v88.k {
 		return false
 	}
-	b := v74
+	b := v88
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldAdd, i) {
@@ -1719,8 +1891,8 @@ func (g *genOpt) rFoldSub(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm75 := m
-	if mm75 != 0 {
+	mm89 := m
+	if mm89 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1729,23 +1901,23 @@ func (g *genOpt) rFoldSub(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v76 := g.src(i, 0)
-	if v76.none() {
+	v90 := g.src(i, 0)
+	if v90.none() {
 		return false
 	}
-	if !v76.k {
+	if !v90.k {
 		return false
 	}
-	a := v76
+	a := v90
 	_ = a
-	v77 := g.src(i, 1)
-	if v77.none() {
+	v91 := g.src(i, 1)
+	if v91.none() {
 		return false
 	}
-	if !v77.k {
+	if !v91.k {
 		return false
 	}
-	b := v77
+	b := v91
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldSub, i) {
@@ -1768,8 +1940,8 @@ func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm78 := m
-	if mm78 != ir.ModLo {
+	mm92 := m
+	if mm92 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1778,23 +1950,23 @@ func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v79 := g.src(i, 0)
-	if v79.none() {
+	v93 := g.src(i, 0)
+	if v93.none() {
 		return false
 	}
-	if !v79.k {
+	if !v93.k {
 		return false
 	}
-	a := v79
+	a := v93
 	_ = a
-	v80 := g.src(i, 1)
-	if v80.none() {
+	v94 := g.src(i, 1)
+	if v94.none() {
 		return false
 	}
-	if !v80.k {
+	if !v94.k {
 		return false
 	}
-	b := v80
+	b := v94
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldMulLo, i) {
@@ -1817,8 +1989,8 @@ func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm81 := m
-	if mm81 != ir.ModLo {
+	mm95 := m
+	if mm95 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1827,32 +1999,32 @@ func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v82 := g.src(i, 0)
-	if v82.none() {
+	v96 := g.src(i, 0)
+	if v96.none() {
 		return false
 	}
-	if !v82.k {
+	if !v96.k {
 		return false
 	}
-	a := v82
+	a := v96
 	_ = a
-	v83 := g.src(i, 1)
-	if v83.none() {
+	v97 := g.src(i, 1)
+	if v97.none() {
 		return false
 	}
-	if !v83.k {
+	if !v97.k {
 		return false
 	}
-	b := v83
+	b := v97
 	_ = b
-	v84 := g.src(i, 2)
-	if v84.none() {
+	v98 := g.src(i, 2)
+	if v98.none() {
 		return false
 	}
-	if !v84.k {
+	if !v98.k {
 		return false
 	}
-	c := v84
+	c := v98
 	_ = c
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldMadLo, i) {
@@ -1875,8 +2047,8 @@ func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm85 := m
-	if mm85 != 0 {
+	mm99 := m
+	if mm99 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1885,23 +2057,23 @@ func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v86 := g.src(i, 0)
-	if v86.none() {
+	v100 := g.src(i, 0)
+	if v100.none() {
 		return false
 	}
-	if !v86.k {
+	if !v100.k {
 		return false
 	}
-	a := v86
+	a := v100
 	_ = a
-	v87 := g.src(i, 1)
-	if v87.none() {
+	v101 := g.src(i, 1)
+	if v101.none() {
 		return false
 	}
-	if !v87.k {
+	if !v101.k {
 		return false
 	}
-	b := v87
+	b := v101
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldAnd, i) {
@@ -1924,8 +2096,8 @@ func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm88 := m
-	if mm88 != 0 {
+	mm102 := m
+	if mm102 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1934,23 +2106,23 @@ func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v89 := g.src(i, 0)
-	if v89.none() {
+	v103 := g.src(i, 0)
+	if v103.none() {
 		return false
 	}
-	if !v89.k {
+	if !v103.k {
 		return false
 	}
-	a := v89
+	a := v103
 	_ = a
-	v90 := g.src(i, 1)
-	if v90.none() {
+	v104 := g.src(i, 1)
+	if v104.none() {
 		return false
 	}
-	if !v90.k {
+	if !v104.k {
 		return false
 	}
-	b := v90
+	b := v104
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldOr, i) {
@@ -1973,8 +2145,8 @@ func (g *genOpt) rFoldXor(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm91 := m
-	if mm91 != 0 {
+	mm105 := m
+	if mm105 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1983,23 +2155,23 @@ func (g *genOpt) rFoldXor(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v92 := g.src(i, 0)
-	if v92.none() {
+	v106 := g.src(i, 0)
+	if v106.none() {
 		return false
 	}
-	if !v92.k {
+	if !v106.k {
 		return false
 	}
-	a := v92
+	a := v106
 	_ = a
-	v93 := g.src(i, 1)
-	if v93.none() {
+	v107 := g.src(i, 1)
+	if v107.none() {
 		return false
 	}
-	if !v93.k {
+	if !v107.k {
 		return false
 	}
-	b := v93
+	b := v107
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldXor, i) {
@@ -2022,8 +2194,8 @@ func (g *genOpt) rFoldNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm94 := m
-	if mm94 != 0 {
+	mm108 := m
+	if mm108 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2032,14 +2204,14 @@ func (g *genOpt) rFoldNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v95 := g.src(i, 0)
-	if v95.none() {
+	v109 := g.src(i, 0)
+	if v109.none() {
 		return false
 	}
-	if !v95.k {
+	if !v109.k {
 		return false
 	}
-	a := v95
+	a := v109
 	_ = a
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldNot, i) {
@@ -2062,8 +2234,8 @@ func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm96 := m
-	if mm96 != 0 {
+	mm110 := m
+	if mm110 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2072,14 +2244,14 @@ func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v97 := g.src(i, 0)
-	if v97.none() {
+	v111 := g.src(i, 0)
+	if v111.none() {
 		return false
 	}
-	if !v97.k {
+	if !v111.k {
 		return false
 	}
-	a := v97
+	a := v111
 	_ = a
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldNeg, i) {
@@ -2102,8 +2274,8 @@ func (g *genOpt) rFoldShl(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm98 := m
-	if mm98 != 0 {
+	mm112 := m
+	if mm112 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2112,23 +2284,23 @@ func (g *genOpt) rFoldShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v99 := g.src(i, 0)
-	if v99.none() {
+	v113 := g.src(i, 0)
+	if v113.none() {
 		return false
 	}
-	if !v99.k {
+	if !v113.k {
 		return false
 	}
-	a := v99
+	a := v113
 	_ = a
-	v100 := g.src(i, 1)
-	if v100.none() {
+	v114 := g.src(i, 1)
+	if v114.none() {
 		return false
 	}
-	if !v100.k {
+	if !v114.k {
 		return false
 	}
-	b := v100
+	b := v114
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldShl, i) {
@@ -2151,8 +2323,8 @@ func (g *genOpt) rFoldShr(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm101 := m
-	if mm101 != 0 {
+	mm115 := m
+	if mm115 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2161,23 +2333,23 @@ func (g *genOpt) rFoldShr(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v102 := g.src(i, 0)
-	if v102.none() {
+	v116 := g.src(i, 0)
+	if v116.none() {
 		return false
 	}
-	if !v102.k {
+	if !v116.k {
 		return false
 	}
-	a := v102
+	a := v116
 	_ = a
-	v103 := g.src(i, 1)
-	if v103.none() {
+	v117 := g.src(i, 1)
+	if v117.none() {
 		return false
 	}
-	if !v103.k {
+	if !v117.k {
 		return false
 	}
-	b := v103
+	b := v117
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldShr, i) {
@@ -2200,8 +2372,8 @@ func (g *genOpt) rFoldMin(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm104 := m
-	if mm104 != 0 {
+	mm118 := m
+	if mm118 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2210,23 +2382,23 @@ func (g *genOpt) rFoldMin(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v105 := g.src(i, 0)
-	if v105.none() {
+	v119 := g.src(i, 0)
+	if v119.none() {
 		return false
 	}
-	if !v105.k {
+	if !v119.k {
 		return false
 	}
-	a := v105
+	a := v119
 	_ = a
-	v106 := g.src(i, 1)
-	if v106.none() {
+	v120 := g.src(i, 1)
+	if v120.none() {
 		return false
 	}
-	if !v106.k {
+	if !v120.k {
 		return false
 	}
-	b := v106
+	b := v120
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldMin, i) {
@@ -2249,8 +2421,8 @@ func (g *genOpt) rFoldMax(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm107 := m
-	if mm107 != 0 {
+	mm121 := m
+	if mm121 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2259,23 +2431,23 @@ func (g *genOpt) rFoldMax(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v108 := g.src(i, 0)
-	if v108.none() {
+	v122 := g.src(i, 0)
+	if v122.none() {
 		return false
 	}
-	if !v108.k {
+	if !v122.k {
 		return false
 	}
-	a := v108
+	a := v122
 	_ = a
-	v109 := g.src(i, 1)
-	if v109.none() {
+	v123 := g.src(i, 1)
+	if v123.none() {
 		return false
 	}
-	if !v109.k {
+	if !v123.k {
 		return false
 	}
-	b := v109
+	b := v123
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(ruleFoldMax, i) {
@@ -2298,8 +2470,8 @@ func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm110 := m
-	if mm110 != 0 {
+	mm124 := m
+	if mm124 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2308,14 +2480,14 @@ func (g *genOpt) rAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v111 := g.src(i, 0)
-	if v111.none() {
+	v125 := g.src(i, 0)
+	if v125.none() {
 		return false
 	}
-	x := v111
+	x := v125
 	_ = x
-	v112 := g.src(i, 1)
-	if !v112.is(g, i, 1, 0) {
+	v126 := g.src(i, 1)
+	if !v126.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2339,8 +2511,8 @@ func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm113 := m
-	if mm113 != 0 {
+	mm127 := m
+	if mm127 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2349,15 +2521,15 @@ func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v114 := g.src(i, 0)
-	if !v114.is(g, i, 0, 0) {
+	v128 := g.src(i, 0)
+	if !v128.is(g, i, 0, 0) {
 		return false
 	}
-	v115 := g.src(i, 1)
-	if v115.none() {
+	v129 := g.src(i, 1)
+	if v129.none() {
 		return false
 	}
-	x := v115
+	x := v129
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAddZero, i) {
@@ -2380,8 +2552,8 @@ func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm116 := m
-	if mm116 != 0 {
+	mm130 := m
+	if mm130 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2390,14 +2562,14 @@ func (g *genOpt) rSubZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v117 := g.src(i, 0)
-	if v117.none() {
+	v131 := g.src(i, 0)
+	if v131.none() {
 		return false
 	}
-	x := v117
+	x := v131
 	_ = x
-	v118 := g.src(i, 1)
-	if !v118.is(g, i, 1, 0) {
+	v132 := g.src(i, 1)
+	if !v132.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2421,8 +2593,8 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm119 := m
-	if mm119 != 0 {
+	mm133 := m
+	if mm133 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2431,17 +2603,17 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v120 := g.src(i, 0)
-	if v120.none() {
+	v134 := g.src(i, 0)
+	if v134.none() {
 		return false
 	}
-	x := v120
+	x := v134
 	_ = x
-	v121 := g.src(i, 1)
-	if v121.none() {
+	v135 := g.src(i, 1)
+	if v135.none() {
 		return false
 	}
-	if !sameVal(x, v121) {
+	if !sameVal(x, v135) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2465,8 +2637,8 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm122 := m
-	if mm122 != ir.ModLo {
+	mm136 := m
+	if mm136 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2475,14 +2647,14 @@ func (g *genOpt) rMulOne(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v123 := g.src(i, 0)
-	if v123.none() {
+	v137 := g.src(i, 0)
+	if v137.none() {
 		return false
 	}
-	x := v123
+	x := v137
 	_ = x
-	v124 := g.src(i, 1)
-	if !v124.is(g, i, 1, 1) {
+	v138 := g.src(i, 1)
+	if !v138.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2506,8 +2678,8 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm125 := m
-	if mm125 != ir.ModLo {
+	mm139 := m
+	if mm139 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2516,15 +2688,15 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v126 := g.src(i, 0)
-	if !v126.is(g, i, 0, 1) {
+	v140 := g.src(i, 0)
+	if !v140.is(g, i, 0, 1) {
 		return false
 	}
-	v127 := g.src(i, 1)
-	if v127.none() {
+	v141 := g.src(i, 1)
+	if v141.none() {
 		return false
 	}
-	x := v127
+	x := v141
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMulOne, i) {
@@ -2547,8 +2719,8 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm128 := m
-	if mm128 != ir.ModLo {
+	mm142 := m
+	if mm142 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2557,8 +2729,8 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v130 := g.src(i, 1)
-	if !v130.is(g, i, 1, 0) {
+	v144 := g.src(i, 1)
+	if !v144.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2582,8 +2754,8 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm131 := m
-	if mm131 != ir.ModLo {
+	mm145 := m
+	if mm145 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2592,8 +2764,8 @@ func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v132 := g.src(i, 0)
-	if !v132.is(g, i, 0, 0) {
+	v146 := g.src(i, 0)
+	if !v146.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2617,8 +2789,8 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm134 := m
-	if mm134 != 0 {
+	mm148 := m
+	if mm148 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2627,14 +2799,14 @@ func (g *genOpt) rAndOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v135 := g.src(i, 0)
-	if v135.none() {
+	v149 := g.src(i, 0)
+	if v149.none() {
 		return false
 	}
-	x := v135
+	x := v149
 	_ = x
-	v136 := g.src(i, 1)
-	if !v136.is(g, i, 1, int64(-1)) {
+	v150 := g.src(i, 1)
+	if !v150.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2658,8 +2830,8 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm137 := m
-	if mm137 != 0 {
+	mm151 := m
+	if mm151 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2668,15 +2840,15 @@ func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v138 := g.src(i, 0)
-	if !v138.is(g, i, 0, int64(-1)) {
+	v152 := g.src(i, 0)
+	if !v152.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	v139 := g.src(i, 1)
-	if v139.none() {
+	v153 := g.src(i, 1)
+	if v153.none() {
 		return false
 	}
-	x := v139
+	x := v153
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleAndOnes, i) {
@@ -2699,8 +2871,8 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm140 := m
-	if mm140 != 0 {
+	mm154 := m
+	if mm154 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2709,8 +2881,8 @@ func (g *genOpt) rAndZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v142 := g.src(i, 1)
-	if !v142.is(g, i, 1, 0) {
+	v156 := g.src(i, 1)
+	if !v156.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2734,8 +2906,8 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm143 := m
-	if mm143 != 0 {
+	mm157 := m
+	if mm157 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2744,8 +2916,8 @@ func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v144 := g.src(i, 0)
-	if !v144.is(g, i, 0, 0) {
+	v158 := g.src(i, 0)
+	if !v158.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2769,8 +2941,8 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm146 := m
-	if mm146 != 0 {
+	mm160 := m
+	if mm160 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2779,17 +2951,17 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v147 := g.src(i, 0)
-	if v147.none() {
+	v161 := g.src(i, 0)
+	if v161.none() {
 		return false
 	}
-	x := v147
+	x := v161
 	_ = x
-	v148 := g.src(i, 1)
-	if v148.none() {
+	v162 := g.src(i, 1)
+	if v162.none() {
 		return false
 	}
-	if !sameVal(x, v148) {
+	if !sameVal(x, v162) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2813,8 +2985,8 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm149 := m
-	if mm149 != 0 {
+	mm163 := m
+	if mm163 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2823,14 +2995,14 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v150 := g.src(i, 0)
-	if v150.none() {
+	v164 := g.src(i, 0)
+	if v164.none() {
 		return false
 	}
-	x := v150
+	x := v164
 	_ = x
-	v151 := g.src(i, 1)
-	if !v151.is(g, i, 1, 0) {
+	v165 := g.src(i, 1)
+	if !v165.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2854,8 +3026,8 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm152 := m
-	if mm152 != 0 {
+	mm166 := m
+	if mm166 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2864,15 +3036,15 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v153 := g.src(i, 0)
-	if !v153.is(g, i, 0, 0) {
+	v167 := g.src(i, 0)
+	if !v167.is(g, i, 0, 0) {
 		return false
 	}
-	v154 := g.src(i, 1)
-	if v154.none() {
+	v168 := g.src(i, 1)
+	if v168.none() {
 		return false
 	}
-	x := v154
+	x := v168
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleOrZero, i) {
@@ -2895,8 +3067,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm155 := m
-	if mm155 != 0 {
+	mm169 := m
+	if mm169 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2905,8 +3077,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v157 := g.src(i, 1)
-	if !v157.is(g, i, 1, int64(-1)) {
+	v171 := g.src(i, 1)
+	if !v171.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2930,8 +3102,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm158 := m
-	if mm158 != 0 {
+	mm172 := m
+	if mm172 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2940,8 +3112,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v159 := g.src(i, 0)
-	if !v159.is(g, i, 0, int64(-1)) {
+	v173 := g.src(i, 0)
+	if !v173.is(g, i, 0, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2965,8 +3137,8 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm161 := m
-	if mm161 != 0 {
+	mm175 := m
+	if mm175 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2975,17 +3147,17 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v162 := g.src(i, 0)
-	if v162.none() {
+	v176 := g.src(i, 0)
+	if v176.none() {
 		return false
 	}
-	x := v162
+	x := v176
 	_ = x
-	v163 := g.src(i, 1)
-	if v163.none() {
+	v177 := g.src(i, 1)
+	if v177.none() {
 		return false
 	}
-	if !sameVal(x, v163) {
+	if !sameVal(x, v177) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3009,8 +3181,8 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm164 := m
-	if mm164 != 0 {
+	mm178 := m
+	if mm178 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3019,14 +3191,14 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v165 := g.src(i, 0)
-	if v165.none() {
+	v179 := g.src(i, 0)
+	if v179.none() {
 		return false
 	}
-	x := v165
+	x := v179
 	_ = x
-	v166 := g.src(i, 1)
-	if !v166.is(g, i, 1, 0) {
+	v180 := g.src(i, 1)
+	if !v180.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3050,8 +3222,8 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm167 := m
-	if mm167 != 0 {
+	mm181 := m
+	if mm181 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3060,15 +3232,15 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v168 := g.src(i, 0)
-	if !v168.is(g, i, 0, 0) {
+	v182 := g.src(i, 0)
+	if !v182.is(g, i, 0, 0) {
 		return false
 	}
-	v169 := g.src(i, 1)
-	if v169.none() {
+	v183 := g.src(i, 1)
+	if v183.none() {
 		return false
 	}
-	x := v169
+	x := v183
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorZero, i) {
@@ -3091,8 +3263,8 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm170 := m
-	if mm170 != 0 {
+	mm184 := m
+	if mm184 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3101,17 +3273,17 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v171 := g.src(i, 0)
-	if v171.none() {
+	v185 := g.src(i, 0)
+	if v185.none() {
 		return false
 	}
-	x := v171
+	x := v185
 	_ = x
-	v172 := g.src(i, 1)
-	if v172.none() {
+	v186 := g.src(i, 1)
+	if v186.none() {
 		return false
 	}
-	if !sameVal(x, v172) {
+	if !sameVal(x, v186) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3135,8 +3307,8 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm173 := m
-	if mm173 != 0 {
+	mm187 := m
+	if mm187 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3145,14 +3317,14 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v174 := g.src(i, 0)
-	if v174.none() {
+	v188 := g.src(i, 0)
+	if v188.none() {
 		return false
 	}
-	x := v174
+	x := v188
 	_ = x
-	v175 := g.src(i, 1)
-	if !v175.is(g, i, 1, int64(-1)) {
+	v189 := g.src(i, 1)
+	if !v189.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3176,8 +3348,8 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm176 := m
-	if mm176 != 0 {
+	mm190 := m
+	if mm190 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3186,15 +3358,15 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v177 := g.src(i, 0)
-	if !v177.is(g, i, 0, int64(-1)) {
+	v191 := g.src(i, 0)
+	if !v191.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	v178 := g.src(i, 1)
-	if v178.none() {
+	v192 := g.src(i, 1)
+	if v192.none() {
 		return false
 	}
-	x := v178
+	x := v192
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorOnes, i) {
@@ -3217,8 +3389,8 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm179 := m
-	if mm179 != 0 {
+	mm193 := m
+	if mm193 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3227,17 +3399,17 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v180 := g.src(i, 0)
-	if v180.none() {
+	v194 := g.src(i, 0)
+	if v194.none() {
 		return false
 	}
-	x := v180
+	x := v194
 	_ = x
-	v181 := g.src(i, 1)
-	if v181.none() {
+	v195 := g.src(i, 1)
+	if v195.none() {
 		return false
 	}
-	if !sameVal(x, v181) {
+	if !sameVal(x, v195) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3261,8 +3433,8 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm182 := m
-	if mm182 != 0 {
+	mm196 := m
+	if mm196 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3271,17 +3443,17 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v183 := g.src(i, 0)
-	if v183.none() {
+	v197 := g.src(i, 0)
+	if v197.none() {
 		return false
 	}
-	x := v183
+	x := v197
 	_ = x
-	v184 := g.src(i, 1)
-	if v184.none() {
+	v198 := g.src(i, 1)
+	if v198.none() {
 		return false
 	}
-	if !sameVal(x, v184) {
+	if !sameVal(x, v198) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3305,8 +3477,8 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm185 := m
-	if mm185 != 0 {
+	mm199 := m
+	if mm199 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3315,41 +3487,41 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v186 := g.src(i, 0)
-	if !v186.reg() {
+	v200 := g.src(i, 0)
+	if !v200.reg() {
 		return false
 	}
-	d187, okd187 := g.defOf(v186.o.Reg())
-	if !okd187 {
+	d201, okd201 := g.defOf(v200.o.Reg())
+	if !okd201 {
 		return false
 	}
-	if f.Op[d187] != ir.OpNot {
+	if f.Op[d201] != ir.OpNot {
 		return false
 	}
-	t188, m188, u188 := f.Type[d187], f.Mods[d187], f.Type2[d187]
-	if !(t188 == t) {
+	t202, m202, u202 := f.Type[d201], f.Mods[d201], f.Type2[d201]
+	if !(t202 == t) {
 		return false
 	}
-	if u188 != ir.TNone {
+	if u202 != ir.TNone {
 		return false
 	}
-	mm189 := m188
-	if mm189 != 0 {
+	mm203 := m202
+	if mm203 != 0 {
 		return false
 	}
-	if f.Space[d187] != ir.SpaceNone {
+	if f.Space[d201] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d187, 1) {
+	if !g.shape(d201, 1) {
 		return false
 	}
-	v190 := g.src(d187, 0)
-	if v190.none() {
+	v204 := g.src(d201, 0)
+	if v204.none() {
 		return false
 	}
-	x := v190
+	x := v204
 	_ = x
-	_, _, _ = t188, m188, u188
+	_, _, _ = t202, m202, u202
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNotNot, i) {
 		return false
@@ -3371,8 +3543,8 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm191 := m
-	if mm191 != 0 {
+	mm205 := m
+	if mm205 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3381,41 +3553,41 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v192 := g.src(i, 0)
-	if !v192.reg() {
+	v206 := g.src(i, 0)
+	if !v206.reg() {
 		return false
 	}
-	d193, okd193 := g.defOf(v192.o.Reg())
-	if !okd193 {
+	d207, okd207 := g.defOf(v206.o.Reg())
+	if !okd207 {
 		return false
 	}
-	if f.Op[d193] != ir.OpNeg {
+	if f.Op[d207] != ir.OpNeg {
 		return false
 	}
-	t194, m194, u194 := f.Type[d193], f.Mods[d193], f.Type2[d193]
-	if !(t194 == t) {
+	t208, m208, u208 := f.Type[d207], f.Mods[d207], f.Type2[d207]
+	if !(t208 == t) {
 		return false
 	}
-	if u194 != ir.TNone {
+	if u208 != ir.TNone {
 		return false
 	}
-	mm195 := m194
-	if mm195 != 0 {
+	mm209 := m208
+	if mm209 != 0 {
 		return false
 	}
-	if f.Space[d193] != ir.SpaceNone {
+	if f.Space[d207] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d193, 1) {
+	if !g.shape(d207, 1) {
 		return false
 	}
-	v196 := g.src(d193, 0)
-	if v196.none() {
+	v210 := g.src(d207, 0)
+	if v210.none() {
 		return false
 	}
-	x := v196
+	x := v210
 	_ = x
-	_, _, _ = t194, m194, u194
+	_, _, _ = t208, m208, u208
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNegNeg, i) {
 		return false
@@ -3437,8 +3609,8 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm197 := m
-	if mm197 != 0 {
+	mm211 := m
+	if mm211 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3447,14 +3619,14 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v198 := g.src(i, 0)
-	if v198.none() {
+	v212 := g.src(i, 0)
+	if v212.none() {
 		return false
 	}
-	x := v198
+	x := v212
 	_ = x
-	v199 := g.src(i, 1)
-	if !v199.is(g, i, 1, 0) {
+	v213 := g.src(i, 1)
+	if !v213.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3478,8 +3650,8 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm200 := m
-	if mm200 != 0 {
+	mm214 := m
+	if mm214 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3488,14 +3660,14 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v201 := g.src(i, 0)
-	if v201.none() {
+	v215 := g.src(i, 0)
+	if v215.none() {
 		return false
 	}
-	x := v201
+	x := v215
 	_ = x
-	v202 := g.src(i, 1)
-	if !v202.is(g, i, 1, 0) {
+	v216 := g.src(i, 1)
+	if !v216.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3519,8 +3691,8 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm203 := m
-	if mm203 != 0 {
+	mm217 := m
+	if mm217 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3529,14 +3701,14 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v205 := g.src(i, 1)
-	if v205.none() {
+	v219 := g.src(i, 1)
+	if v219.none() {
 		return false
 	}
-	if !v205.k {
+	if !v219.k {
 		return false
 	}
-	c := v205
+	c := v219
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -3562,8 +3734,8 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm206 := m
-	if mm206 != 0 {
+	mm220 := m
+	if mm220 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3572,14 +3744,14 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v208 := g.src(i, 1)
-	if v208.none() {
+	v222 := g.src(i, 1)
+	if v222.none() {
 		return false
 	}
-	if !v208.k {
+	if !v222.k {
 		return false
 	}
-	c := v208
+	c := v222
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -3605,8 +3777,8 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm209 := m
-	if mm209 != 0 {
+	mm223 := m
+	if mm223 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3615,20 +3787,20 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v210 := g.src(i, 0)
-	if v210.none() {
+	v224 := g.src(i, 0)
+	if v224.none() {
 		return false
 	}
-	x := v210
+	x := v224
 	_ = x
-	v211 := g.src(i, 1)
-	if v211.none() {
+	v225 := g.src(i, 1)
+	if v225.none() {
 		return false
 	}
-	if !v211.k {
+	if !v225.k {
 		return false
 	}
-	c := v211
+	c := v225
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c > uint64(t.Bits()-1)) {
@@ -3654,8 +3826,8 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm212 := m
-	if mm212 != ir.ModLo {
+	mm226 := m
+	if mm226 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3664,15 +3836,15 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v214 := g.src(i, 1)
-	if !v214.is(g, i, 1, 0) {
+	v228 := g.src(i, 1)
+	if !v228.is(g, i, 1, 0) {
 		return false
 	}
-	v215 := g.src(i, 2)
-	if v215.none() {
+	v229 := g.src(i, 2)
+	if v229.none() {
 		return false
 	}
-	y := v215
+	y := v229
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -3695,8 +3867,8 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm216 := m
-	if mm216 != ir.ModLo {
+	mm230 := m
+	if mm230 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3705,15 +3877,15 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v217 := g.src(i, 0)
-	if !v217.is(g, i, 0, 0) {
+	v231 := g.src(i, 0)
+	if !v231.is(g, i, 0, 0) {
 		return false
 	}
-	v219 := g.src(i, 2)
-	if v219.none() {
+	v233 := g.src(i, 2)
+	if v233.none() {
 		return false
 	}
-	y := v219
+	y := v233
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -3736,8 +3908,8 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm220 := m
-	if mm220 != ir.ModLo {
+	mm234 := m
+	if mm234 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3746,21 +3918,21 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v221 := g.src(i, 0)
-	if v221.none() {
+	v235 := g.src(i, 0)
+	if v235.none() {
 		return false
 	}
-	x := v221
+	x := v235
 	_ = x
-	v222 := g.src(i, 1)
-	if !v222.is(g, i, 1, 1) {
+	v236 := g.src(i, 1)
+	if !v236.is(g, i, 1, 1) {
 		return false
 	}
-	v223 := g.src(i, 2)
-	if v223.none() {
+	v237 := g.src(i, 2)
+	if v237.none() {
 		return false
 	}
-	y := v223
+	y := v237
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -3783,8 +3955,8 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm224 := m
-	if mm224 != ir.ModLo {
+	mm238 := m
+	if mm238 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3793,21 +3965,21 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v225 := g.src(i, 0)
-	if !v225.is(g, i, 0, 1) {
+	v239 := g.src(i, 0)
+	if !v239.is(g, i, 0, 1) {
 		return false
 	}
-	v226 := g.src(i, 1)
-	if v226.none() {
+	v240 := g.src(i, 1)
+	if v240.none() {
 		return false
 	}
-	x := v226
+	x := v240
 	_ = x
-	v227 := g.src(i, 2)
-	if v227.none() {
+	v241 := g.src(i, 2)
+	if v241.none() {
 		return false
 	}
-	y := v227
+	y := v241
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -3830,8 +4002,8 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm228 := m
-	if mm228 != ir.ModLo {
+	mm242 := m
+	if mm242 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3840,20 +4012,20 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v229 := g.src(i, 0)
-	if v229.none() {
+	v243 := g.src(i, 0)
+	if v243.none() {
 		return false
 	}
-	x := v229
+	x := v243
 	_ = x
-	v230 := g.src(i, 1)
-	if v230.none() {
+	v244 := g.src(i, 1)
+	if v244.none() {
 		return false
 	}
-	y := v230
+	y := v244
 	_ = y
-	v231 := g.src(i, 2)
-	if !v231.is(g, i, 2, 0) {
+	v245 := g.src(i, 2)
+	if !v245.is(g, i, 2, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3877,8 +4049,8 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm232 := m
-	if mm232 != 0 {
+	mm246 := m
+	if mm246 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3887,14 +4059,14 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v233 := g.src(i, 0)
-	if v233.none() {
+	v247 := g.src(i, 0)
+	if v247.none() {
 		return false
 	}
-	if !v233.reg() {
+	if !v247.reg() {
 		return false
 	}
-	x := v233
+	x := v247
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.selfMove(i)) {
@@ -3920,8 +4092,8 @@ func (g *genOpt) rSelpMin(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm234 := m
-	if mm234 != 0 {
+	mm248 := m
+	if mm248 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3930,26 +4102,26 @@ func (g *genOpt) rSelpMin(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v235 := g.src(i, 0)
-	if v235.none() {
+	v249 := g.src(i, 0)
+	if v249.none() {
 		return false
 	}
-	x := v235
+	x := v249
 	_ = x
-	v236 := g.src(i, 1)
-	if v236.none() {
+	v250 := g.src(i, 1)
+	if v250.none() {
 		return false
 	}
-	y := v236
+	y := v250
 	_ = y
-	v237 := g.src(i, 2)
-	if v237.none() {
+	v251 := g.src(i, 2)
+	if v251.none() {
 		return false
 	}
-	if !v237.reg() {
+	if !v251.reg() {
 		return false
 	}
-	p := v237
+	p := v251
 	_ = p
 	_, _, _ = t, m, t2
 	if !(g.minMaxOf(i, x, y, p) == ir.OpMin) {
@@ -3975,8 +4147,8 @@ func (g *genOpt) rSelpMax(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm238 := m
-	if mm238 != 0 {
+	mm252 := m
+	if mm252 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3985,26 +4157,26 @@ func (g *genOpt) rSelpMax(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v239 := g.src(i, 0)
-	if v239.none() {
+	v253 := g.src(i, 0)
+	if v253.none() {
 		return false
 	}
-	x := v239
+	x := v253
 	_ = x
-	v240 := g.src(i, 1)
-	if v240.none() {
+	v254 := g.src(i, 1)
+	if v254.none() {
 		return false
 	}
-	y := v240
+	y := v254
 	_ = y
-	v241 := g.src(i, 2)
-	if v241.none() {
+	v255 := g.src(i, 2)
+	if v255.none() {
 		return false
 	}
-	if !v241.reg() {
+	if !v255.reg() {
 		return false
 	}
-	p := v241
+	p := v255
 	_ = p
 	_, _, _ = t, m, t2
 	if !(g.minMaxOf(i, x, y, p) == ir.OpMax) {
@@ -4030,12 +4202,12 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm242 := m
-	if mm242.Cmp() == ir.CmpNone || mm242.BoolOp() != ir.BoolNone {
+	mm256 := m
+	if mm256.Cmp() == ir.CmpNone || mm256.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm242 = mm242.WithCmp(ir.CmpNone)
-	if mm242 != 0 {
+	mm256 = mm256.WithCmp(ir.CmpNone)
+	if mm256 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4044,23 +4216,23 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v243 := g.src(i, 0)
-	if v243.none() {
+	v257 := g.src(i, 0)
+	if v257.none() {
 		return false
 	}
-	if !v243.k {
+	if !v257.k {
 		return false
 	}
-	a := v243
+	a := v257
 	_ = a
-	v244 := g.src(i, 1)
-	if v244.none() {
+	v258 := g.src(i, 1)
+	if v258.none() {
 		return false
 	}
-	if !v244.k {
+	if !v258.k {
 		return false
 	}
-	b := v244
+	b := v258
 	_ = b
 	_, _, _ = t, m, t2
 	v, ok := cmpInt(m.Cmp(), t, a.c, b.c)
@@ -4084,12 +4256,12 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm245 := m
-	if mm245.Cmp() == ir.CmpNone || mm245.BoolOp() != ir.BoolNone {
+	mm259 := m
+	if mm259.Cmp() == ir.CmpNone || mm259.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm245 = mm245.WithCmp(ir.CmpNone)
-	if mm245 != 0 {
+	mm259 = mm259.WithCmp(ir.CmpNone)
+	if mm259 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4098,20 +4270,20 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v246 := g.src(i, 0)
-	if v246.none() {
+	v260 := g.src(i, 0)
+	if v260.none() {
 		return false
 	}
-	x := v246
+	x := v260
 	_ = x
-	v247 := g.src(i, 1)
-	if v247.none() {
+	v261 := g.src(i, 1)
+	if v261.none() {
 		return false
 	}
-	if !v247.reg() {
+	if !v261.reg() {
 		return false
 	}
-	if !sameVal(x, v247) {
+	if !sameVal(x, v261) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4136,8 +4308,8 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm248 := m
-	if mm248 != 0 {
+	mm262 := m
+	if mm262 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4146,23 +4318,23 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v249 := g.src(i, 0)
-	if v249.none() {
+	v263 := g.src(i, 0)
+	if v263.none() {
 		return false
 	}
-	if !v249.k {
+	if !v263.k {
 		return false
 	}
-	a := v249
+	a := v263
 	_ = a
-	v250 := g.src(i, 1)
-	if v250.none() {
+	v264 := g.src(i, 1)
+	if v264.none() {
 		return false
 	}
-	if !v250.k {
+	if !v264.k {
 		return false
 	}
-	b := v250
+	b := v264
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldAnd, i) {
@@ -4185,8 +4357,8 @@ func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm251 := m
-	if mm251 != 0 {
+	mm265 := m
+	if mm265 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4195,23 +4367,23 @@ func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v252 := g.src(i, 0)
-	if v252.none() {
+	v266 := g.src(i, 0)
+	if v266.none() {
 		return false
 	}
-	if !v252.k {
+	if !v266.k {
 		return false
 	}
-	a := v252
+	a := v266
 	_ = a
-	v253 := g.src(i, 1)
-	if v253.none() {
+	v267 := g.src(i, 1)
+	if v267.none() {
 		return false
 	}
-	if !v253.k {
+	if !v267.k {
 		return false
 	}
-	b := v253
+	b := v267
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldOr, i) {
@@ -4234,8 +4406,8 @@ func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm254 := m
-	if mm254 != 0 {
+	mm268 := m
+	if mm268 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4244,23 +4416,23 @@ func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v255 := g.src(i, 0)
-	if v255.none() {
+	v269 := g.src(i, 0)
+	if v269.none() {
 		return false
 	}
-	if !v255.k {
+	if !v269.k {
 		return false
 	}
-	a := v255
+	a := v269
 	_ = a
-	v256 := g.src(i, 1)
-	if v256.none() {
+	v270 := g.src(i, 1)
+	if v270.none() {
 		return false
 	}
-	if !v256.k {
+	if !v270.k {
 		return false
 	}
-	b := v256
+	b := v270
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldXor, i) {
@@ -4283,8 +4455,8 @@ func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm257 := m
-	if mm257 != 0 {
+	mm271 := m
+	if mm271 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4293,14 +4465,14 @@ func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v258 := g.src(i, 0)
-	if v258.none() {
+	v272 := g.src(i, 0)
+	if v272.none() {
 		return false
 	}
-	if !v258.k {
+	if !v272.k {
 		return false
 	}
-	a := v258
+	a := v272
 	_ = a
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldNot, i) {
@@ -4323,8 +4495,8 @@ func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm259 := m
-	if mm259 != 0 {
+	mm273 := m
+	if mm273 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4333,14 +4505,14 @@ func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v260 := g.src(i, 0)
-	if v260.none() {
+	v274 := g.src(i, 0)
+	if v274.none() {
 		return false
 	}
-	x := v260
+	x := v274
 	_ = x
-	v261 := g.src(i, 1)
-	if !v261.is(g, i, 1, 1) {
+	v275 := g.src(i, 1)
+	if !v275.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4364,8 +4536,8 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm262 := m
-	if mm262 != 0 {
+	mm276 := m
+	if mm276 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4374,15 +4546,15 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v263 := g.src(i, 0)
-	if !v263.is(g, i, 0, 1) {
+	v277 := g.src(i, 0)
+	if !v277.is(g, i, 0, 1) {
 		return false
 	}
-	v264 := g.src(i, 1)
-	if v264.none() {
+	v278 := g.src(i, 1)
+	if v278.none() {
 		return false
 	}
-	x := v264
+	x := v278
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredAndTrue, i) {
@@ -4405,8 +4577,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm265 := m
-	if mm265 != 0 {
+	mm279 := m
+	if mm279 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4415,8 +4587,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v267 := g.src(i, 1)
-	if !v267.is(g, i, 1, 0) {
+	v281 := g.src(i, 1)
+	if !v281.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4440,8 +4612,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm268 := m
-	if mm268 != 0 {
+	mm282 := m
+	if mm282 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4450,8 +4622,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v269 := g.src(i, 0)
-	if !v269.is(g, i, 0, 0) {
+	v283 := g.src(i, 0)
+	if !v283.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4475,8 +4647,8 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm271 := m
-	if mm271 != 0 {
+	mm285 := m
+	if mm285 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4485,14 +4657,14 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v272 := g.src(i, 0)
-	if v272.none() {
+	v286 := g.src(i, 0)
+	if v286.none() {
 		return false
 	}
-	x := v272
+	x := v286
 	_ = x
-	v273 := g.src(i, 1)
-	if !v273.is(g, i, 1, 0) {
+	v287 := g.src(i, 1)
+	if !v287.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4516,8 +4688,8 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm274 := m
-	if mm274 != 0 {
+	mm288 := m
+	if mm288 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4526,15 +4698,15 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v275 := g.src(i, 0)
-	if !v275.is(g, i, 0, 0) {
+	v289 := g.src(i, 0)
+	if !v289.is(g, i, 0, 0) {
 		return false
 	}
-	v276 := g.src(i, 1)
-	if v276.none() {
+	v290 := g.src(i, 1)
+	if v290.none() {
 		return false
 	}
-	x := v276
+	x := v290
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredOrFalse, i) {
@@ -4557,8 +4729,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm277 := m
-	if mm277 != 0 {
+	mm291 := m
+	if mm291 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4567,8 +4739,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v279 := g.src(i, 1)
-	if !v279.is(g, i, 1, 1) {
+	v293 := g.src(i, 1)
+	if !v293.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4592,8 +4764,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm280 := m
-	if mm280 != 0 {
+	mm294 := m
+	if mm294 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4602,8 +4774,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v281 := g.src(i, 0)
-	if !v281.is(g, i, 0, 1) {
+	v295 := g.src(i, 0)
+	if !v295.is(g, i, 0, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4627,8 +4799,8 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm283 := m
-	if mm283 != 0 {
+	mm297 := m
+	if mm297 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4637,14 +4809,14 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v284 := g.src(i, 0)
-	if v284.none() {
+	v298 := g.src(i, 0)
+	if v298.none() {
 		return false
 	}
-	x := v284
+	x := v298
 	_ = x
-	v285 := g.src(i, 1)
-	if !v285.is(g, i, 1, 0) {
+	v299 := g.src(i, 1)
+	if !v299.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4668,8 +4840,8 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm286 := m
-	if mm286 != 0 {
+	mm300 := m
+	if mm300 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4678,15 +4850,15 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v287 := g.src(i, 0)
-	if !v287.is(g, i, 0, 0) {
+	v301 := g.src(i, 0)
+	if !v301.is(g, i, 0, 0) {
 		return false
 	}
-	v288 := g.src(i, 1)
-	if v288.none() {
+	v302 := g.src(i, 1)
+	if v302.none() {
 		return false
 	}
-	x := v288
+	x := v302
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorFalse, i) {
@@ -4709,8 +4881,8 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm289 := m
-	if mm289 != 0 {
+	mm303 := m
+	if mm303 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4719,14 +4891,14 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v290 := g.src(i, 0)
-	if v290.none() {
+	v304 := g.src(i, 0)
+	if v304.none() {
 		return false
 	}
-	x := v290
+	x := v304
 	_ = x
-	v291 := g.src(i, 1)
-	if !v291.is(g, i, 1, 1) {
+	v305 := g.src(i, 1)
+	if !v305.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4750,8 +4922,8 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm292 := m
-	if mm292 != 0 {
+	mm306 := m
+	if mm306 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4760,15 +4932,15 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v293 := g.src(i, 0)
-	if !v293.is(g, i, 0, 1) {
+	v307 := g.src(i, 0)
+	if !v307.is(g, i, 0, 1) {
 		return false
 	}
-	v294 := g.src(i, 1)
-	if v294.none() {
+	v308 := g.src(i, 1)
+	if v308.none() {
 		return false
 	}
-	x := v294
+	x := v308
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorTrue, i) {
@@ -4791,8 +4963,8 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm295 := m
-	if mm295 != 0 {
+	mm309 := m
+	if mm309 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4801,17 +4973,17 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v296 := g.src(i, 0)
-	if v296.none() {
+	v310 := g.src(i, 0)
+	if v310.none() {
 		return false
 	}
-	x := v296
+	x := v310
 	_ = x
-	v297 := g.src(i, 1)
-	if v297.none() {
+	v311 := g.src(i, 1)
+	if v311.none() {
 		return false
 	}
-	if !sameVal(x, v297) {
+	if !sameVal(x, v311) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4835,8 +5007,8 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm298 := m
-	if mm298 != 0 {
+	mm312 := m
+	if mm312 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4845,17 +5017,17 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v299 := g.src(i, 0)
-	if v299.none() {
+	v313 := g.src(i, 0)
+	if v313.none() {
 		return false
 	}
-	x := v299
+	x := v313
 	_ = x
-	v300 := g.src(i, 1)
-	if v300.none() {
+	v314 := g.src(i, 1)
+	if v314.none() {
 		return false
 	}
-	if !sameVal(x, v300) {
+	if !sameVal(x, v314) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4879,8 +5051,8 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm301 := m
-	if mm301 != 0 {
+	mm315 := m
+	if mm315 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4889,17 +5061,17 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v302 := g.src(i, 0)
-	if v302.none() {
+	v316 := g.src(i, 0)
+	if v316.none() {
 		return false
 	}
-	x := v302
+	x := v316
 	_ = x
-	v303 := g.src(i, 1)
-	if v303.none() {
+	v317 := g.src(i, 1)
+	if v317.none() {
 		return false
 	}
-	if !sameVal(x, v303) {
+	if !sameVal(x, v317) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -4923,8 +5095,8 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm304 := m
-	if mm304 != 0 {
+	mm318 := m
+	if mm318 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4933,41 +5105,41 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v305 := g.src(i, 0)
-	if !v305.reg() {
+	v319 := g.src(i, 0)
+	if !v319.reg() {
 		return false
 	}
-	d306, okd306 := g.defOf(v305.o.Reg())
-	if !okd306 {
+	d320, okd320 := g.defOf(v319.o.Reg())
+	if !okd320 {
 		return false
 	}
-	if f.Op[d306] != ir.OpNot {
+	if f.Op[d320] != ir.OpNot {
 		return false
 	}
-	t307, m307, u307 := f.Type[d306], f.Mods[d306], f.Type2[d306]
-	if !(t307 == t) {
+	t321, m321, u321 := f.Type[d320], f.Mods[d320], f.Type2[d320]
+	if !(t321 == t) {
 		return false
 	}
-	if u307 != ir.TNone {
+	if u321 != ir.TNone {
 		return false
 	}
-	mm308 := m307
-	if mm308 != 0 {
+	mm322 := m321
+	if mm322 != 0 {
 		return false
 	}
-	if f.Space[d306] != ir.SpaceNone {
+	if f.Space[d320] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d306, 1) {
+	if !g.shape(d320, 1) {
 		return false
 	}
-	v309 := g.src(d306, 0)
-	if v309.none() {
+	v323 := g.src(d320, 0)
+	if v323.none() {
 		return false
 	}
-	x := v309
+	x := v323
 	_ = x
-	_, _, _ = t307, m307, u307
+	_, _, _ = t321, m321, u321
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredNotNot, i) {
 		return false
@@ -4989,8 +5161,8 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm310 := m
-	if mm310 != 0 {
+	mm324 := m
+	if mm324 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4999,17 +5171,17 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v311 := g.src(i, 0)
-	if v311.none() {
+	v325 := g.src(i, 0)
+	if v325.none() {
 		return false
 	}
-	x := v311
+	x := v325
 	_ = x
-	v312 := g.src(i, 1)
-	if v312.none() {
+	v326 := g.src(i, 1)
+	if v326.none() {
 		return false
 	}
-	if !sameVal(x, v312) {
+	if !sameVal(x, v326) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -5033,8 +5205,8 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm314 := m
-	if mm314 != 0 {
+	mm328 := m
+	if mm328 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5043,20 +5215,20 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v315 := g.src(i, 0)
-	if v315.none() {
+	v329 := g.src(i, 0)
+	if v329.none() {
 		return false
 	}
-	x := v315
+	x := v329
 	_ = x
-	v317 := g.src(i, 2)
-	if v317.none() {
+	v331 := g.src(i, 2)
+	if v331.none() {
 		return false
 	}
-	if !v317.k {
+	if !v331.k {
 		return false
 	}
-	c := v317
+	c := v331
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 != 0) {
@@ -5082,8 +5254,8 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm318 := m
-	if mm318 != 0 {
+	mm332 := m
+	if mm332 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5092,20 +5264,20 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v320 := g.src(i, 1)
-	if v320.none() {
+	v334 := g.src(i, 1)
+	if v334.none() {
 		return false
 	}
-	y := v320
+	y := v334
 	_ = y
-	v321 := g.src(i, 2)
-	if v321.none() {
+	v335 := g.src(i, 2)
+	if v335.none() {
 		return false
 	}
-	if !v321.k {
+	if !v335.k {
 		return false
 	}
-	c := v321
+	c := v335
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 == 0) {
@@ -5183,13 +5355,13 @@ func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm322 := m
-	if mm322.Cmp() == ir.CmpNone || mm322.BoolOp() != ir.BoolNone {
+	mm336 := m
+	if mm336.Cmp() == ir.CmpNone || mm336.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm322 = mm322.WithCmp(ir.CmpNone)
-	mm322 &^= ir.ModFtz
-	if mm322 != 0 {
+	mm336 = mm336.WithCmp(ir.CmpNone)
+	mm336 &^= ir.ModFtz
+	if mm336 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5198,23 +5370,23 @@ func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v323 := g.src(i, 0)
-	if v323.none() {
+	v337 := g.src(i, 0)
+	if v337.none() {
 		return false
 	}
-	if !v323.k {
+	if !v337.k {
 		return false
 	}
-	a := v323
+	a := v337
 	_ = a
-	v324 := g.src(i, 1)
-	if v324.none() {
+	v338 := g.src(i, 1)
+	if v338.none() {
 		return false
 	}
-	if !v324.k {
+	if !v338.k {
 		return false
 	}
-	b := v324
+	b := v338
 	_ = b
 	_, _, _ = t, m, t2
 	if !(!g.limitFP) {
@@ -5241,8 +5413,8 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !(t2 == ir.TS32) {
 		return false
 	}
-	mm325 := m
-	if mm325 != 0 {
+	mm339 := m
+	if mm339 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5251,14 +5423,14 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v326 := g.src(i, 0)
-	if v326.none() {
+	v340 := g.src(i, 0)
+	if v340.none() {
 		return false
 	}
-	if !v326.reg() {
+	if !v340.reg() {
 		return false
 	}
-	x := v326
+	x := v340
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5284,8 +5456,8 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !(t2 == ir.TU32) {
 		return false
 	}
-	mm327 := m
-	if mm327 != 0 {
+	mm341 := m
+	if mm341 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5294,14 +5466,14 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v328 := g.src(i, 0)
-	if v328.none() {
+	v342 := g.src(i, 0)
+	if v342.none() {
 		return false
 	}
-	if !v328.reg() {
+	if !v342.reg() {
 		return false
 	}
-	x := v328
+	x := v342
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5327,8 +5499,8 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm329 := m
-	if mm329 != 0 {
+	mm343 := m
+	if mm343 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5337,23 +5509,23 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v330 := g.src(i, 0)
-	if v330.none() {
+	v344 := g.src(i, 0)
+	if v344.none() {
 		return false
 	}
-	if !v330.reg() {
+	if !v344.reg() {
 		return false
 	}
-	x := v330
+	x := v344
 	_ = x
-	v331 := g.src(i, 1)
-	if v331.none() {
+	v345 := g.src(i, 1)
+	if v345.none() {
 		return false
 	}
-	if !v331.k {
+	if !v345.k {
 		return false
 	}
-	s := v331
+	s := v345
 	_ = s
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5379,8 +5551,8 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm332 := m
-	if mm332 != ir.ModLo {
+	mm346 := m
+	if mm346 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5389,23 +5561,23 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v333 := g.src(i, 0)
-	if v333.none() {
+	v347 := g.src(i, 0)
+	if v347.none() {
 		return false
 	}
-	if !v333.reg() {
+	if !v347.reg() {
 		return false
 	}
-	x := v333
+	x := v347
 	_ = x
-	v334 := g.src(i, 1)
-	if v334.none() {
+	v348 := g.src(i, 1)
+	if v348.none() {
 		return false
 	}
-	if !v334.k {
+	if !v348.k {
 		return false
 	}
-	k := v334
+	k := v348
 	_ = k
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5431,8 +5603,8 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm335 := m
-	if mm335 != 0 {
+	mm349 := m
+	if mm349 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5441,23 +5613,23 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v336 := g.src(i, 0)
-	if v336.none() {
+	v350 := g.src(i, 0)
+	if v350.none() {
 		return false
 	}
-	if !v336.reg() {
+	if !v350.reg() {
 		return false
 	}
-	z := v336
+	z := v350
 	_ = z
-	v337 := g.src(i, 1)
-	if v337.none() {
+	v351 := g.src(i, 1)
+	if v351.none() {
 		return false
 	}
-	if !v337.reg() {
+	if !v351.reg() {
 		return false
 	}
-	x := v337
+	x := v351
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -5483,8 +5655,8 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm338 := m
-	if mm338 != 0 {
+	mm352 := m
+	if mm352 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -5493,23 +5665,23 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v339 := g.src(i, 0)
-	if v339.none() {
+	v353 := g.src(i, 0)
+	if v353.none() {
 		return false
 	}
-	if !v339.reg() {
+	if !v353.reg() {
 		return false
 	}
-	x := v339
+	x := v353
 	_ = x
-	v340 := g.src(i, 1)
-	if v340.none() {
+	v354 := g.src(i, 1)
+	if v354.none() {
 		return false
 	}
-	if !v340.reg() {
+	if !v354.reg() {
 		return false
 	}
-	z := v340
+	z := v354
 	_ = z
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {

@@ -51,7 +51,7 @@ var plainOnly = map[string]bool{"MovSelf": true}
 // lateOnly are the rules of group combine: they run in
 // GeneralOptimizeLate2 only, where their cases run (not the sub-passes
 // alone, which no slot names).
-var lateOnly = map[string]bool{"MadForm": true}
+var lateOnly = map[string]bool{"MadForm": true, "WideShlS": true, "WideShlU": true}
 
 // pIn defines two predicates nothing knows; pOut stores %p3.
 const (
@@ -146,6 +146,11 @@ var ruleCases = []ruleCase{
 	// four instructions apart)
 	{"MadForm", "mul.lo.s32 %r3, %r2, %r1;\n add.s32 %r30, %r3, 9;",
 		"mul.lo.s32 %r3, %r2, %r1;\n xor.b32 %r4, %r2, 3;\n xor.b32 %r5, %r1, 5;\n or.b32 %r6, %r4, %r5;\n add.s32 %r30, %r3, %r6;"},
+	{"WideShlS", "cvt.s64.s32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 3;" + wideOut,
+		// 2^31 is no positive .s32
+		"cvt.s64.s32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 31;" + wideOut},
+	{"WideShlU", "cvt.u64.u32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 31;" + wideOut,
+		"cvt.u64.u32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 32;" + wideOut},
 	// float.rules: folds computed exactly; the negatives are what is
 	// left alone (a register source, or a result PTX does not pin down).
 	{"FoldFAdd", "mov.f32 %f1, 0f3F800000;\n add.f32 %f2, %f1, 0f40000000;" + fOut, "mov.b32 %f1, %r2;\n add.f32 %f2, %f1, 0f40000000;" + fOut},
@@ -189,6 +194,9 @@ const (
 	fOut = "\n mov.b32 %r30, %f2;"
 	dOut = "\n mov.b64 %rd7, %fd2;\n xor.b64 %rd8, %rd7, 0;\n shr.u64 %rd9, %rd7, 32;\n xor.b64 %rd10, %rd9, %rd8;\n cvt.u32.u64 %r30, %rd10;"
 )
+
+// wideOut stores the high and low halves of %rd6.
+const wideOut = "\n shr.u64 %rd8, %rd6, 32;\n xor.b64 %rd9, %rd6, %rd8;\n cvt.u32.u64 %r30, %rd9;"
 
 // reuseSum stores a mix of %rd5 and %rd6, high bits included.
 const reuseSum = "\n sub.s64 %rd7, %rd6, %rd5;\n shr.u64 %rd8, %rd6, 32;\n add.s64 %rd9, %rd7, %rd8;\n cvt.u32.u64 %r30, %rd9;"

@@ -139,8 +139,8 @@ func (g *genOpt) toMin(i ir.InstrID, x, y, _ val) { g.toMinMax(i, ir.OpMin, x, y
 func (g *genOpt) toMax(i ir.InstrID, x, y, _ val) { g.toMinMax(i, ir.OpMax, x, y) }
 
 // combineNear reports whether a source register of instruction i is
-// defined by a multiplication (validly here, defOf) at most combineDist
-// instructions before i in its block: the combining rules join only such pairs, so the
+// defined by a multiplication or a conversion (validly here, defOf) at
+// most combineDist instructions before i in its block: the combining rules join only such pairs, so the
 // product's or index's operands stay live no longer than they did (a
 // product computed far ahead and added late would keep its two operands
 // live to the add instead of one result).
@@ -151,7 +151,7 @@ func (g *genOpt) combineNear(i ir.InstrID) bool {
 			continue
 		}
 		d, ok := g.defOf(o.Reg())
-		if !ok || f.Op[d] != ir.OpMul || f.Block[d] != f.Block[i] {
+		if !ok || (f.Op[d] != ir.OpMul && f.Op[d] != ir.OpCvt) || f.Block[d] != f.Block[i] {
 			continue
 		}
 		n := 0
