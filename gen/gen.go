@@ -65,6 +65,12 @@ type Config struct {
 	// (inject.go): what each redundancy phase removes. Zero injects
 	// nothing and draws nothing for it.
 	Inject Kind
+	// Fold adds what GeneralOptimize's folding rules act on (fold.go):
+	// float arithmetic and conversions on constants, comparisons of
+	// constants (constant predicates) read by selects, and
+	// compare-and-pick selects that are a min, a max or a clamp. Off,
+	// nothing is drawn for it (the default kernels stay as they were).
+	Fold bool
 }
 
 type pool struct {
@@ -98,6 +104,7 @@ type gen struct {
 	fr                                                    *frame    // Frames: the frame, nil without
 	dev                                                   *devFuncs // Frames: the device functions
 	cl                                                    bool      // ConstLoops
+	fold                                                  bool      // Fold
 	ncl                                                   int       // constant loops made
 	// Inject: the kinds to inject, the injections made, markers drawn
 	injectKinds Kind
@@ -115,7 +122,7 @@ func Kernel(cfg Config) *ir.Module {
 // redundancy it injected (Config.Inject; none when zero).
 func Generate(cfg Config) (*ir.Module, []Injection) {
 	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool,
-		injectKinds: cfg.Inject & AllKinds, cl: cfg.ConstLoops}
+		injectKinds: cfg.Inject & AllKinds, cl: cfg.ConstLoops, fold: cfg.Fold}
 	if g.max == 0 {
 		g.max = 3
 	}
@@ -381,6 +388,10 @@ func (g *gen) stmts(n int) {
 		}
 		if g.cl && g.conv && g.depth < g.max && left > 24 && g.rnd.Intn(100) < 8 {
 			g.constLoop(left)
+			continue
+		}
+		if g.fold && g.rnd.Intn(100) < foldPercent {
+			g.foldOp()
 			continue
 		}
 		if g.injectKinds != 0 && g.loops == 0 && g.rnd.Intn(100) < injectPercent {

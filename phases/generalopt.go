@@ -114,10 +114,14 @@ const (
 	spPred
 	// DeadCode: instructions without effects whose results nothing reads.
 	spDead
+	// MergeEquivalentConditionalFlow: an instruction equal, to depth 2
+	// under the same guard, to an earlier one in its block becomes a copy
+	// of its result (generalopt_merge.go).
+	spMerge
 	numSubPasses
 )
 
-var subPassNames = [numSubPasses]string{"CopyProp", "MovWindow", "ConstantFold", "PredicateSimplify", "DeadCode"}
+var subPassNames = [numSubPasses]string{"CopyProp", "MovWindow", "ConstantFold", "PredicateSimplify", "DeadCode", "MergeEquivalentConditionalFlow"}
 
 // movWindow is how many recent copies MovWindow remembers per block.
 const movWindow = 6
@@ -139,7 +143,7 @@ type bundle struct {
 // seeds put in the middle instance, runs in a slot of its own before
 // IntoSSA: it writes registers once per store, which SSA form forbids.)
 var bundles = []bundle{
-	{slot: "GeneralOptimizeEarly", subs: []subPass{spCopyProp}},
+	{slot: "GeneralOptimizeEarly", subs: []subPass{spCopyProp, spMerge}},
 	{slot: "GeneralOptimize", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
 	{slot: "GeneralOptimizeMid", subs: []subPass{spCopyProp, spFold, spPred, spDead}},
 	{slot: "GeneralOptimizeMid2", subs: []subPass{spCopyProp, spFold}},
@@ -195,6 +199,8 @@ var namedSubPasses = []struct {
 }{
 	{"OriCopyProp", 1<<spCopyProp | 1<<spMovWindow,
 		"forward copy propagation, the CopyProp (MovWindow in GeneralOptimizeLate) sub-pass of the six GeneralOptimize bundles: named, the bundles run with it alone; disabled, without it"},
+	{"MergeEquivalentConditionalFlow", 1 << spMerge,
+		"the seeds' phase 13 role, a sub-pass of GeneralOptimizeEarly: an instruction equal to depth 2, under the same guard, to an earlier one of its block becomes a copy of its result; named, GeneralOptimizeEarly runs it alone"},
 }
 
 // subMask is a set of sub-passes (bit s for subPass s).
@@ -261,6 +267,9 @@ func generalOptimizeLate2(p *Pass) bool { return runBundle(p, bundleOf("GeneralO
 // runBundle runs bundle b on p's function (the sub-passes the
 // configuration leaves it: see namedSubPasses).
 func runBundle(p *Pass, b *bundle) bool {
+	if b.slot == "GeneralOptimizeEarly" && p.Knobs.Bool(DisableMergeEquivalentConditionalFlow) {
+		return false // the seeds' option 214: phase 13 skipped whole
+	}
 	subs := b.subs
 	if p.Config != nil && p.Phase != nil {
 		var buf [numSubPasses]subPass
@@ -291,6 +300,8 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	}
 	g.noImm = p.Knobs.Bool(CopyPropNoWriteNonRR)
 	g.noAddr = !p.Knobs.Bool(CopyPropAddr)
+	g.limitFP = p.Knobs.Bool(LimitFoldFP)
+	g.combine = p.Phase != nil && p.Phase.Name == "GeneralOptimizeLate2"
 	g.complPred = p.Knobs.Bool(LateCopyPropComplPred) && p.Phase != nil && strings.HasPrefix(p.Phase.Name, "GeneralOptimizeLate")
 	if g.on[spMovWindow] {
 		g.on[spCopyProp], g.window = true, movWindow
@@ -299,6 +310,10 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	rounds := maxGeneralOptimizeRounds
 	if once {
 		rounds = 1
+	}
+	if p.Phase != nil && p.Phase.Name == "GeneralOptimizeEarly" {
+		// the seeds' phase 13 iteration cap (unlimited by default)
+		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
 	}
 	for round := 0; round < rounds; round++ {
 		if round > 0 && p.Canceled() {
@@ -317,6 +332,11 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 				n += g.globalWalk()
 			}
 		}
+		if g.on[spMerge] {
+			k := g.mergeEquivalent()
+			g.merged += k
+			n += k
+		}
 		if g.on[spPred] {
 			n += g.cfgCleanup()
 		}
@@ -334,12 +354,28 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		}
 		changed = true
 	}
+	if g.combine && g.on[spFold] && !p.Canceled() {
+		// One more walk with the combining rules alone, once every other
+		// rule settled (the reuse rules read the separate forms), then
+		// dead code for the definitions they left unread.
+		g.combining = true
+		if g.localWalk() > 0 {
+			changed = true
+			if g.on[spDead] {
+				g.deadCode()
+			}
+		}
+		g.combining = false
+	}
 	if g.cfgEdits > 0 {
 		g.reconcilePhis()
 		g.a.Invalidate(PreserveAll)
 	}
 	if g.copies > 0 {
 		p.Count("CopyProp: copies propagated", g.copies)
+	}
+	if g.merged > 0 {
+		p.Count("MergeEquivalentConditionalFlow: equivalent chains merged", g.merged)
 	}
 	if g.guardedCopies > 0 {
 		p.Count("CopyProp: predicated copies propagated", g.guardedCopies)
@@ -378,6 +414,7 @@ type genOpt struct {
 	duAt                      int64 // edits when the cached def-use chains were last known current
 	localBudget, globalBudget int64
 	copies                    int64
+	merged                    int64 // MergeEquivalentConditionalFlow
 	p                         *Pass
 	on                        [numSubPasses]bool
 	window                    int // MovWindow: copies remembered per block (0: all)
@@ -385,14 +422,20 @@ type genOpt struct {
 	// under complementary predicates make a select); noImm:
 	// CopyPropNoWriteNonRR; noAddr: !CopyPropAddr.
 	complPred, noImm, noAddr bool
-	guardedCopies, selects   int64 // uses rewritten through guarded facts
-	ring                     [movWindow]ir.RegID
-	ringStep                 [movWindow]uint32
-	ringAt                   int
-	cfg                      cfgState
-	cfgLive                  bool // the branch-target counts are kept (cfgCleanup)
-	removed                  int64
-	phiBuf                   []ir.Operand
+	// limitFP: limit-fold-fp, no floating-point folding (rules/float.rules).
+	limitFP bool
+	// combine: the combining rules (rules/combine.rules), in the last
+	// bundle only, in a walk of their own after the fixed point
+	// (combining: that walk is under way).
+	combine, combining     bool
+	guardedCopies, selects int64 // uses rewritten through guarded facts
+	ring                   [movWindow]ir.RegID
+	ringStep               [movWindow]uint32
+	ringAt                 int
+	cfg                    cfgState
+	cfgLive                bool // the branch-target counts are kept (cfgCleanup)
+	removed                int64
+	phiBuf                 []ir.Operand
 
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64
@@ -409,6 +452,8 @@ type genOpt struct {
 	// whose result the rewrite adds the constant to.
 	reuseE ir.InstrID
 	reuseC uint64
+	// What minMaxOf found (generalopt_select.go): the min/max type.
+	mmType ir.Type
 
 	refs, refs2 []core.RegRef
 	// Local tables, indexed by register: the copy (or constant) the
@@ -879,11 +924,16 @@ func (g *genOpt) applyRules(i ir.InstrID) bool {
 	if f.InstrProps(i)&ir.PPseudo != 0 {
 		return false
 	}
+	if g.combining {
+		// the last bundle's final walk: the combining rules alone
+		return g.rulesCombine(i) && f.Dead[i]
+	}
 	for range 4 {
 		fired := g.on[spFold] && g.rulesFold(i)
 		if !fired && g.on[spPred] {
 			fired = g.rulesPred(i)
 		}
+
 		if !fired {
 			return false
 		}

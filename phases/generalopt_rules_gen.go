@@ -10,6 +10,23 @@ const (
 	ruleBraNext
 	ruleBraThread
 	ruleBraInvert
+	ruleMadForm
+	ruleWideShlS
+	ruleWideShlU
+	ruleFoldFAdd
+	ruleFoldFSub
+	ruleFoldFMul
+	ruleFoldFFma
+	ruleFoldFMad
+	ruleFoldFDiv
+	ruleFoldFRcp
+	ruleFoldFSqrt
+	ruleFoldFMin
+	ruleFoldFMax
+	ruleFoldFNeg
+	ruleFoldFAbs
+	ruleFoldCvt
+	ruleFmaOne
 	ruleFoldAdd
 	ruleFoldSub
 	ruleFoldMulLo
@@ -50,6 +67,8 @@ const (
 	ruleMadOne
 	ruleMadAddZero
 	ruleMovSelf
+	ruleSelpMin
+	ruleSelpMax
 	ruleFoldSetp
 	ruleSetpSelf
 	rulePredFoldAnd
@@ -71,6 +90,7 @@ const (
 	ruleSelpFalse
 	ruleGuardTrue
 	ruleGuardFalse
+	ruleFoldFSetp
 	ruleReuseSext
 	ruleReuseZext
 	ruleReuseShl
@@ -85,6 +105,23 @@ var ruleNames = [numRules]string{
 	"BraNext",
 	"BraThread",
 	"BraInvert",
+	"MadForm",
+	"WideShlS",
+	"WideShlU",
+	"FoldFAdd",
+	"FoldFSub",
+	"FoldFMul",
+	"FoldFFma",
+	"FoldFMad",
+	"FoldFDiv",
+	"FoldFRcp",
+	"FoldFSqrt",
+	"FoldFMin",
+	"FoldFMax",
+	"FoldFNeg",
+	"FoldFAbs",
+	"FoldCvt",
+	"FmaOne",
 	"FoldAdd",
 	"FoldSub",
 	"FoldMulLo",
@@ -125,6 +162,8 @@ var ruleNames = [numRules]string{
 	"MadOne",
 	"MadAddZero",
 	"MovSelf",
+	"SelpMin",
+	"SelpMax",
 	"FoldSetp",
 	"SetpSelf",
 	"PredFoldAnd",
@@ -146,6 +185,7 @@ var ruleNames = [numRules]string{
 	"SelpFalse",
 	"GuardTrue",
 	"GuardFalse",
+	"FoldFSetp",
 	"ReuseSext",
 	"ReuseZext",
 	"ReuseShl",
@@ -159,6 +199,23 @@ var ruleText = [numRules]string{
 	"cfg.rules:9: BraNext: (bra.uni? any _) && {g.braToNext(i)} => delete",
 	"cfg.rules:12: BraThread: (bra.uni? any _) && {g.threadTarget(i) != ir.NoBlock} => call thread",
 	"cfg.rules:14: BraInvert: @p (bra.uni? any _) && {g.invertible(i)} => call invert",
+	"combine.rules:18: MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)",
+	"combine.rules:22: WideShlS: (shl b64 (cvt s64/s32 x:r) k:k) && {k.c <= 30 && g.combineNear(i)} => (mul.wide s32 x {uint64(1) << k.c})",
+	"combine.rules:23: WideShlU: (shl b64 (cvt u64/u32 x:r) k:k) && {k.c <= 31 && g.combineNear(i)} => (mul.wide u32 x {uint64(1) << k.c})",
+	"float.rules:10: FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?",
+	"float.rules:11: FoldFSub: (sub.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpSub, t, m, a.c, b.c, 0)}?",
+	"float.rules:12: FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?",
+	"float.rules:15: FoldFFma: (fma.rnd?.ftz?.sat? float a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?",
+	"float.rules:17: FoldFMad: (mad.rnd?.ftz?.sat? f32|f64 a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?",
+	"float.rules:21: FoldFDiv: (div.rnd?.ftz? f32|f64 a:k b:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpDiv, t, m, a.c, b.c, 0)}?",
+	"float.rules:23: FoldFRcp: (rcp.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpRcp, t, m, a.c, 0, 0)}?",
+	"float.rules:25: FoldFSqrt: (sqrt.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpSqrt, t, m, a.c, 0, 0)}?",
+	"float.rules:27: FoldFMin: (min.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(false, t, m, a.c, b.c)}?",
+	"float.rules:28: FoldFMax: (max.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(true, t, m, a.c, b.c)}?",
+	"float.rules:29: FoldFNeg: (neg.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(false, t, m, a.c)}?",
+	"float.rules:30: FoldFAbs: (abs.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(true, t, m, a.c)}?",
+	"float.rules:33: FoldCvt: (cvt.rnd*.ftz?.sat? int|float/int|float a:k) && {!g.limitFP || (tyInt(t) && tyInt(t2))} => {foldCvt(t, t2, m, a.c)}?",
+	"float.rules:41: FmaOne commute: (fma.rnd?.ftz?.sat? f32|f64 x:r o:k y) && {!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)} => call fmaToAdd",
 	"int.rules:11: FoldAdd: (add int a:k b:k) => {a.c + b.c}",
 	"int.rules:12: FoldSub: (sub int a:k b:k) => {a.c - b.c}",
 	"int.rules:13: FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}",
@@ -199,6 +256,8 @@ var ruleText = [numRules]string{
 	"int.rules:54: MadOne commute: (mad.lo int x 1 y) => (add t x y)",
 	"int.rules:55: MadAddZero: (mad.lo int x y 0) => (mul.lo t x y)",
 	"int.rules:59: MovSelf: (mov any x:r) && {g.selfMove(i)} => nop",
+	"int.rules:66: SelpMin: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMin} => call toMin",
+	"int.rules:67: SelpMax: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMax} => call toMax",
 	"pred.rules:6: FoldSetp: (setp.cmp int a:k b:k) => {cmpInt(m.Cmp(), t, a.c, b.c)}?",
 	"pred.rules:8: SetpSelf: (setp.cmp int x x:r) => {cmpSelf(m.Cmp())}?",
 	"pred.rules:11: PredFoldAnd: (and pred a:k b:k) => {a.c & b.c}",
@@ -220,6 +279,7 @@ var ruleText = [numRules]string{
 	"pred.rules:29: SelpFalse: (selp any _ y c:k) && {c.c&1 == 0} => y",
 	"pred.rules:33: GuardTrue: @p:k any && {p.c&1 != 0} => unguard",
 	"pred.rules:34: GuardFalse: @p:k any && {p.c&1 == 0} => delete",
+	"pred.rules:38: FoldFSetp: (setp.cmp.ftz? float a:k b:k) && {!g.limitFP} => {foldFPSetp(t, m, a.c, b.c)}?",
 	"reuse.rules:23: ReuseSext: (cvt s64/s32 x:r) && {g.findReuse(i, x)} => call reuse",
 	"reuse.rules:24: ReuseZext: (cvt u64/u32 x:r) && {g.findReuse(i, x)} => call reuse",
 	"reuse.rules:25: ReuseShl: (shl bits x:r s:k) && {g.findReuse(i, x)} => call reuse",
@@ -233,6 +293,9 @@ var ruleGroup = [numRules]string{
 	"cfg",
 	"cfg",
 	"cfg",
+	"combine",
+	"combine",
+	"combine",
 	"fold",
 	"fold",
 	"fold",
@@ -273,6 +336,23 @@ var ruleGroup = [numRules]string{
 	"fold",
 	"fold",
 	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"fold",
+	"pred",
 	"pred",
 	"pred",
 	"pred",
@@ -305,36 +385,48 @@ var ruleGroup = [numRules]string{
 // and reports whether one did.
 func (g *genOpt) rulesFold(i ir.InstrID) bool {
 	switch g.f.Op[i] {
+	case ir.OpAbs:
+		return g.rFoldFAbs(i)
 	case ir.OpAdd:
-		return g.rFoldAdd(i) || g.rAddZero(i) || g.rAddZero_c(i) || g.rReuseAdd(i) || g.rReuseAdd_c(i)
+		return g.rFoldFAdd(i) || g.rFoldAdd(i) || g.rAddZero(i) || g.rAddZero_c(i) || g.rReuseAdd(i) || g.rReuseAdd_c(i)
 	case ir.OpAnd:
 		return g.rFoldAnd(i) || g.rAndOnes(i) || g.rAndOnes_c(i) || g.rAndZero(i) || g.rAndZero_c(i) || g.rAndSelf(i)
 	case ir.OpCvt:
-		return g.rReuseSext(i) || g.rReuseZext(i)
+		return g.rFoldCvt(i) || g.rReuseSext(i) || g.rReuseZext(i)
 	case ir.OpCvta:
 		return g.rCvtaRoundTrip(i)
+	case ir.OpDiv:
+		return g.rFoldFDiv(i)
+	case ir.OpFma:
+		return g.rFoldFFma(i) || g.rFmaOne(i) || g.rFmaOne_c(i)
 	case ir.OpMad:
-		return g.rFoldMadLo(i) || g.rMadZero(i) || g.rMadZero_c(i) || g.rMadOne(i) || g.rMadOne_c(i) || g.rMadAddZero(i)
+		return g.rFoldFMad(i) || g.rFoldMadLo(i) || g.rMadZero(i) || g.rMadZero_c(i) || g.rMadOne(i) || g.rMadOne_c(i) || g.rMadAddZero(i)
 	case ir.OpMax:
-		return g.rFoldMax(i) || g.rMaxSelf(i)
+		return g.rFoldFMax(i) || g.rFoldMax(i) || g.rMaxSelf(i)
 	case ir.OpMin:
-		return g.rFoldMin(i) || g.rMinSelf(i)
+		return g.rFoldFMin(i) || g.rFoldMin(i) || g.rMinSelf(i)
 	case ir.OpMov:
 		return g.rMovSelf(i)
 	case ir.OpMul:
-		return g.rFoldMulLo(i) || g.rMulOne(i) || g.rMulOne_c(i) || g.rMulZero(i) || g.rMulZero_c(i) || g.rReuseMulLo(i)
+		return g.rFoldFMul(i) || g.rFoldMulLo(i) || g.rMulOne(i) || g.rMulOne_c(i) || g.rMulZero(i) || g.rMulZero_c(i) || g.rReuseMulLo(i)
 	case ir.OpNeg:
-		return g.rFoldNeg(i) || g.rNegNeg(i)
+		return g.rFoldFNeg(i) || g.rFoldNeg(i) || g.rNegNeg(i)
 	case ir.OpNot:
 		return g.rFoldNot(i) || g.rNotNot(i)
 	case ir.OpOr:
 		return g.rFoldOr(i) || g.rOrZero(i) || g.rOrZero_c(i) || g.rOrOnes(i) || g.rOrOnes_c(i) || g.rOrSelf(i)
+	case ir.OpRcp:
+		return g.rFoldFRcp(i)
+	case ir.OpSelp:
+		return g.rSelpMin(i) || g.rSelpMax(i)
 	case ir.OpShl:
 		return g.rFoldShl(i) || g.rShlZero(i) || g.rShlWide(i) || g.rReuseShl(i)
 	case ir.OpShr:
 		return g.rFoldShr(i) || g.rShrZero(i) || g.rShrWide(i) || g.rShrSignWide(i)
+	case ir.OpSqrt:
+		return g.rFoldFSqrt(i)
 	case ir.OpSub:
-		return g.rFoldSub(i) || g.rSubZero(i) || g.rSubSelf(i)
+		return g.rFoldFSub(i) || g.rFoldSub(i) || g.rSubZero(i) || g.rSubSelf(i)
 	case ir.OpXor:
 		return g.rFoldXor(i) || g.rXorZero(i) || g.rXorZero_c(i) || g.rXorSelf(i) || g.rXorOnes(i) || g.rXorOnes_c(i)
 	}
@@ -347,6 +439,18 @@ func (g *genOpt) rulesCfg(i ir.InstrID) bool {
 	switch g.f.Op[i] {
 	case ir.OpBra:
 		return g.rBraNext(i) || g.rBraThread(i) || g.rBraInvert(i)
+	}
+	return false
+}
+
+// rulesCombine applies the first rule of group combine that matches instruction i
+// and reports whether one did.
+func (g *genOpt) rulesCombine(i ir.InstrID) bool {
+	switch g.f.Op[i] {
+	case ir.OpAdd:
+		return g.rMadForm(i) || g.rMadForm_c(i)
+	case ir.OpShl:
+		return g.rWideShlS(i) || g.rWideShlU(i)
 	}
 	return false
 }
@@ -367,7 +471,7 @@ func (g *genOpt) rulesPred(i ir.InstrID) bool {
 	case ir.OpSelp:
 		return g.rSelpSame(i) || g.rSelpTrue(i) || g.rSelpFalse(i)
 	case ir.OpSetp:
-		return g.rFoldSetp(i) || g.rSetpSelf(i)
+		return g.rFoldSetp(i) || g.rSetpSelf(i) || g.rFoldFSetp(i)
 	case ir.OpXor:
 		return g.rPredFoldXor(i) || g.rPredXorFalse(i) || g.rPredXorFalse_c(i) || g.rPredXorTrue(i) || g.rPredXorTrue_c(i) || g.rPredXorSelf(i)
 	}
@@ -553,10 +657,10 @@ func (g *genOpt) rBraInvert(i ir.InstrID) bool {
 	return true
 }
 
-// rFoldAdd (int.rules:11):
+// rMadForm (combine.rules:18):
 //
-//	FoldAdd: (add int a:k b:k) => {a.c + b.c}
-func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
+//	MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)
+func (g *genOpt) rMadForm(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -577,133 +681,70 @@ func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
 		return false
 	}
 	v13 := g.src(i, 0)
-	if v13.none() {
+	if !v13.reg() {
 		return false
 	}
-	if !v13.k {
+	d14, okd14 := g.defOf(v13.o.Reg())
+	if !okd14 {
 		return false
 	}
-	a := v13
-	_ = a
-	v14 := g.src(i, 1)
-	if v14.none() {
+	if f.Op[d14] != ir.OpMul {
 		return false
 	}
-	if !v14.k {
+	t15, m15, u15 := f.Type[d14], f.Mods[d14], f.Type2[d14]
+	if !(t15 == t) {
 		return false
 	}
-	b := v14
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAdd, i) {
+	if u15 != ir.TNone {
 		return false
 	}
-	g.toConst(i, uint64(a.c+b.c))
-	return true
-}
-
-// rFoldSub (int.rules:12):
-//
-//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
-func (g *genOpt) rFoldSub(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	mm16 := m15
+	if mm16 != ir.ModLo {
 		return false
 	}
-	if t2 != ir.TNone {
+	if f.Space[d14] != ir.SpaceNone {
 		return false
 	}
-	mm15 := m
-	if mm15 != 0 {
+	if !g.shape(d14, 2) {
 		return false
 	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v16 := g.src(i, 0)
-	if v16.none() {
-		return false
-	}
-	if !v16.k {
-		return false
-	}
-	a := v16
-	_ = a
-	v17 := g.src(i, 1)
+	v17 := g.src(d14, 0)
 	if v17.none() {
 		return false
 	}
-	if !v17.k {
+	if !v17.reg() {
 		return false
 	}
-	b := v17
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldSub, i) {
+	x := v17
+	_ = x
+	v18 := g.src(d14, 1)
+	if v18.none() {
 		return false
 	}
-	g.toConst(i, uint64(a.c-b.c))
-	return true
-}
-
-// rFoldMulLo (int.rules:13):
-//
-//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
-func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm18 := m
-	if mm18 != ir.ModLo {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v19 := g.src(i, 0)
+	y := v18
+	_ = y
+	_, _, _ = t15, m15, u15
+	v19 := g.src(i, 1)
 	if v19.none() {
 		return false
 	}
-	if !v19.k {
-		return false
-	}
-	a := v19
-	_ = a
-	v20 := g.src(i, 1)
-	if v20.none() {
-		return false
-	}
-	if !v20.k {
-		return false
-	}
-	b := v20
-	_ = b
+	z := v19
+	_ = z
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMulLo, i) {
+	if !(g.combineNear(i)) {
 		return false
 	}
-	g.toConst(i, uint64(a.c*b.c))
+	if !g.fire(ruleMadForm, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMad, Type: t, Space: ir.SpaceNone, Mods: ir.ModLo}, x, y, z)
 	return true
 }
 
-// rFoldMadLo (int.rules:14):
+// rMadForm_c (combine.rules:18):
 //
-//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
-func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
+//	MadForm commute: (add int (mul.lo t x:r y) z) && {g.combineNear(i)} => (mad.lo t x y z)
+func (g *genOpt) rMadForm_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -713,66 +754,8 @@ func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm21 := m
-	if mm21 != ir.ModLo {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 3) {
-		return false
-	}
-	v22 := g.src(i, 0)
-	if v22.none() {
-		return false
-	}
-	if !v22.k {
-		return false
-	}
-	a := v22
-	_ = a
-	v23 := g.src(i, 1)
-	if v23.none() {
-		return false
-	}
-	if !v23.k {
-		return false
-	}
-	b := v23
-	_ = b
-	v24 := g.src(i, 2)
-	if v24.none() {
-		return false
-	}
-	if !v24.k {
-		return false
-	}
-	c := v24
-	_ = c
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMadLo, i) {
-		return false
-	}
-	g.toConst(i, uint64(a.c*b.c+c.c))
-	return true
-}
-
-// rFoldAnd (int.rules:15):
-//
-//	FoldAnd: (and int a:k b:k) => {a.c & b.c}
-func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm25 := m
-	if mm25 != 0 {
+	mm20 := m
+	if mm20 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -781,40 +764,75 @@ func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v26 := g.src(i, 0)
+	v21 := g.src(i, 0)
+	if v21.none() {
+		return false
+	}
+	z := v21
+	_ = z
+	v22 := g.src(i, 1)
+	if !v22.reg() {
+		return false
+	}
+	d23, okd23 := g.defOf(v22.o.Reg())
+	if !okd23 {
+		return false
+	}
+	if f.Op[d23] != ir.OpMul {
+		return false
+	}
+	t24, m24, u24 := f.Type[d23], f.Mods[d23], f.Type2[d23]
+	if !(t24 == t) {
+		return false
+	}
+	if u24 != ir.TNone {
+		return false
+	}
+	mm25 := m24
+	if mm25 != ir.ModLo {
+		return false
+	}
+	if f.Space[d23] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d23, 2) {
+		return false
+	}
+	v26 := g.src(d23, 0)
 	if v26.none() {
 		return false
 	}
-	if !v26.k {
+	if !v26.reg() {
 		return false
 	}
-	a := v26
-	_ = a
-	v27 := g.src(i, 1)
+	x := v26
+	_ = x
+	v27 := g.src(d23, 1)
 	if v27.none() {
 		return false
 	}
-	if !v27.k {
-		return false
-	}
-	b := v27
-	_ = b
+	y := v27
+	_ = y
+	_, _, _ = t24, m24, u24
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldAnd, i) {
+	if !(g.combineNear(i)) {
 		return false
 	}
-	g.toConst(i, uint64(a.c&b.c))
+	if !g.fire(ruleMadForm, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMad, Type: t, Space: ir.SpaceNone, Mods: ir.ModLo}, x, y, z)
 	return true
 }
 
-// rFoldOr (int.rules:16):
+// rWideShlS (combine.rules:22):
 //
-//	FoldOr: (or int a:k b:k) => {a.c | b.c}
-func (g *genOpt) rFoldOr(i ir.InstrID) bool {
+//	WideShlS: (shl b64 (cvt s64/s32 x:r) k:k) && {k.c <= 30 && g.combineNear(i)} => (mul.wide s32 x {uint64(1) << k.c})
+func (g *genOpt) rWideShlS(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TB64) {
 		return false
 	}
 	if t2 != ir.TNone {
@@ -831,175 +849,78 @@ func (g *genOpt) rFoldOr(i ir.InstrID) bool {
 		return false
 	}
 	v29 := g.src(i, 0)
-	if v29.none() {
+	if !v29.reg() {
 		return false
 	}
-	if !v29.k {
+	d30, okd30 := g.defOf(v29.o.Reg())
+	if !okd30 {
 		return false
 	}
-	a := v29
-	_ = a
-	v30 := g.src(i, 1)
-	if v30.none() {
+	if f.Op[d30] != ir.OpCvt {
 		return false
 	}
-	if !v30.k {
+	t31, m31, u31 := f.Type[d30], f.Mods[d30], f.Type2[d30]
+	if !(t31 == ir.TS64) {
 		return false
 	}
-	b := v30
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldOr, i) {
+	if !(u31 == ir.TS32) {
 		return false
 	}
-	g.toConst(i, uint64(a.c|b.c))
-	return true
-}
-
-// rFoldXor (int.rules:17):
-//
-//	FoldXor: (xor int a:k b:k) => {a.c ^ b.c}
-func (g *genOpt) rFoldXor(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	mm32 := m31
+	if mm32 != 0 {
 		return false
 	}
-	if t2 != ir.TNone {
+	if f.Space[d30] != ir.SpaceNone {
 		return false
 	}
-	mm31 := m
-	if mm31 != 0 {
+	if !g.shape(d30, 1) {
 		return false
 	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v32 := g.src(i, 0)
-	if v32.none() {
-		return false
-	}
-	if !v32.k {
-		return false
-	}
-	a := v32
-	_ = a
-	v33 := g.src(i, 1)
+	v33 := g.src(d30, 0)
 	if v33.none() {
 		return false
 	}
-	if !v33.k {
+	if !v33.reg() {
 		return false
 	}
-	b := v33
-	_ = b
+	x := v33
+	_ = x
+	_, _, _ = t31, m31, u31
+	v34 := g.src(i, 1)
+	if v34.none() {
+		return false
+	}
+	if !v34.k {
+		return false
+	}
+	k := v34
+	_ = k
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldXor, i) {
+	if !(k.c <= 30 && g.combineNear(i)) {
 		return false
 	}
-	g.toConst(i, uint64(a.c^b.c))
+	if !g.fire(ruleWideShlS, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMul, Type: ir.TS32, Space: ir.SpaceNone, Mods: ir.ModWide}, x, constVal(uint64(uint64(1)<<k.c)))
 	return true
 }
 
-// rFoldNot (int.rules:18):
+// rWideShlU (combine.rules:23):
 //
-//	FoldNot: (not int a:k) => {^a.c}
-func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+//	WideShlU: (shl b64 (cvt u64/u32 x:r) k:k) && {k.c <= 31 && g.combineNear(i)} => (mul.wide u32 x {uint64(1) << k.c})
+func (g *genOpt) rWideShlU(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TB64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm34 := m
-	if mm34 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 1) {
-		return false
-	}
-	v35 := g.src(i, 0)
-	if v35.none() {
-		return false
-	}
-	if !v35.k {
-		return false
-	}
-	a := v35
-	_ = a
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldNot, i) {
-		return false
-	}
-	g.toConst(i, uint64(^a.c))
-	return true
-}
-
-// rFoldNeg (int.rules:19):
-//
-//	FoldNeg: (neg sint a:k) => {-a.c}
-func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm36 := m
-	if mm36 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 1) {
-		return false
-	}
-	v37 := g.src(i, 0)
-	if v37.none() {
-		return false
-	}
-	if !v37.k {
-		return false
-	}
-	a := v37
-	_ = a
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldNeg, i) {
-		return false
-	}
-	g.toConst(i, uint64(-a.c))
-	return true
-}
-
-// rFoldShl (int.rules:20):
-//
-//	FoldShl: (shl bits a:k b:k) => {shiftLeft(t, a.c, b.c)}
-func (g *genOpt) rFoldShl(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyBits(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm38 := m
-	if mm38 != 0 {
+	mm35 := m
+	if mm35 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1008,47 +929,85 @@ func (g *genOpt) rFoldShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v39 := g.src(i, 0)
-	if v39.none() {
+	v36 := g.src(i, 0)
+	if !v36.reg() {
 		return false
 	}
-	if !v39.k {
+	d37, okd37 := g.defOf(v36.o.Reg())
+	if !okd37 {
 		return false
 	}
-	a := v39
-	_ = a
-	v40 := g.src(i, 1)
+	if f.Op[d37] != ir.OpCvt {
+		return false
+	}
+	t38, m38, u38 := f.Type[d37], f.Mods[d37], f.Type2[d37]
+	if !(t38 == ir.TU64) {
+		return false
+	}
+	if !(u38 == ir.TU32) {
+		return false
+	}
+	mm39 := m38
+	if mm39 != 0 {
+		return false
+	}
+	if f.Space[d37] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(d37, 1) {
+		return false
+	}
+	v40 := g.src(d37, 0)
 	if v40.none() {
 		return false
 	}
-	if !v40.k {
+	if !v40.reg() {
 		return false
 	}
-	b := v40
-	_ = b
+	x := v40
+	_ = x
+	_, _, _ = t38, m38, u38
+	v41 := g.src(i, 1)
+	if v41.none() {
+		return false
+	}
+	if !v41.k {
+		return false
+	}
+	k := v41
+	_ = k
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShl, i) {
+	if !(k.c <= 31 && g.combineNear(i)) {
 		return false
 	}
-	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
+	if !g.fire(ruleWideShlU, i) {
+		return false
+	}
+	g.toForm(i, ir.Form{Op: ir.OpMul, Type: ir.TU32, Space: ir.SpaceNone, Mods: ir.ModWide}, x, constVal(uint64(uint64(1)<<k.c)))
 	return true
 }
 
-// rFoldShr (int.rules:21):
+// rFoldFAdd (float.rules:10):
 //
-//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
-func (g *genOpt) rFoldShr(i ir.InstrID) bool {
+//	FoldFAdd: (add.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpAdd, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFAdd(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm41 := m
-	if mm41 != 0 {
+	mm42 := m
+	if !fpRound(mm42.Round()) {
+		return false
+	}
+	mm42 = mm42.WithRound(ir.RoundNone)
+	mm42 &^= ir.ModFtz
+	mm42 &^= ir.ModSat
+	if mm42 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1057,47 +1016,57 @@ func (g *genOpt) rFoldShr(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v42 := g.src(i, 0)
-	if v42.none() {
-		return false
-	}
-	if !v42.k {
-		return false
-	}
-	a := v42
-	_ = a
-	v43 := g.src(i, 1)
+	v43 := g.src(i, 0)
 	if v43.none() {
 		return false
 	}
 	if !v43.k {
 		return false
 	}
-	b := v43
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldShr, i) {
+	a := v43
+	_ = a
+	v44 := g.src(i, 1)
+	if v44.none() {
 		return false
 	}
-	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
+	if !v44.k {
+		return false
+	}
+	b := v44
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPArith(fpAdd, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFAdd, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldMin (int.rules:22):
+// rFoldFSub (float.rules:11):
 //
-//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMin(i ir.InstrID) bool {
+//	FoldFSub: (sub.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpSub, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFSub(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm44 := m
-	if mm44 != 0 {
+	mm45 := m
+	if !fpRound(mm45.Round()) {
+		return false
+	}
+	mm45 = mm45.WithRound(ir.RoundNone)
+	mm45 &^= ir.ModFtz
+	mm45 &^= ir.ModSat
+	if mm45 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1106,47 +1075,57 @@ func (g *genOpt) rFoldMin(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v45 := g.src(i, 0)
-	if v45.none() {
-		return false
-	}
-	if !v45.k {
-		return false
-	}
-	a := v45
-	_ = a
-	v46 := g.src(i, 1)
+	v46 := g.src(i, 0)
 	if v46.none() {
 		return false
 	}
 	if !v46.k {
 		return false
 	}
-	b := v46
-	_ = b
-	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMin, i) {
+	a := v46
+	_ = a
+	v47 := g.src(i, 1)
+	if v47.none() {
 		return false
 	}
-	g.toConst(i, uint64(minInt(t, a.c, b.c)))
+	if !v47.k {
+		return false
+	}
+	b := v47
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPArith(fpSub, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFSub, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rFoldMax (int.rules:23):
+// rFoldFMul (float.rules:12):
 //
-//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
-func (g *genOpt) rFoldMax(i ir.InstrID) bool {
+//	FoldFMul: (mul.rnd?.ftz?.sat? float a:k b:k) && {!g.limitFP} => {foldFPArith(fpMul, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFMul(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tySigned(t) || tyUnsigned(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm47 := m
-	if mm47 != 0 {
+	mm48 := m
+	if !fpRound(mm48.Round()) {
+		return false
+	}
+	mm48 = mm48.WithRound(ir.RoundNone)
+	mm48 &^= ir.ModFtz
+	mm48 &^= ir.ModSat
+	if mm48 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1155,169 +1134,191 @@ func (g *genOpt) rFoldMax(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v48 := g.src(i, 0)
-	if v48.none() {
-		return false
-	}
-	if !v48.k {
-		return false
-	}
-	a := v48
-	_ = a
-	v49 := g.src(i, 1)
+	v49 := g.src(i, 0)
 	if v49.none() {
 		return false
 	}
 	if !v49.k {
 		return false
 	}
-	b := v49
+	a := v49
+	_ = a
+	v50 := g.src(i, 1)
+	if v50.none() {
+		return false
+	}
+	if !v50.k {
+		return false
+	}
+	b := v50
 	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleFoldMax, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(maxInt(t, a.c, b.c)))
+	v, ok := foldFPArith(fpMul, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFMul, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rAddZero (int.rules:27):
+// rFoldFFma (float.rules:15):
 //
-//	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero(i ir.InstrID) bool {
+//	FoldFFma: (fma.rnd?.ftz?.sat? float a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
+func (g *genOpt) rFoldFFma(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm50 := m
-	if mm50 != 0 {
+	mm51 := m
+	if !fpRound(mm51.Round()) {
+		return false
+	}
+	mm51 = mm51.WithRound(ir.RoundNone)
+	mm51 &^= ir.ModFtz
+	mm51 &^= ir.ModSat
+	if mm51 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 3) {
 		return false
 	}
-	v51 := g.src(i, 0)
-	if v51.none() {
+	v52 := g.src(i, 0)
+	if v52.none() {
 		return false
 	}
-	x := v51
-	_ = x
-	v52 := g.src(i, 1)
-	if !v52.is(g, i, 1, 0) {
+	if !v52.k {
 		return false
 	}
+	a := v52
+	_ = a
+	v53 := g.src(i, 1)
+	if v53.none() {
+		return false
+	}
+	if !v53.k {
+		return false
+	}
+	b := v53
+	_ = b
+	v54 := g.src(i, 2)
+	if v54.none() {
+		return false
+	}
+	if !v54.k {
+		return false
+	}
+	c := v54
+	_ = c
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAddZero, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
-	g.toCopy(i, x)
+	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
+	if !ok || !g.fire(ruleFoldFFma, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rAddZero_c (int.rules:27):
+// rFoldFMad (float.rules:17):
 //
-//	AddZero commute: (add int x 0) => x
-func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
+//	FoldFMad: (mad.rnd?.ftz?.sat? f32|f64 a:k b:k c:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpFma, t, m, a.c, b.c, c.c)}?
+func (g *genOpt) rFoldFMad(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm53 := m
-	if mm53 != 0 {
+	mm55 := m
+	if !fpRound(mm55.Round()) {
+		return false
+	}
+	mm55 = mm55.WithRound(ir.RoundNone)
+	mm55 &^= ir.ModFtz
+	mm55 &^= ir.ModSat
+	if mm55 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 3) {
 		return false
 	}
-	v54 := g.src(i, 0)
-	if !v54.is(g, i, 0, 0) {
+	v56 := g.src(i, 0)
+	if v56.none() {
 		return false
 	}
-	v55 := g.src(i, 1)
-	if v55.none() {
+	if !v56.k {
 		return false
 	}
-	x := v55
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(ruleAddZero, i) {
-		return false
-	}
-	g.toCopy(i, x)
-	return true
-}
-
-// rSubZero (int.rules:28):
-//
-//	SubZero: (sub int x 0) => x
-func (g *genOpt) rSubZero(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm56 := m
-	if mm56 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v57 := g.src(i, 0)
+	a := v56
+	_ = a
+	v57 := g.src(i, 1)
 	if v57.none() {
 		return false
 	}
-	x := v57
-	_ = x
-	v58 := g.src(i, 1)
-	if !v58.is(g, i, 1, 0) {
+	if !v57.k {
 		return false
 	}
+	b := v57
+	_ = b
+	v58 := g.src(i, 2)
+	if v58.none() {
+		return false
+	}
+	if !v58.k {
+		return false
+	}
+	c := v58
+	_ = c
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubZero, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
-	g.toCopy(i, x)
+	v, ok := foldFPArith(fpFma, t, m, a.c, b.c, c.c)
+	if !ok || !g.fire(ruleFoldFMad, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rSubSelf (int.rules:29):
+// rFoldFDiv (float.rules:21):
 //
-//	SubSelf: (sub int x x) => {0}
-func (g *genOpt) rSubSelf(i ir.InstrID) bool {
+//	FoldFDiv: (div.rnd?.ftz? f32|f64 a:k b:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpDiv, t, m, a.c, b.c, 0)}?
+func (g *genOpt) rFoldFDiv(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm59 := m
+	if !fpRound(mm59.Round()) {
+		return false
+	}
+	mm59 = mm59.WithRound(ir.RoundNone)
+	mm59 &^= ir.ModFtz
 	if mm59 != 0 {
 		return false
 	}
@@ -1331,79 +1332,146 @@ func (g *genOpt) rSubSelf(i ir.InstrID) bool {
 	if v60.none() {
 		return false
 	}
-	x := v60
-	_ = x
+	if !v60.k {
+		return false
+	}
+	a := v60
+	_ = a
 	v61 := g.src(i, 1)
 	if v61.none() {
 		return false
 	}
-	if !sameVal(x, v61) {
+	if !v61.k {
 		return false
 	}
+	b := v61
+	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleSubSelf, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	v, ok := foldFPArith(fpDiv, t, m, a.c, b.c, 0)
+	if !ok || !g.fire(ruleFoldFDiv, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rMulOne (int.rules:30):
+// rFoldFRcp (float.rules:23):
 //
-//	MulOne commute: (mul.lo int x 1) => x
-func (g *genOpt) rMulOne(i ir.InstrID) bool {
+//	FoldFRcp: (rcp.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpRcp, t, m, a.c, 0, 0)}?
+func (g *genOpt) rFoldFRcp(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm62 := m
-	if mm62 != ir.ModLo {
+	if !fpRound(mm62.Round()) {
+		return false
+	}
+	mm62 = mm62.WithRound(ir.RoundNone)
+	mm62 &^= ir.ModFtz
+	if mm62 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
 	v63 := g.src(i, 0)
 	if v63.none() {
 		return false
 	}
-	x := v63
-	_ = x
-	v64 := g.src(i, 1)
-	if !v64.is(g, i, 1, 1) {
+	if !v63.k {
 		return false
 	}
+	a := v63
+	_ = a
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMulOne, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
 		return false
 	}
-	g.toCopy(i, x)
+	v, ok := foldFPArith(fpRcp, t, m, a.c, 0, 0)
+	if !ok || !g.fire(ruleFoldFRcp, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rMulOne_c (int.rules:30):
+// rFoldFSqrt (float.rules:25):
 //
-//	MulOne commute: (mul.lo int x 1) => x
-func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
+//	FoldFSqrt: (sqrt.rnd?.ftz? f32|f64 a:k) && {!g.limitFP && m.Round() != ir.RoundNone} => {foldFPArith(fpSqrt, t, m, a.c, 0, 0)}?
+func (g *genOpt) rFoldFSqrt(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm65 := m
-	if mm65 != ir.ModLo {
+	mm64 := m
+	if !fpRound(mm64.Round()) {
+		return false
+	}
+	mm64 = mm64.WithRound(ir.RoundNone)
+	mm64 &^= ir.ModFtz
+	if mm64 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v65 := g.src(i, 0)
+	if v65.none() {
+		return false
+	}
+	if !v65.k {
+		return false
+	}
+	a := v65
+	_ = a
+	_, _, _ = t, m, t2
+	if !(!g.limitFP && m.Round() != ir.RoundNone) {
+		return false
+	}
+	v, ok := foldFPArith(fpSqrt, t, m, a.c, 0, 0)
+	if !ok || !g.fire(ruleFoldFSqrt, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rFoldFMin (float.rules:27):
+//
+//	FoldFMin: (min.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(false, t, m, a.c, b.c)}?
+func (g *genOpt) rFoldFMin(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyFloat(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm66 := m
+	mm66 &^= ir.ModFtz
+	if mm66 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1412,39 +1480,52 @@ func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v66 := g.src(i, 0)
-	if !v66.is(g, i, 0, 1) {
-		return false
-	}
-	v67 := g.src(i, 1)
+	v67 := g.src(i, 0)
 	if v67.none() {
 		return false
 	}
-	x := v67
-	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(ruleMulOne, i) {
+	if !v67.k {
 		return false
 	}
-	g.toCopy(i, x)
+	a := v67
+	_ = a
+	v68 := g.src(i, 1)
+	if v68.none() {
+		return false
+	}
+	if !v68.k {
+		return false
+	}
+	b := v68
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPMinMax(false, t, m, a.c, b.c)
+	if !ok || !g.fire(ruleFoldFMin, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rMulZero (int.rules:31):
+// rFoldFMax (float.rules:28):
 //
-//	MulZero commute: (mul.lo int _ 0) => {0}
-func (g *genOpt) rMulZero(i ir.InstrID) bool {
+//	FoldFMax: (max.ftz? float a:k b:k) && {!g.limitFP} => {foldFPMinMax(true, t, m, a.c, b.c)}?
+func (g *genOpt) rFoldFMax(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm68 := m
-	if mm68 != ir.ModLo {
+	mm69 := m
+	mm69 &^= ir.ModFtz
+	if mm69 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1453,209 +1534,305 @@ func (g *genOpt) rMulZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v70 := g.src(i, 1)
-	if !v70.is(g, i, 1, 0) {
+	v70 := g.src(i, 0)
+	if v70.none() {
 		return false
 	}
+	if !v70.k {
+		return false
+	}
+	a := v70
+	_ = a
+	v71 := g.src(i, 1)
+	if v71.none() {
+		return false
+	}
+	if !v71.k {
+		return false
+	}
+	b := v71
+	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMulZero, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	v, ok := foldFPMinMax(true, t, m, a.c, b.c)
+	if !ok || !g.fire(ruleFoldFMax, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rMulZero_c (int.rules:31):
+// rFoldFNeg (float.rules:29):
 //
-//	MulZero commute: (mul.lo int _ 0) => {0}
-func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
+//	FoldFNeg: (neg.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(false, t, m, a.c)}?
+func (g *genOpt) rFoldFNeg(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm71 := m
-	if mm71 != ir.ModLo {
+	mm72 := m
+	mm72 &^= ir.ModFtz
+	if mm72 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
-	v72 := g.src(i, 0)
-	if !v72.is(g, i, 0, 0) {
+	v73 := g.src(i, 0)
+	if v73.none() {
 		return false
 	}
+	if !v73.k {
+		return false
+	}
+	a := v73
+	_ = a
 	_, _, _ = t, m, t2
-	if !g.fire(ruleMulZero, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	v, ok := foldFPNegAbs(false, t, m, a.c)
+	if !ok || !g.fire(ruleFoldFNeg, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rAndOnes (int.rules:32):
+// rFoldFAbs (float.rules:30):
 //
-//	AndOnes commute: (and int x -1) => x
-func (g *genOpt) rAndOnes(i ir.InstrID) bool {
+//	FoldFAbs: (abs.ftz? float a:k) && {!g.limitFP} => {foldFPNegAbs(true, t, m, a.c)}?
+func (g *genOpt) rFoldFAbs(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyFloat(t)) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
 	mm74 := m
+	mm74 &^= ir.ModFtz
 	if mm74 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
 	v75 := g.src(i, 0)
 	if v75.none() {
 		return false
 	}
-	x := v75
-	_ = x
-	v76 := g.src(i, 1)
-	if !v76.is(g, i, 1, int64(-1)) {
+	if !v75.k {
 		return false
 	}
+	a := v75
+	_ = a
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndOnes, i) {
+	if !(!g.limitFP) {
 		return false
 	}
-	g.toCopy(i, x)
+	v, ok := foldFPNegAbs(true, t, m, a.c)
+	if !ok || !g.fire(ruleFoldFAbs, i) {
+		return false
+	}
+	g.toConst(i, v)
 	return true
 }
 
-// rAndOnes_c (int.rules:32):
+// rFoldCvt (float.rules:33):
 //
-//	AndOnes commute: (and int x -1) => x
-func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
+//	FoldCvt: (cvt.rnd*.ftz?.sat? int|float/int|float a:k) && {!g.limitFP || (tyInt(t) && tyInt(t2))} => {foldCvt(t, t2, m, a.c)}?
+func (g *genOpt) rFoldCvt(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(tyInt(t) || tyFloat(t)) {
 		return false
 	}
-	if t2 != ir.TNone {
+	if !(tyInt(t2) || tyFloat(t2)) {
 		return false
 	}
-	mm77 := m
-	if mm77 != 0 {
+	mm76 := m
+	mm76 = mm76.WithRound(ir.RoundNone)
+	mm76 &^= ir.ModFtz
+	mm76 &^= ir.ModSat
+	if mm76 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 1) {
 		return false
 	}
-	v78 := g.src(i, 0)
-	if !v78.is(g, i, 0, int64(-1)) {
+	v77 := g.src(i, 0)
+	if v77.none() {
 		return false
 	}
-	v79 := g.src(i, 1)
+	if !v77.k {
+		return false
+	}
+	a := v77
+	_ = a
+	_, _, _ = t, m, t2
+	if !(!g.limitFP || (tyInt(t) && tyInt(t2))) {
+		return false
+	}
+	v, ok := foldCvt(t, t2, m, a.c)
+	if !ok || !g.fire(ruleFoldCvt, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
+// rFmaOne (float.rules:41):
+//
+//	FmaOne commute: (fma.rnd?.ftz?.sat? f32|f64 x:r o:k y) && {!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)} => call fmaToAdd
+func (g *genOpt) rFmaOne(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(t == ir.TF32 || t == ir.TF64) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm78 := m
+	if !fpRound(mm78.Round()) {
+		return false
+	}
+	mm78 = mm78.WithRound(ir.RoundNone)
+	mm78 &^= ir.ModFtz
+	mm78 &^= ir.ModSat
+	if mm78 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v79 := g.src(i, 0)
 	if v79.none() {
+		return false
+	}
+	if !v79.reg() {
 		return false
 	}
 	x := v79
 	_ = x
-	_, _, _ = t, m, t2
-	if !g.fire(ruleAndOnes, i) {
+	v80 := g.src(i, 1)
+	if v80.none() {
 		return false
 	}
-	g.toCopy(i, x)
+	if !v80.k {
+		return false
+	}
+	o := v80
+	_ = o
+	v81 := g.src(i, 2)
+	if v81.none() {
+		return false
+	}
+	y := v81
+	_ = y
+	_, _, _ = t, m, t2
+	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
+		return false
+	}
+	if !g.fire(ruleFmaOne, i) {
+		return false
+	}
+	g.fmaToAdd(i, x, o, y)
 	return true
 }
 
-// rAndZero (int.rules:33):
+// rFmaOne_c (float.rules:41):
 //
-//	AndZero commute: (and int _ 0) => {0}
-func (g *genOpt) rAndZero(i ir.InstrID) bool {
+//	FmaOne commute: (fma.rnd?.ftz?.sat? f32|f64 x:r o:k y) && {!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)} => call fmaToAdd
+func (g *genOpt) rFmaOne_c(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
+	if !(t == ir.TF32 || t == ir.TF64) {
 		return false
 	}
 	if t2 != ir.TNone {
 		return false
 	}
-	mm80 := m
-	if mm80 != 0 {
+	mm82 := m
+	if !fpRound(mm82.Round()) {
+		return false
+	}
+	mm82 = mm82.WithRound(ir.RoundNone)
+	mm82 &^= ir.ModFtz
+	mm82 &^= ir.ModSat
+	if mm82 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(i, 2) {
+	if !g.shape(i, 3) {
 		return false
 	}
-	v82 := g.src(i, 1)
-	if !v82.is(g, i, 1, 0) {
+	v83 := g.src(i, 0)
+	if v83.none() {
 		return false
 	}
+	if !v83.k {
+		return false
+	}
+	o := v83
+	_ = o
+	v84 := g.src(i, 1)
+	if v84.none() {
+		return false
+	}
+	if !v84.reg() {
+		return false
+	}
+	x := v84
+	_ = x
+	v85 := g.src(i, 2)
+	if v85.none() {
+		return false
+	}
+	y := v85
+	_ = y
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndZero, i) {
+	if !(!g.limitFP && m.Round() != ir.RoundNone && fpIsOne(t, o.c)) {
 		return false
 	}
-	g.toConst(i, uint64(0))
+	if !g.fire(ruleFmaOne, i) {
+		return false
+	}
+	g.fmaToAdd(i, o, x, y)
 	return true
 }
 
-// rAndZero_c (int.rules:33):
+// rFoldAdd (int.rules:11):
 //
-//	AndZero commute: (and int _ 0) => {0}
-func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
-	f := g.f
-	_ = f
-	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
-	if !(tyInt(t)) {
-		return false
-	}
-	if t2 != ir.TNone {
-		return false
-	}
-	mm83 := m
-	if mm83 != 0 {
-		return false
-	}
-	if f.Space[i] != ir.SpaceNone {
-		return false
-	}
-	if !g.shape(i, 2) {
-		return false
-	}
-	v84 := g.src(i, 0)
-	if !v84.is(g, i, 0, 0) {
-		return false
-	}
-	_, _, _ = t, m, t2
-	if !g.fire(ruleAndZero, i) {
-		return false
-	}
-	g.toConst(i, uint64(0))
-	return true
-}
-
-// rAndSelf (int.rules:34):
-//
-//	AndSelf: (and int x x) => x
-func (g *genOpt) rAndSelf(i ir.InstrID) bool {
+//	FoldAdd: (add int a:k b:k) => {a.c + b.c}
+func (g *genOpt) rFoldAdd(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1679,27 +1856,32 @@ func (g *genOpt) rAndSelf(i ir.InstrID) bool {
 	if v87.none() {
 		return false
 	}
-	x := v87
-	_ = x
+	if !v87.k {
+		return false
+	}
+	a := v87
+	_ = a
 	v88 := g.src(i, 1)
 	if v88.none() {
 		return false
 	}
-	if !sameVal(x, v88) {
+	if !v88.k {
 		return false
 	}
+	b := v88
+	_ = b
 	_, _, _ = t, m, t2
-	if !g.fire(ruleAndSelf, i) {
+	if !g.fire(ruleFoldAdd, i) {
 		return false
 	}
-	g.toCopy(i, x)
+	g.toConst(i, uint64(a.c+b.c))
 	return true
 }
 
-// rOrZero (int.rules:35):
+// rFoldSub (int.rules:12):
 //
-//	OrZero commute: (or int x 0) => x
-func (g *genOpt) rOrZero(i ir.InstrID) bool {
+//	FoldSub: (sub int a:k b:k) => {a.c - b.c}
+func (g *genOpt) rFoldSub(i ir.InstrID) bool {
 	f := g.f
 	_ = f
 	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
@@ -1723,10 +1905,1104 @@ func (g *genOpt) rOrZero(i ir.InstrID) bool {
 	if v90.none() {
 		return false
 	}
-	x := v90
-	_ = x
+	if !v90.k {
+		return false
+	}
+	a := v90
+	_ = a
 	v91 := g.src(i, 1)
-	if !v91.is(g, i, 1, 0) {
+	if v91.none() {
+		return false
+	}
+	if !v91.k {
+		return false
+	}
+	b := v91
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldSub, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c-b.c))
+	return true
+}
+
+// rFoldMulLo (int.rules:13):
+//
+//	FoldMulLo: (mul.lo int a:k b:k) => {a.c * b.c}
+func (g *genOpt) rFoldMulLo(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm92 := m
+	if mm92 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v93 := g.src(i, 0)
+	if v93.none() {
+		return false
+	}
+	if !v93.k {
+		return false
+	}
+	a := v93
+	_ = a
+	v94 := g.src(i, 1)
+	if v94.none() {
+		return false
+	}
+	if !v94.k {
+		return false
+	}
+	b := v94
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMulLo, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c*b.c))
+	return true
+}
+
+// rFoldMadLo (int.rules:14):
+//
+//	FoldMadLo: (mad.lo int a:k b:k c:k) => {a.c*b.c + c.c}
+func (g *genOpt) rFoldMadLo(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm95 := m
+	if mm95 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v96 := g.src(i, 0)
+	if v96.none() {
+		return false
+	}
+	if !v96.k {
+		return false
+	}
+	a := v96
+	_ = a
+	v97 := g.src(i, 1)
+	if v97.none() {
+		return false
+	}
+	if !v97.k {
+		return false
+	}
+	b := v97
+	_ = b
+	v98 := g.src(i, 2)
+	if v98.none() {
+		return false
+	}
+	if !v98.k {
+		return false
+	}
+	c := v98
+	_ = c
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMadLo, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c*b.c+c.c))
+	return true
+}
+
+// rFoldAnd (int.rules:15):
+//
+//	FoldAnd: (and int a:k b:k) => {a.c & b.c}
+func (g *genOpt) rFoldAnd(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm99 := m
+	if mm99 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v100 := g.src(i, 0)
+	if v100.none() {
+		return false
+	}
+	if !v100.k {
+		return false
+	}
+	a := v100
+	_ = a
+	v101 := g.src(i, 1)
+	if v101.none() {
+		return false
+	}
+	if !v101.k {
+		return false
+	}
+	b := v101
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldAnd, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c&b.c))
+	return true
+}
+
+// rFoldOr (int.rules:16):
+//
+//	FoldOr: (or int a:k b:k) => {a.c | b.c}
+func (g *genOpt) rFoldOr(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm102 := m
+	if mm102 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v103 := g.src(i, 0)
+	if v103.none() {
+		return false
+	}
+	if !v103.k {
+		return false
+	}
+	a := v103
+	_ = a
+	v104 := g.src(i, 1)
+	if v104.none() {
+		return false
+	}
+	if !v104.k {
+		return false
+	}
+	b := v104
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldOr, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c|b.c))
+	return true
+}
+
+// rFoldXor (int.rules:17):
+//
+//	FoldXor: (xor int a:k b:k) => {a.c ^ b.c}
+func (g *genOpt) rFoldXor(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm105 := m
+	if mm105 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v106 := g.src(i, 0)
+	if v106.none() {
+		return false
+	}
+	if !v106.k {
+		return false
+	}
+	a := v106
+	_ = a
+	v107 := g.src(i, 1)
+	if v107.none() {
+		return false
+	}
+	if !v107.k {
+		return false
+	}
+	b := v107
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldXor, i) {
+		return false
+	}
+	g.toConst(i, uint64(a.c^b.c))
+	return true
+}
+
+// rFoldNot (int.rules:18):
+//
+//	FoldNot: (not int a:k) => {^a.c}
+func (g *genOpt) rFoldNot(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm108 := m
+	if mm108 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v109 := g.src(i, 0)
+	if v109.none() {
+		return false
+	}
+	if !v109.k {
+		return false
+	}
+	a := v109
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldNot, i) {
+		return false
+	}
+	g.toConst(i, uint64(^a.c))
+	return true
+}
+
+// rFoldNeg (int.rules:19):
+//
+//	FoldNeg: (neg sint a:k) => {-a.c}
+func (g *genOpt) rFoldNeg(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm110 := m
+	if mm110 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 1) {
+		return false
+	}
+	v111 := g.src(i, 0)
+	if v111.none() {
+		return false
+	}
+	if !v111.k {
+		return false
+	}
+	a := v111
+	_ = a
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldNeg, i) {
+		return false
+	}
+	g.toConst(i, uint64(-a.c))
+	return true
+}
+
+// rFoldShl (int.rules:20):
+//
+//	FoldShl: (shl bits a:k b:k) => {shiftLeft(t, a.c, b.c)}
+func (g *genOpt) rFoldShl(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyBits(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm112 := m
+	if mm112 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v113 := g.src(i, 0)
+	if v113.none() {
+		return false
+	}
+	if !v113.k {
+		return false
+	}
+	a := v113
+	_ = a
+	v114 := g.src(i, 1)
+	if v114.none() {
+		return false
+	}
+	if !v114.k {
+		return false
+	}
+	b := v114
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldShl, i) {
+		return false
+	}
+	g.toConst(i, uint64(shiftLeft(t, a.c, b.c)))
+	return true
+}
+
+// rFoldShr (int.rules:21):
+//
+//	FoldShr: (shr int a:k b:k) => {shiftRight(t, a.c, b.c)}
+func (g *genOpt) rFoldShr(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm115 := m
+	if mm115 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v116 := g.src(i, 0)
+	if v116.none() {
+		return false
+	}
+	if !v116.k {
+		return false
+	}
+	a := v116
+	_ = a
+	v117 := g.src(i, 1)
+	if v117.none() {
+		return false
+	}
+	if !v117.k {
+		return false
+	}
+	b := v117
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldShr, i) {
+		return false
+	}
+	g.toConst(i, uint64(shiftRight(t, a.c, b.c)))
+	return true
+}
+
+// rFoldMin (int.rules:22):
+//
+//	FoldMin: (min sint|uint a:k b:k) => {minInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMin(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t) || tyUnsigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm118 := m
+	if mm118 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v119 := g.src(i, 0)
+	if v119.none() {
+		return false
+	}
+	if !v119.k {
+		return false
+	}
+	a := v119
+	_ = a
+	v120 := g.src(i, 1)
+	if v120.none() {
+		return false
+	}
+	if !v120.k {
+		return false
+	}
+	b := v120
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMin, i) {
+		return false
+	}
+	g.toConst(i, uint64(minInt(t, a.c, b.c)))
+	return true
+}
+
+// rFoldMax (int.rules:23):
+//
+//	FoldMax: (max sint|uint a:k b:k) => {maxInt(t, a.c, b.c)}
+func (g *genOpt) rFoldMax(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tySigned(t) || tyUnsigned(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm121 := m
+	if mm121 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v122 := g.src(i, 0)
+	if v122.none() {
+		return false
+	}
+	if !v122.k {
+		return false
+	}
+	a := v122
+	_ = a
+	v123 := g.src(i, 1)
+	if v123.none() {
+		return false
+	}
+	if !v123.k {
+		return false
+	}
+	b := v123
+	_ = b
+	_, _, _ = t, m, t2
+	if !g.fire(ruleFoldMax, i) {
+		return false
+	}
+	g.toConst(i, uint64(maxInt(t, a.c, b.c)))
+	return true
+}
+
+// rAddZero (int.rules:27):
+//
+//	AddZero commute: (add int x 0) => x
+func (g *genOpt) rAddZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm124 := m
+	if mm124 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v125 := g.src(i, 0)
+	if v125.none() {
+		return false
+	}
+	x := v125
+	_ = x
+	v126 := g.src(i, 1)
+	if !v126.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAddZero, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rAddZero_c (int.rules:27):
+//
+//	AddZero commute: (add int x 0) => x
+func (g *genOpt) rAddZero_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm127 := m
+	if mm127 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v128 := g.src(i, 0)
+	if !v128.is(g, i, 0, 0) {
+		return false
+	}
+	v129 := g.src(i, 1)
+	if v129.none() {
+		return false
+	}
+	x := v129
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAddZero, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rSubZero (int.rules:28):
+//
+//	SubZero: (sub int x 0) => x
+func (g *genOpt) rSubZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm130 := m
+	if mm130 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v131 := g.src(i, 0)
+	if v131.none() {
+		return false
+	}
+	x := v131
+	_ = x
+	v132 := g.src(i, 1)
+	if !v132.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleSubZero, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rSubSelf (int.rules:29):
+//
+//	SubSelf: (sub int x x) => {0}
+func (g *genOpt) rSubSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm133 := m
+	if mm133 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v134 := g.src(i, 0)
+	if v134.none() {
+		return false
+	}
+	x := v134
+	_ = x
+	v135 := g.src(i, 1)
+	if v135.none() {
+		return false
+	}
+	if !sameVal(x, v135) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleSubSelf, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rMulOne (int.rules:30):
+//
+//	MulOne commute: (mul.lo int x 1) => x
+func (g *genOpt) rMulOne(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm136 := m
+	if mm136 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v137 := g.src(i, 0)
+	if v137.none() {
+		return false
+	}
+	x := v137
+	_ = x
+	v138 := g.src(i, 1)
+	if !v138.is(g, i, 1, 1) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleMulOne, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rMulOne_c (int.rules:30):
+//
+//	MulOne commute: (mul.lo int x 1) => x
+func (g *genOpt) rMulOne_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm139 := m
+	if mm139 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v140 := g.src(i, 0)
+	if !v140.is(g, i, 0, 1) {
+		return false
+	}
+	v141 := g.src(i, 1)
+	if v141.none() {
+		return false
+	}
+	x := v141
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(ruleMulOne, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rMulZero (int.rules:31):
+//
+//	MulZero commute: (mul.lo int _ 0) => {0}
+func (g *genOpt) rMulZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm142 := m
+	if mm142 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v144 := g.src(i, 1)
+	if !v144.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleMulZero, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rMulZero_c (int.rules:31):
+//
+//	MulZero commute: (mul.lo int _ 0) => {0}
+func (g *genOpt) rMulZero_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm145 := m
+	if mm145 != ir.ModLo {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v146 := g.src(i, 0)
+	if !v146.is(g, i, 0, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleMulZero, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rAndOnes (int.rules:32):
+//
+//	AndOnes commute: (and int x -1) => x
+func (g *genOpt) rAndOnes(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm148 := m
+	if mm148 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v149 := g.src(i, 0)
+	if v149.none() {
+		return false
+	}
+	x := v149
+	_ = x
+	v150 := g.src(i, 1)
+	if !v150.is(g, i, 1, int64(-1)) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAndOnes, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rAndOnes_c (int.rules:32):
+//
+//	AndOnes commute: (and int x -1) => x
+func (g *genOpt) rAndOnes_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm151 := m
+	if mm151 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v152 := g.src(i, 0)
+	if !v152.is(g, i, 0, int64(-1)) {
+		return false
+	}
+	v153 := g.src(i, 1)
+	if v153.none() {
+		return false
+	}
+	x := v153
+	_ = x
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAndOnes, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rAndZero (int.rules:33):
+//
+//	AndZero commute: (and int _ 0) => {0}
+func (g *genOpt) rAndZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm154 := m
+	if mm154 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v156 := g.src(i, 1)
+	if !v156.is(g, i, 1, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAndZero, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rAndZero_c (int.rules:33):
+//
+//	AndZero commute: (and int _ 0) => {0}
+func (g *genOpt) rAndZero_c(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm157 := m
+	if mm157 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v158 := g.src(i, 0)
+	if !v158.is(g, i, 0, 0) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAndZero, i) {
+		return false
+	}
+	g.toConst(i, uint64(0))
+	return true
+}
+
+// rAndSelf (int.rules:34):
+//
+//	AndSelf: (and int x x) => x
+func (g *genOpt) rAndSelf(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm160 := m
+	if mm160 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v161 := g.src(i, 0)
+	if v161.none() {
+		return false
+	}
+	x := v161
+	_ = x
+	v162 := g.src(i, 1)
+	if v162.none() {
+		return false
+	}
+	if !sameVal(x, v162) {
+		return false
+	}
+	_, _, _ = t, m, t2
+	if !g.fire(ruleAndSelf, i) {
+		return false
+	}
+	g.toCopy(i, x)
+	return true
+}
+
+// rOrZero (int.rules:35):
+//
+//	OrZero commute: (or int x 0) => x
+func (g *genOpt) rOrZero(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm163 := m
+	if mm163 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v164 := g.src(i, 0)
+	if v164.none() {
+		return false
+	}
+	x := v164
+	_ = x
+	v165 := g.src(i, 1)
+	if !v165.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1750,8 +3026,8 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm92 := m
-	if mm92 != 0 {
+	mm166 := m
+	if mm166 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1760,15 +3036,15 @@ func (g *genOpt) rOrZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v93 := g.src(i, 0)
-	if !v93.is(g, i, 0, 0) {
+	v167 := g.src(i, 0)
+	if !v167.is(g, i, 0, 0) {
 		return false
 	}
-	v94 := g.src(i, 1)
-	if v94.none() {
+	v168 := g.src(i, 1)
+	if v168.none() {
 		return false
 	}
-	x := v94
+	x := v168
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleOrZero, i) {
@@ -1791,8 +3067,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm95 := m
-	if mm95 != 0 {
+	mm169 := m
+	if mm169 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1801,8 +3077,8 @@ func (g *genOpt) rOrOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v97 := g.src(i, 1)
-	if !v97.is(g, i, 1, int64(-1)) {
+	v171 := g.src(i, 1)
+	if !v171.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1826,8 +3102,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm98 := m
-	if mm98 != 0 {
+	mm172 := m
+	if mm172 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1836,8 +3112,8 @@ func (g *genOpt) rOrOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v99 := g.src(i, 0)
-	if !v99.is(g, i, 0, int64(-1)) {
+	v173 := g.src(i, 0)
+	if !v173.is(g, i, 0, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1861,8 +3137,8 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm101 := m
-	if mm101 != 0 {
+	mm175 := m
+	if mm175 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1871,17 +3147,17 @@ func (g *genOpt) rOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v102 := g.src(i, 0)
-	if v102.none() {
+	v176 := g.src(i, 0)
+	if v176.none() {
 		return false
 	}
-	x := v102
+	x := v176
 	_ = x
-	v103 := g.src(i, 1)
-	if v103.none() {
+	v177 := g.src(i, 1)
+	if v177.none() {
 		return false
 	}
-	if !sameVal(x, v103) {
+	if !sameVal(x, v177) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1905,8 +3181,8 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm104 := m
-	if mm104 != 0 {
+	mm178 := m
+	if mm178 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1915,14 +3191,14 @@ func (g *genOpt) rXorZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v105 := g.src(i, 0)
-	if v105.none() {
+	v179 := g.src(i, 0)
+	if v179.none() {
 		return false
 	}
-	x := v105
+	x := v179
 	_ = x
-	v106 := g.src(i, 1)
-	if !v106.is(g, i, 1, 0) {
+	v180 := g.src(i, 1)
+	if !v180.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -1946,8 +3222,8 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm107 := m
-	if mm107 != 0 {
+	mm181 := m
+	if mm181 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1956,15 +3232,15 @@ func (g *genOpt) rXorZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v108 := g.src(i, 0)
-	if !v108.is(g, i, 0, 0) {
+	v182 := g.src(i, 0)
+	if !v182.is(g, i, 0, 0) {
 		return false
 	}
-	v109 := g.src(i, 1)
-	if v109.none() {
+	v183 := g.src(i, 1)
+	if v183.none() {
 		return false
 	}
-	x := v109
+	x := v183
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorZero, i) {
@@ -1987,8 +3263,8 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm110 := m
-	if mm110 != 0 {
+	mm184 := m
+	if mm184 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -1997,17 +3273,17 @@ func (g *genOpt) rXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v111 := g.src(i, 0)
-	if v111.none() {
+	v185 := g.src(i, 0)
+	if v185.none() {
 		return false
 	}
-	x := v111
+	x := v185
 	_ = x
-	v112 := g.src(i, 1)
-	if v112.none() {
+	v186 := g.src(i, 1)
+	if v186.none() {
 		return false
 	}
-	if !sameVal(x, v112) {
+	if !sameVal(x, v186) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2031,8 +3307,8 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm113 := m
-	if mm113 != 0 {
+	mm187 := m
+	if mm187 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2041,14 +3317,14 @@ func (g *genOpt) rXorOnes(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v114 := g.src(i, 0)
-	if v114.none() {
+	v188 := g.src(i, 0)
+	if v188.none() {
 		return false
 	}
-	x := v114
+	x := v188
 	_ = x
-	v115 := g.src(i, 1)
-	if !v115.is(g, i, 1, int64(-1)) {
+	v189 := g.src(i, 1)
+	if !v189.is(g, i, 1, int64(-1)) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2072,8 +3348,8 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm116 := m
-	if mm116 != 0 {
+	mm190 := m
+	if mm190 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2082,15 +3358,15 @@ func (g *genOpt) rXorOnes_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v117 := g.src(i, 0)
-	if !v117.is(g, i, 0, int64(-1)) {
+	v191 := g.src(i, 0)
+	if !v191.is(g, i, 0, int64(-1)) {
 		return false
 	}
-	v118 := g.src(i, 1)
-	if v118.none() {
+	v192 := g.src(i, 1)
+	if v192.none() {
 		return false
 	}
-	x := v118
+	x := v192
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(ruleXorOnes, i) {
@@ -2113,8 +3389,8 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm119 := m
-	if mm119 != 0 {
+	mm193 := m
+	if mm193 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2123,17 +3399,17 @@ func (g *genOpt) rMinSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v120 := g.src(i, 0)
-	if v120.none() {
+	v194 := g.src(i, 0)
+	if v194.none() {
 		return false
 	}
-	x := v120
+	x := v194
 	_ = x
-	v121 := g.src(i, 1)
-	if v121.none() {
+	v195 := g.src(i, 1)
+	if v195.none() {
 		return false
 	}
-	if !sameVal(x, v121) {
+	if !sameVal(x, v195) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2157,8 +3433,8 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm122 := m
-	if mm122 != 0 {
+	mm196 := m
+	if mm196 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2167,17 +3443,17 @@ func (g *genOpt) rMaxSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v123 := g.src(i, 0)
-	if v123.none() {
+	v197 := g.src(i, 0)
+	if v197.none() {
 		return false
 	}
-	x := v123
+	x := v197
 	_ = x
-	v124 := g.src(i, 1)
-	if v124.none() {
+	v198 := g.src(i, 1)
+	if v198.none() {
 		return false
 	}
-	if !sameVal(x, v124) {
+	if !sameVal(x, v198) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2201,8 +3477,8 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm125 := m
-	if mm125 != 0 {
+	mm199 := m
+	if mm199 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2211,41 +3487,41 @@ func (g *genOpt) rNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v126 := g.src(i, 0)
-	if !v126.reg() {
+	v200 := g.src(i, 0)
+	if !v200.reg() {
 		return false
 	}
-	d127, okd127 := g.defOf(v126.o.Reg())
-	if !okd127 {
+	d201, okd201 := g.defOf(v200.o.Reg())
+	if !okd201 {
 		return false
 	}
-	if f.Op[d127] != ir.OpNot {
+	if f.Op[d201] != ir.OpNot {
 		return false
 	}
-	t128, m128, u128 := f.Type[d127], f.Mods[d127], f.Type2[d127]
-	if !(t128 == t) {
+	t202, m202, u202 := f.Type[d201], f.Mods[d201], f.Type2[d201]
+	if !(t202 == t) {
 		return false
 	}
-	if u128 != ir.TNone {
+	if u202 != ir.TNone {
 		return false
 	}
-	mm129 := m128
-	if mm129 != 0 {
+	mm203 := m202
+	if mm203 != 0 {
 		return false
 	}
-	if f.Space[d127] != ir.SpaceNone {
+	if f.Space[d201] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d127, 1) {
+	if !g.shape(d201, 1) {
 		return false
 	}
-	v130 := g.src(d127, 0)
-	if v130.none() {
+	v204 := g.src(d201, 0)
+	if v204.none() {
 		return false
 	}
-	x := v130
+	x := v204
 	_ = x
-	_, _, _ = t128, m128, u128
+	_, _, _ = t202, m202, u202
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNotNot, i) {
 		return false
@@ -2267,8 +3543,8 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm131 := m
-	if mm131 != 0 {
+	mm205 := m
+	if mm205 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2277,41 +3553,41 @@ func (g *genOpt) rNegNeg(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v132 := g.src(i, 0)
-	if !v132.reg() {
+	v206 := g.src(i, 0)
+	if !v206.reg() {
 		return false
 	}
-	d133, okd133 := g.defOf(v132.o.Reg())
-	if !okd133 {
+	d207, okd207 := g.defOf(v206.o.Reg())
+	if !okd207 {
 		return false
 	}
-	if f.Op[d133] != ir.OpNeg {
+	if f.Op[d207] != ir.OpNeg {
 		return false
 	}
-	t134, m134, u134 := f.Type[d133], f.Mods[d133], f.Type2[d133]
-	if !(t134 == t) {
+	t208, m208, u208 := f.Type[d207], f.Mods[d207], f.Type2[d207]
+	if !(t208 == t) {
 		return false
 	}
-	if u134 != ir.TNone {
+	if u208 != ir.TNone {
 		return false
 	}
-	mm135 := m134
-	if mm135 != 0 {
+	mm209 := m208
+	if mm209 != 0 {
 		return false
 	}
-	if f.Space[d133] != ir.SpaceNone {
+	if f.Space[d207] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d133, 1) {
+	if !g.shape(d207, 1) {
 		return false
 	}
-	v136 := g.src(d133, 0)
-	if v136.none() {
+	v210 := g.src(d207, 0)
+	if v210.none() {
 		return false
 	}
-	x := v136
+	x := v210
 	_ = x
-	_, _, _ = t134, m134, u134
+	_, _, _ = t208, m208, u208
 	_, _, _ = t, m, t2
 	if !g.fire(ruleNegNeg, i) {
 		return false
@@ -2333,8 +3609,8 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm137 := m
-	if mm137 != 0 {
+	mm211 := m
+	if mm211 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2343,14 +3619,14 @@ func (g *genOpt) rShlZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v138 := g.src(i, 0)
-	if v138.none() {
+	v212 := g.src(i, 0)
+	if v212.none() {
 		return false
 	}
-	x := v138
+	x := v212
 	_ = x
-	v139 := g.src(i, 1)
-	if !v139.is(g, i, 1, 0) {
+	v213 := g.src(i, 1)
+	if !v213.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2374,8 +3650,8 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm140 := m
-	if mm140 != 0 {
+	mm214 := m
+	if mm214 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2384,14 +3660,14 @@ func (g *genOpt) rShrZero(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v141 := g.src(i, 0)
-	if v141.none() {
+	v215 := g.src(i, 0)
+	if v215.none() {
 		return false
 	}
-	x := v141
+	x := v215
 	_ = x
-	v142 := g.src(i, 1)
-	if !v142.is(g, i, 1, 0) {
+	v216 := g.src(i, 1)
+	if !v216.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2415,8 +3691,8 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm143 := m
-	if mm143 != 0 {
+	mm217 := m
+	if mm217 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2425,14 +3701,14 @@ func (g *genOpt) rShlWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v145 := g.src(i, 1)
-	if v145.none() {
+	v219 := g.src(i, 1)
+	if v219.none() {
 		return false
 	}
-	if !v145.k {
+	if !v219.k {
 		return false
 	}
-	c := v145
+	c := v219
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -2458,8 +3734,8 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm146 := m
-	if mm146 != 0 {
+	mm220 := m
+	if mm220 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2468,14 +3744,14 @@ func (g *genOpt) rShrWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v148 := g.src(i, 1)
-	if v148.none() {
+	v222 := g.src(i, 1)
+	if v222.none() {
 		return false
 	}
-	if !v148.k {
+	if !v222.k {
 		return false
 	}
-	c := v148
+	c := v222
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c >= uint64(t.Bits())) {
@@ -2501,8 +3777,8 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm149 := m
-	if mm149 != 0 {
+	mm223 := m
+	if mm223 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2511,20 +3787,20 @@ func (g *genOpt) rShrSignWide(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v150 := g.src(i, 0)
-	if v150.none() {
+	v224 := g.src(i, 0)
+	if v224.none() {
 		return false
 	}
-	x := v150
+	x := v224
 	_ = x
-	v151 := g.src(i, 1)
-	if v151.none() {
+	v225 := g.src(i, 1)
+	if v225.none() {
 		return false
 	}
-	if !v151.k {
+	if !v225.k {
 		return false
 	}
-	c := v151
+	c := v225
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c > uint64(t.Bits()-1)) {
@@ -2550,8 +3826,8 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm152 := m
-	if mm152 != ir.ModLo {
+	mm226 := m
+	if mm226 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2560,15 +3836,15 @@ func (g *genOpt) rMadZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v154 := g.src(i, 1)
-	if !v154.is(g, i, 1, 0) {
+	v228 := g.src(i, 1)
+	if !v228.is(g, i, 1, 0) {
 		return false
 	}
-	v155 := g.src(i, 2)
-	if v155.none() {
+	v229 := g.src(i, 2)
+	if v229.none() {
 		return false
 	}
-	y := v155
+	y := v229
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2591,8 +3867,8 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm156 := m
-	if mm156 != ir.ModLo {
+	mm230 := m
+	if mm230 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2601,15 +3877,15 @@ func (g *genOpt) rMadZero_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v157 := g.src(i, 0)
-	if !v157.is(g, i, 0, 0) {
+	v231 := g.src(i, 0)
+	if !v231.is(g, i, 0, 0) {
 		return false
 	}
-	v159 := g.src(i, 2)
-	if v159.none() {
+	v233 := g.src(i, 2)
+	if v233.none() {
 		return false
 	}
-	y := v159
+	y := v233
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadZero, i) {
@@ -2632,8 +3908,8 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm160 := m
-	if mm160 != ir.ModLo {
+	mm234 := m
+	if mm234 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2642,21 +3918,21 @@ func (g *genOpt) rMadOne(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v161 := g.src(i, 0)
-	if v161.none() {
+	v235 := g.src(i, 0)
+	if v235.none() {
 		return false
 	}
-	x := v161
+	x := v235
 	_ = x
-	v162 := g.src(i, 1)
-	if !v162.is(g, i, 1, 1) {
+	v236 := g.src(i, 1)
+	if !v236.is(g, i, 1, 1) {
 		return false
 	}
-	v163 := g.src(i, 2)
-	if v163.none() {
+	v237 := g.src(i, 2)
+	if v237.none() {
 		return false
 	}
-	y := v163
+	y := v237
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2679,8 +3955,8 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm164 := m
-	if mm164 != ir.ModLo {
+	mm238 := m
+	if mm238 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2689,21 +3965,21 @@ func (g *genOpt) rMadOne_c(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v165 := g.src(i, 0)
-	if !v165.is(g, i, 0, 1) {
+	v239 := g.src(i, 0)
+	if !v239.is(g, i, 0, 1) {
 		return false
 	}
-	v166 := g.src(i, 1)
-	if v166.none() {
+	v240 := g.src(i, 1)
+	if v240.none() {
 		return false
 	}
-	x := v166
+	x := v240
 	_ = x
-	v167 := g.src(i, 2)
-	if v167.none() {
+	v241 := g.src(i, 2)
+	if v241.none() {
 		return false
 	}
-	y := v167
+	y := v241
 	_ = y
 	_, _, _ = t, m, t2
 	if !g.fire(ruleMadOne, i) {
@@ -2726,8 +4002,8 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm168 := m
-	if mm168 != ir.ModLo {
+	mm242 := m
+	if mm242 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2736,20 +4012,20 @@ func (g *genOpt) rMadAddZero(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v169 := g.src(i, 0)
-	if v169.none() {
+	v243 := g.src(i, 0)
+	if v243.none() {
 		return false
 	}
-	x := v169
+	x := v243
 	_ = x
-	v170 := g.src(i, 1)
-	if v170.none() {
+	v244 := g.src(i, 1)
+	if v244.none() {
 		return false
 	}
-	y := v170
+	y := v244
 	_ = y
-	v171 := g.src(i, 2)
-	if !v171.is(g, i, 2, 0) {
+	v245 := g.src(i, 2)
+	if !v245.is(g, i, 2, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2773,8 +4049,8 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm172 := m
-	if mm172 != 0 {
+	mm246 := m
+	if mm246 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2783,14 +4059,14 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v173 := g.src(i, 0)
-	if v173.none() {
+	v247 := g.src(i, 0)
+	if v247.none() {
 		return false
 	}
-	if !v173.reg() {
+	if !v247.reg() {
 		return false
 	}
-	x := v173
+	x := v247
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.selfMove(i)) {
@@ -2800,6 +4076,116 @@ func (g *genOpt) rMovSelf(i ir.InstrID) bool {
 		return false
 	}
 	g.remove(i)
+	return true
+}
+
+// rSelpMin (int.rules:66):
+//
+//	SelpMin: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMin} => call toMin
+func (g *genOpt) rSelpMin(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm248 := m
+	if mm248 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v249 := g.src(i, 0)
+	if v249.none() {
+		return false
+	}
+	x := v249
+	_ = x
+	v250 := g.src(i, 1)
+	if v250.none() {
+		return false
+	}
+	y := v250
+	_ = y
+	v251 := g.src(i, 2)
+	if v251.none() {
+		return false
+	}
+	if !v251.reg() {
+		return false
+	}
+	p := v251
+	_ = p
+	_, _, _ = t, m, t2
+	if !(g.minMaxOf(i, x, y, p) == ir.OpMin) {
+		return false
+	}
+	if !g.fire(ruleSelpMin, i) {
+		return false
+	}
+	g.toMin(i, x, y, p)
+	return true
+}
+
+// rSelpMax (int.rules:67):
+//
+//	SelpMax: (selp int x y p:r) && {g.minMaxOf(i, x, y, p) == ir.OpMax} => call toMax
+func (g *genOpt) rSelpMax(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyInt(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm252 := m
+	if mm252 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 3) {
+		return false
+	}
+	v253 := g.src(i, 0)
+	if v253.none() {
+		return false
+	}
+	x := v253
+	_ = x
+	v254 := g.src(i, 1)
+	if v254.none() {
+		return false
+	}
+	y := v254
+	_ = y
+	v255 := g.src(i, 2)
+	if v255.none() {
+		return false
+	}
+	if !v255.reg() {
+		return false
+	}
+	p := v255
+	_ = p
+	_, _, _ = t, m, t2
+	if !(g.minMaxOf(i, x, y, p) == ir.OpMax) {
+		return false
+	}
+	if !g.fire(ruleSelpMax, i) {
+		return false
+	}
+	g.toMax(i, x, y, p)
 	return true
 }
 
@@ -2816,12 +4202,12 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm174 := m
-	if mm174.Cmp() == ir.CmpNone || mm174.BoolOp() != ir.BoolNone {
+	mm256 := m
+	if mm256.Cmp() == ir.CmpNone || mm256.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm174 = mm174.WithCmp(ir.CmpNone)
-	if mm174 != 0 {
+	mm256 = mm256.WithCmp(ir.CmpNone)
+	if mm256 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2830,23 +4216,23 @@ func (g *genOpt) rFoldSetp(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v175 := g.src(i, 0)
-	if v175.none() {
+	v257 := g.src(i, 0)
+	if v257.none() {
 		return false
 	}
-	if !v175.k {
+	if !v257.k {
 		return false
 	}
-	a := v175
+	a := v257
 	_ = a
-	v176 := g.src(i, 1)
-	if v176.none() {
+	v258 := g.src(i, 1)
+	if v258.none() {
 		return false
 	}
-	if !v176.k {
+	if !v258.k {
 		return false
 	}
-	b := v176
+	b := v258
 	_ = b
 	_, _, _ = t, m, t2
 	v, ok := cmpInt(m.Cmp(), t, a.c, b.c)
@@ -2870,12 +4256,12 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm177 := m
-	if mm177.Cmp() == ir.CmpNone || mm177.BoolOp() != ir.BoolNone {
+	mm259 := m
+	if mm259.Cmp() == ir.CmpNone || mm259.BoolOp() != ir.BoolNone {
 		return false
 	}
-	mm177 = mm177.WithCmp(ir.CmpNone)
-	if mm177 != 0 {
+	mm259 = mm259.WithCmp(ir.CmpNone)
+	if mm259 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2884,20 +4270,20 @@ func (g *genOpt) rSetpSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v178 := g.src(i, 0)
-	if v178.none() {
+	v260 := g.src(i, 0)
+	if v260.none() {
 		return false
 	}
-	x := v178
+	x := v260
 	_ = x
-	v179 := g.src(i, 1)
-	if v179.none() {
+	v261 := g.src(i, 1)
+	if v261.none() {
 		return false
 	}
-	if !v179.reg() {
+	if !v261.reg() {
 		return false
 	}
-	if !sameVal(x, v179) {
+	if !sameVal(x, v261) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -2922,8 +4308,8 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm180 := m
-	if mm180 != 0 {
+	mm262 := m
+	if mm262 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2932,23 +4318,23 @@ func (g *genOpt) rPredFoldAnd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v181 := g.src(i, 0)
-	if v181.none() {
+	v263 := g.src(i, 0)
+	if v263.none() {
 		return false
 	}
-	if !v181.k {
+	if !v263.k {
 		return false
 	}
-	a := v181
+	a := v263
 	_ = a
-	v182 := g.src(i, 1)
-	if v182.none() {
+	v264 := g.src(i, 1)
+	if v264.none() {
 		return false
 	}
-	if !v182.k {
+	if !v264.k {
 		return false
 	}
-	b := v182
+	b := v264
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldAnd, i) {
@@ -2971,8 +4357,8 @@ func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm183 := m
-	if mm183 != 0 {
+	mm265 := m
+	if mm265 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -2981,23 +4367,23 @@ func (g *genOpt) rPredFoldOr(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v184 := g.src(i, 0)
-	if v184.none() {
+	v266 := g.src(i, 0)
+	if v266.none() {
 		return false
 	}
-	if !v184.k {
+	if !v266.k {
 		return false
 	}
-	a := v184
+	a := v266
 	_ = a
-	v185 := g.src(i, 1)
-	if v185.none() {
+	v267 := g.src(i, 1)
+	if v267.none() {
 		return false
 	}
-	if !v185.k {
+	if !v267.k {
 		return false
 	}
-	b := v185
+	b := v267
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldOr, i) {
@@ -3020,8 +4406,8 @@ func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm186 := m
-	if mm186 != 0 {
+	mm268 := m
+	if mm268 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3030,23 +4416,23 @@ func (g *genOpt) rPredFoldXor(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v187 := g.src(i, 0)
-	if v187.none() {
+	v269 := g.src(i, 0)
+	if v269.none() {
 		return false
 	}
-	if !v187.k {
+	if !v269.k {
 		return false
 	}
-	a := v187
+	a := v269
 	_ = a
-	v188 := g.src(i, 1)
-	if v188.none() {
+	v270 := g.src(i, 1)
+	if v270.none() {
 		return false
 	}
-	if !v188.k {
+	if !v270.k {
 		return false
 	}
-	b := v188
+	b := v270
 	_ = b
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldXor, i) {
@@ -3069,8 +4455,8 @@ func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm189 := m
-	if mm189 != 0 {
+	mm271 := m
+	if mm271 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3079,14 +4465,14 @@ func (g *genOpt) rPredFoldNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v190 := g.src(i, 0)
-	if v190.none() {
+	v272 := g.src(i, 0)
+	if v272.none() {
 		return false
 	}
-	if !v190.k {
+	if !v272.k {
 		return false
 	}
-	a := v190
+	a := v272
 	_ = a
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredFoldNot, i) {
@@ -3109,8 +4495,8 @@ func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm191 := m
-	if mm191 != 0 {
+	mm273 := m
+	if mm273 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3119,14 +4505,14 @@ func (g *genOpt) rPredAndTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v192 := g.src(i, 0)
-	if v192.none() {
+	v274 := g.src(i, 0)
+	if v274.none() {
 		return false
 	}
-	x := v192
+	x := v274
 	_ = x
-	v193 := g.src(i, 1)
-	if !v193.is(g, i, 1, 1) {
+	v275 := g.src(i, 1)
+	if !v275.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3150,8 +4536,8 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm194 := m
-	if mm194 != 0 {
+	mm276 := m
+	if mm276 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3160,15 +4546,15 @@ func (g *genOpt) rPredAndTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v195 := g.src(i, 0)
-	if !v195.is(g, i, 0, 1) {
+	v277 := g.src(i, 0)
+	if !v277.is(g, i, 0, 1) {
 		return false
 	}
-	v196 := g.src(i, 1)
-	if v196.none() {
+	v278 := g.src(i, 1)
+	if v278.none() {
 		return false
 	}
-	x := v196
+	x := v278
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredAndTrue, i) {
@@ -3191,8 +4577,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm197 := m
-	if mm197 != 0 {
+	mm279 := m
+	if mm279 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3201,8 +4587,8 @@ func (g *genOpt) rPredAndFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v199 := g.src(i, 1)
-	if !v199.is(g, i, 1, 0) {
+	v281 := g.src(i, 1)
+	if !v281.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3226,8 +4612,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm200 := m
-	if mm200 != 0 {
+	mm282 := m
+	if mm282 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3236,8 +4622,8 @@ func (g *genOpt) rPredAndFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v201 := g.src(i, 0)
-	if !v201.is(g, i, 0, 0) {
+	v283 := g.src(i, 0)
+	if !v283.is(g, i, 0, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3261,8 +4647,8 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm203 := m
-	if mm203 != 0 {
+	mm285 := m
+	if mm285 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3271,14 +4657,14 @@ func (g *genOpt) rPredOrFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v204 := g.src(i, 0)
-	if v204.none() {
+	v286 := g.src(i, 0)
+	if v286.none() {
 		return false
 	}
-	x := v204
+	x := v286
 	_ = x
-	v205 := g.src(i, 1)
-	if !v205.is(g, i, 1, 0) {
+	v287 := g.src(i, 1)
+	if !v287.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3302,8 +4688,8 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm206 := m
-	if mm206 != 0 {
+	mm288 := m
+	if mm288 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3312,15 +4698,15 @@ func (g *genOpt) rPredOrFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v207 := g.src(i, 0)
-	if !v207.is(g, i, 0, 0) {
+	v289 := g.src(i, 0)
+	if !v289.is(g, i, 0, 0) {
 		return false
 	}
-	v208 := g.src(i, 1)
-	if v208.none() {
+	v290 := g.src(i, 1)
+	if v290.none() {
 		return false
 	}
-	x := v208
+	x := v290
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredOrFalse, i) {
@@ -3343,8 +4729,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm209 := m
-	if mm209 != 0 {
+	mm291 := m
+	if mm291 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3353,8 +4739,8 @@ func (g *genOpt) rPredOrTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v211 := g.src(i, 1)
-	if !v211.is(g, i, 1, 1) {
+	v293 := g.src(i, 1)
+	if !v293.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3378,8 +4764,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm212 := m
-	if mm212 != 0 {
+	mm294 := m
+	if mm294 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3388,8 +4774,8 @@ func (g *genOpt) rPredOrTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v213 := g.src(i, 0)
-	if !v213.is(g, i, 0, 1) {
+	v295 := g.src(i, 0)
+	if !v295.is(g, i, 0, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3413,8 +4799,8 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm215 := m
-	if mm215 != 0 {
+	mm297 := m
+	if mm297 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3423,14 +4809,14 @@ func (g *genOpt) rPredXorFalse(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v216 := g.src(i, 0)
-	if v216.none() {
+	v298 := g.src(i, 0)
+	if v298.none() {
 		return false
 	}
-	x := v216
+	x := v298
 	_ = x
-	v217 := g.src(i, 1)
-	if !v217.is(g, i, 1, 0) {
+	v299 := g.src(i, 1)
+	if !v299.is(g, i, 1, 0) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3454,8 +4840,8 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm218 := m
-	if mm218 != 0 {
+	mm300 := m
+	if mm300 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3464,15 +4850,15 @@ func (g *genOpt) rPredXorFalse_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v219 := g.src(i, 0)
-	if !v219.is(g, i, 0, 0) {
+	v301 := g.src(i, 0)
+	if !v301.is(g, i, 0, 0) {
 		return false
 	}
-	v220 := g.src(i, 1)
-	if v220.none() {
+	v302 := g.src(i, 1)
+	if v302.none() {
 		return false
 	}
-	x := v220
+	x := v302
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorFalse, i) {
@@ -3495,8 +4881,8 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm221 := m
-	if mm221 != 0 {
+	mm303 := m
+	if mm303 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3505,14 +4891,14 @@ func (g *genOpt) rPredXorTrue(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v222 := g.src(i, 0)
-	if v222.none() {
+	v304 := g.src(i, 0)
+	if v304.none() {
 		return false
 	}
-	x := v222
+	x := v304
 	_ = x
-	v223 := g.src(i, 1)
-	if !v223.is(g, i, 1, 1) {
+	v305 := g.src(i, 1)
+	if !v305.is(g, i, 1, 1) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3536,8 +4922,8 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm224 := m
-	if mm224 != 0 {
+	mm306 := m
+	if mm306 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3546,15 +4932,15 @@ func (g *genOpt) rPredXorTrue_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v225 := g.src(i, 0)
-	if !v225.is(g, i, 0, 1) {
+	v307 := g.src(i, 0)
+	if !v307.is(g, i, 0, 1) {
 		return false
 	}
-	v226 := g.src(i, 1)
-	if v226.none() {
+	v308 := g.src(i, 1)
+	if v308.none() {
 		return false
 	}
-	x := v226
+	x := v308
 	_ = x
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredXorTrue, i) {
@@ -3577,8 +4963,8 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm227 := m
-	if mm227 != 0 {
+	mm309 := m
+	if mm309 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3587,17 +4973,17 @@ func (g *genOpt) rPredAndSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v228 := g.src(i, 0)
-	if v228.none() {
+	v310 := g.src(i, 0)
+	if v310.none() {
 		return false
 	}
-	x := v228
+	x := v310
 	_ = x
-	v229 := g.src(i, 1)
-	if v229.none() {
+	v311 := g.src(i, 1)
+	if v311.none() {
 		return false
 	}
-	if !sameVal(x, v229) {
+	if !sameVal(x, v311) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3621,8 +5007,8 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm230 := m
-	if mm230 != 0 {
+	mm312 := m
+	if mm312 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3631,17 +5017,17 @@ func (g *genOpt) rPredOrSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v231 := g.src(i, 0)
-	if v231.none() {
+	v313 := g.src(i, 0)
+	if v313.none() {
 		return false
 	}
-	x := v231
+	x := v313
 	_ = x
-	v232 := g.src(i, 1)
-	if v232.none() {
+	v314 := g.src(i, 1)
+	if v314.none() {
 		return false
 	}
-	if !sameVal(x, v232) {
+	if !sameVal(x, v314) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3665,8 +5051,8 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm233 := m
-	if mm233 != 0 {
+	mm315 := m
+	if mm315 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3675,17 +5061,17 @@ func (g *genOpt) rPredXorSelf(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v234 := g.src(i, 0)
-	if v234.none() {
+	v316 := g.src(i, 0)
+	if v316.none() {
 		return false
 	}
-	x := v234
+	x := v316
 	_ = x
-	v235 := g.src(i, 1)
-	if v235.none() {
+	v317 := g.src(i, 1)
+	if v317.none() {
 		return false
 	}
-	if !sameVal(x, v235) {
+	if !sameVal(x, v317) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3709,8 +5095,8 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm236 := m
-	if mm236 != 0 {
+	mm318 := m
+	if mm318 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3719,41 +5105,41 @@ func (g *genOpt) rPredNotNot(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v237 := g.src(i, 0)
-	if !v237.reg() {
+	v319 := g.src(i, 0)
+	if !v319.reg() {
 		return false
 	}
-	d238, okd238 := g.defOf(v237.o.Reg())
-	if !okd238 {
+	d320, okd320 := g.defOf(v319.o.Reg())
+	if !okd320 {
 		return false
 	}
-	if f.Op[d238] != ir.OpNot {
+	if f.Op[d320] != ir.OpNot {
 		return false
 	}
-	t239, m239, u239 := f.Type[d238], f.Mods[d238], f.Type2[d238]
-	if !(t239 == t) {
+	t321, m321, u321 := f.Type[d320], f.Mods[d320], f.Type2[d320]
+	if !(t321 == t) {
 		return false
 	}
-	if u239 != ir.TNone {
+	if u321 != ir.TNone {
 		return false
 	}
-	mm240 := m239
-	if mm240 != 0 {
+	mm322 := m321
+	if mm322 != 0 {
 		return false
 	}
-	if f.Space[d238] != ir.SpaceNone {
+	if f.Space[d320] != ir.SpaceNone {
 		return false
 	}
-	if !g.shape(d238, 1) {
+	if !g.shape(d320, 1) {
 		return false
 	}
-	v241 := g.src(d238, 0)
-	if v241.none() {
+	v323 := g.src(d320, 0)
+	if v323.none() {
 		return false
 	}
-	x := v241
+	x := v323
 	_ = x
-	_, _, _ = t239, m239, u239
+	_, _, _ = t321, m321, u321
 	_, _, _ = t, m, t2
 	if !g.fire(rulePredNotNot, i) {
 		return false
@@ -3775,8 +5161,8 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm242 := m
-	if mm242 != 0 {
+	mm324 := m
+	if mm324 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3785,17 +5171,17 @@ func (g *genOpt) rSelpSame(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v243 := g.src(i, 0)
-	if v243.none() {
+	v325 := g.src(i, 0)
+	if v325.none() {
 		return false
 	}
-	x := v243
+	x := v325
 	_ = x
-	v244 := g.src(i, 1)
-	if v244.none() {
+	v326 := g.src(i, 1)
+	if v326.none() {
 		return false
 	}
-	if !sameVal(x, v244) {
+	if !sameVal(x, v326) {
 		return false
 	}
 	_, _, _ = t, m, t2
@@ -3819,8 +5205,8 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm246 := m
-	if mm246 != 0 {
+	mm328 := m
+	if mm328 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3829,20 +5215,20 @@ func (g *genOpt) rSelpTrue(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v247 := g.src(i, 0)
-	if v247.none() {
+	v329 := g.src(i, 0)
+	if v329.none() {
 		return false
 	}
-	x := v247
+	x := v329
 	_ = x
-	v249 := g.src(i, 2)
-	if v249.none() {
+	v331 := g.src(i, 2)
+	if v331.none() {
 		return false
 	}
-	if !v249.k {
+	if !v331.k {
 		return false
 	}
-	c := v249
+	c := v331
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 != 0) {
@@ -3868,8 +5254,8 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm250 := m
-	if mm250 != 0 {
+	mm332 := m
+	if mm332 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3878,20 +5264,20 @@ func (g *genOpt) rSelpFalse(i ir.InstrID) bool {
 	if !g.shape(i, 3) {
 		return false
 	}
-	v252 := g.src(i, 1)
-	if v252.none() {
+	v334 := g.src(i, 1)
+	if v334.none() {
 		return false
 	}
-	y := v252
+	y := v334
 	_ = y
-	v253 := g.src(i, 2)
-	if v253.none() {
+	v335 := g.src(i, 2)
+	if v335.none() {
 		return false
 	}
-	if !v253.k {
+	if !v335.k {
 		return false
 	}
-	c := v253
+	c := v335
 	_ = c
 	_, _, _ = t, m, t2
 	if !(c.c&1 == 0) {
@@ -3956,6 +5342,64 @@ func (g *genOpt) rGuardFalse(i ir.InstrID) bool {
 	return true
 }
 
+// rFoldFSetp (pred.rules:38):
+//
+//	FoldFSetp: (setp.cmp.ftz? float a:k b:k) && {!g.limitFP} => {foldFPSetp(t, m, a.c, b.c)}?
+func (g *genOpt) rFoldFSetp(i ir.InstrID) bool {
+	f := g.f
+	_ = f
+	t, m, t2 := f.Type[i], f.Mods[i], f.Type2[i]
+	if !(tyFloat(t)) {
+		return false
+	}
+	if t2 != ir.TNone {
+		return false
+	}
+	mm336 := m
+	if mm336.Cmp() == ir.CmpNone || mm336.BoolOp() != ir.BoolNone {
+		return false
+	}
+	mm336 = mm336.WithCmp(ir.CmpNone)
+	mm336 &^= ir.ModFtz
+	if mm336 != 0 {
+		return false
+	}
+	if f.Space[i] != ir.SpaceNone {
+		return false
+	}
+	if !g.shape(i, 2) {
+		return false
+	}
+	v337 := g.src(i, 0)
+	if v337.none() {
+		return false
+	}
+	if !v337.k {
+		return false
+	}
+	a := v337
+	_ = a
+	v338 := g.src(i, 1)
+	if v338.none() {
+		return false
+	}
+	if !v338.k {
+		return false
+	}
+	b := v338
+	_ = b
+	_, _, _ = t, m, t2
+	if !(!g.limitFP) {
+		return false
+	}
+	v, ok := foldFPSetp(t, m, a.c, b.c)
+	if !ok || !g.fire(ruleFoldFSetp, i) {
+		return false
+	}
+	g.toConst(i, v)
+	return true
+}
+
 // rReuseSext (reuse.rules:23):
 //
 //	ReuseSext: (cvt s64/s32 x:r) && {g.findReuse(i, x)} => call reuse
@@ -3969,8 +5413,8 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !(t2 == ir.TS32) {
 		return false
 	}
-	mm254 := m
-	if mm254 != 0 {
+	mm339 := m
+	if mm339 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -3979,14 +5423,14 @@ func (g *genOpt) rReuseSext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v255 := g.src(i, 0)
-	if v255.none() {
+	v340 := g.src(i, 0)
+	if v340.none() {
 		return false
 	}
-	if !v255.reg() {
+	if !v340.reg() {
 		return false
 	}
-	x := v255
+	x := v340
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4012,8 +5456,8 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !(t2 == ir.TU32) {
 		return false
 	}
-	mm256 := m
-	if mm256 != 0 {
+	mm341 := m
+	if mm341 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4022,14 +5466,14 @@ func (g *genOpt) rReuseZext(i ir.InstrID) bool {
 	if !g.shape(i, 1) {
 		return false
 	}
-	v257 := g.src(i, 0)
-	if v257.none() {
+	v342 := g.src(i, 0)
+	if v342.none() {
 		return false
 	}
-	if !v257.reg() {
+	if !v342.reg() {
 		return false
 	}
-	x := v257
+	x := v342
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4055,8 +5499,8 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm258 := m
-	if mm258 != 0 {
+	mm343 := m
+	if mm343 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4065,23 +5509,23 @@ func (g *genOpt) rReuseShl(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v259 := g.src(i, 0)
-	if v259.none() {
+	v344 := g.src(i, 0)
+	if v344.none() {
 		return false
 	}
-	if !v259.reg() {
+	if !v344.reg() {
 		return false
 	}
-	x := v259
+	x := v344
 	_ = x
-	v260 := g.src(i, 1)
-	if v260.none() {
+	v345 := g.src(i, 1)
+	if v345.none() {
 		return false
 	}
-	if !v260.k {
+	if !v345.k {
 		return false
 	}
-	s := v260
+	s := v345
 	_ = s
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4107,8 +5551,8 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm261 := m
-	if mm261 != ir.ModLo {
+	mm346 := m
+	if mm346 != ir.ModLo {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4117,23 +5561,23 @@ func (g *genOpt) rReuseMulLo(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v262 := g.src(i, 0)
-	if v262.none() {
+	v347 := g.src(i, 0)
+	if v347.none() {
 		return false
 	}
-	if !v262.reg() {
+	if !v347.reg() {
 		return false
 	}
-	x := v262
+	x := v347
 	_ = x
-	v263 := g.src(i, 1)
-	if v263.none() {
+	v348 := g.src(i, 1)
+	if v348.none() {
 		return false
 	}
-	if !v263.k {
+	if !v348.k {
 		return false
 	}
-	k := v263
+	k := v348
 	_ = k
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4159,8 +5603,8 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm264 := m
-	if mm264 != 0 {
+	mm349 := m
+	if mm349 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4169,23 +5613,23 @@ func (g *genOpt) rReuseAdd(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v265 := g.src(i, 0)
-	if v265.none() {
+	v350 := g.src(i, 0)
+	if v350.none() {
 		return false
 	}
-	if !v265.reg() {
+	if !v350.reg() {
 		return false
 	}
-	z := v265
+	z := v350
 	_ = z
-	v266 := g.src(i, 1)
-	if v266.none() {
+	v351 := g.src(i, 1)
+	if v351.none() {
 		return false
 	}
-	if !v266.reg() {
+	if !v351.reg() {
 		return false
 	}
-	x := v266
+	x := v351
 	_ = x
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {
@@ -4211,8 +5655,8 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if t2 != ir.TNone {
 		return false
 	}
-	mm267 := m
-	if mm267 != 0 {
+	mm352 := m
+	if mm352 != 0 {
 		return false
 	}
 	if f.Space[i] != ir.SpaceNone {
@@ -4221,23 +5665,23 @@ func (g *genOpt) rReuseAdd_c(i ir.InstrID) bool {
 	if !g.shape(i, 2) {
 		return false
 	}
-	v268 := g.src(i, 0)
-	if v268.none() {
+	v353 := g.src(i, 0)
+	if v353.none() {
 		return false
 	}
-	if !v268.reg() {
+	if !v353.reg() {
 		return false
 	}
-	x := v268
+	x := v353
 	_ = x
-	v269 := g.src(i, 1)
-	if v269.none() {
+	v354 := g.src(i, 1)
+	if v354.none() {
 		return false
 	}
-	if !v269.reg() {
+	if !v354.reg() {
 		return false
 	}
-	z := v269
+	z := v354
 	_ = z
 	_, _, _ = t, m, t2
 	if !(g.findReuse(i, x)) {

@@ -48,6 +48,11 @@ type ruleCase struct {
 // has no such instruction): in the slot, only their negative is checked.
 var plainOnly = map[string]bool{"MovSelf": true}
 
+// lateOnly are the rules of group combine: they run in
+// GeneralOptimizeLate2 only, where their cases run (not the sub-passes
+// alone, which no slot names).
+var lateOnly = map[string]bool{"MadForm": true, "WideShlS": true, "WideShlU": true}
+
 // pIn defines two predicates nothing knows; pOut stores %p3.
 const (
 	pIn  = "setp.lt.u32 %p1, %r2, 3;\n setp.lt.u32 %p2, %r1, 5;\n "
@@ -130,6 +135,48 @@ var ruleCases = []ruleCase{
 		"mov.u32 %r30, %r1;\n setp.lt.u32 %p1, %r2, 3;\n @!%p1 add.u32 %r30, %r2, 1;"},
 	{"CvtaRoundTrip", "cvta.global.u64 %rd5, %rd4;\n cvta.to.global.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd6];",
 		"cvta.global.u64 %rd5, %rd4;\n cvta.to.shared.u64 %rd6, %rd5;\n ld.global.u32 %r30, [%rd4];"},
+	// select formation: a select between a comparison's sides
+	{"SelpMin", "setp.lt.s32 %p1, %r2, %r1;\n selp.b32 %r30, %r2, %r1, %p1;",
+		// off by two from the constant: not a clamp
+		"setp.lt.u32 %p1, %r2, 256;\n selp.b32 %r30, %r2, 254, %p1;"},
+	{"SelpMax", "setp.lt.u32 %p1, %r2, 256;\n selp.b32 %r30, 255, %r2, %p1;",
+		// x < INT_MIN: no c-1 to move the constant to
+		"setp.lt.s32 %p1, %r2, -2147483648;\n selp.b32 %r30, 2147483647, %r2, %p1;"},
+	// combine.rules: a product added next to it is a mad (the negative:
+	// four instructions apart)
+	{"MadForm", "mul.lo.s32 %r3, %r2, %r1;\n add.s32 %r30, %r3, 9;",
+		"mul.lo.s32 %r3, %r2, %r1;\n xor.b32 %r4, %r2, 3;\n xor.b32 %r5, %r1, 5;\n or.b32 %r6, %r4, %r5;\n add.s32 %r30, %r3, %r6;"},
+	{"WideShlS", "cvt.s64.s32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 3;" + wideOut,
+		// 2^31 is no positive .s32
+		"cvt.s64.s32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 31;" + wideOut},
+	{"WideShlU", "cvt.u64.u32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 31;" + wideOut,
+		"cvt.u64.u32 %rd5, %r2;\n shl.b64 %rd6, %rd5, 32;" + wideOut},
+	// float.rules: folds computed exactly; the negatives are what is
+	// left alone (a register source, or a result PTX does not pin down).
+	{"FoldFAdd", "mov.f32 %f1, 0f3F800000;\n add.f32 %f2, %f1, 0f40000000;" + fOut, "mov.b32 %f1, %r2;\n add.f32 %f2, %f1, 0f40000000;" + fOut},
+	{"FoldFSub", "mov.f32 %f1, 0f3F800000;\n sub.rz.f32 %f2, %f1, 0f33800001;" + fOut,
+		// 1 - 1 under .rm: IEEE says -0, the simulator +0
+		"mov.f32 %f1, 0f3F800000;\n sub.rm.f32 %f2, %f1, 0f3F800000;" + fOut},
+	{"FoldFMul", "mov.f32 %f1, 0f00400000;\n mul.rn.ftz.f32 %f2, %f1, 0f40000000;" + fOut,
+		// inf·0 in f64: a NaN whose bits PTX does not pin
+		"mov.f64 %fd1, 0d7FF0000000000000;\n mul.f64 %fd2, %fd1, 0d0000000000000000;" + dOut},
+	{"FoldFFma", "mov.f32 %f1, 0f3F800001;\n fma.rn.f32 %f2, %f1, %f1, 0fBF800002;" + fOut, "mov.b32 %f1, %r2;\n fma.rn.f32 %f2, %f1, %f1, 0fBF800002;" + fOut},
+	{"FoldFMad", "mov.f32 %f1, 0f3F800001;\n mad.rp.f32 %f2, %f1, 0f40000000, 0f3F800000;" + fOut,
+		"mov.f32 %f1, 0f3F800001;\n mad.f32 %f2, %f1, 0f40000000, 0f3F800000;" + fOut},
+	{"FoldFDiv", "mov.f32 %f1, 0f3F800000;\n div.rn.f32 %f2, %f1, 0f40400000;" + fOut, "mov.f32 %f1, 0f3F800000;\n div.approx.f32 %f2, %f1, 0f40400000;" + fOut},
+	{"FoldFRcp", "mov.f64 %fd1, 0d4008000000000000;\n rcp.rm.f64 %fd2, %fd1;" + dOut, "mov.f32 %f1, 0f40400000;\n rcp.approx.f32 %f2, %f1;" + fOut},
+	{"FoldFSqrt", "mov.f32 %f1, 0f40000000;\n sqrt.rn.f32 %f2, %f1;" + fOut, "mov.f32 %f1, 0f40000000;\n sqrt.approx.f32 %f2, %f1;" + fOut},
+	{"FoldFMin", "mov.f32 %f1, 0f7FC00000;\n min.f32 %f2, %f1, 0f3F800000;" + fOut, "mov.f32 %f1, 0f7FC00000;\n min.NaN.f32 %f2, %f1, 0f3F800000;" + fOut},
+	{"FoldFMax", "mov.f32 %f1, 0f80000000;\n max.ftz.f32 %f2, %f1, 0f00000001;" + fOut, "mov.b32 %f1, %r2;\n max.f32 %f2, %f1, 0f00000001;" + fOut},
+	{"FoldFNeg", "mov.f32 %f1, 0f3F800000;\n neg.f32 %f2, %f1;" + fOut, "mov.f32 %f1, 0f7FC00001;\n neg.f32 %f2, %f1;" + fOut},
+	{"FoldFAbs", "mov.f32 %f1, 0f80000003;\n abs.ftz.f32 %f2, %f1;" + fOut, "mov.f32 %f1, 0fFFC00000;\n abs.f32 %f2, %f1;" + fOut},
+	{"FoldCvt", "mov.f32 %f1, 0fC0200000;\n cvt.rni.s32.f32 %r30, %f1;",
+		// an integral value rounded into a narrower format
+		"mov.f64 %fd1, 0d4770000000000001;\n cvt.rzi.f32.f64 %f2, %fd1;" + fOut},
+	{"FmaOne", "mov.b32 %f1, %r2;\n mov.b32 %f3, %r1;\n fma.rn.f32 %f2, 0f3F800000, %f1, %f3;" + fOut,
+		"mov.b32 %f1, %r2;\n mov.b32 %f3, %r1;\n fma.rn.f32 %f2, %f1, 0f3F800001, %f3;" + fOut},
+	{"FoldFSetp", "mov.f32 %f1, 0f7FC00000;\n setp.gtu.f32 %p1, %f1, 0f3F800000;\n selp.u32 %r30, %r2, 2, %p1;",
+		"mov.b32 %f1, %r2;\n setp.gtu.f32 %p1, %f1, 0f3F800000;\n selp.u32 %r30, %r2, 2, %p1;"},
 	// reuse.rules: op(y + c) beside op(y). %r1 is any value (the sign
 	// extensions see negative ones); the sums read the high bits.
 	{"ReuseSext", reuseExt("s", "shl.b32 %r3, %r1, 4", 15), reuseExt("s", "shl.b32 %r3, %r1, 4", 16)},
@@ -141,6 +188,15 @@ var ruleCases = []ruleCase{
 	{"ReuseAdd", "add.s32 %r3, %r2, %r1;\n add.s32 %r4, %r1, 9;\n add.s32 %r5, %r4, %r2;\n mul.lo.s32 %r30, %r5, %r3;",
 		"add.s32 %r3, %r2, %r1;\n add.s32 %r4, %r1, 9;\n add.s32 %r5, %r4, %r3;\n mul.lo.s32 %r30, %r5, %r3;"},
 }
+
+// fOut and dOut store %f2 and (the bits of) %fd2.
+const (
+	fOut = "\n mov.b32 %r30, %f2;"
+	dOut = "\n mov.b64 %rd7, %fd2;\n xor.b64 %rd8, %rd7, 0;\n shr.u64 %rd9, %rd7, 32;\n xor.b64 %rd10, %rd9, %rd8;\n cvt.u32.u64 %r30, %rd10;"
+)
+
+// wideOut stores the high and low halves of %rd6.
+const wideOut = "\n shr.u64 %rd8, %rd6, 32;\n xor.b64 %rd9, %rd6, %rd8;\n cvt.u32.u64 %r30, %rd9;"
 
 // reuseSum stores a mix of %rd5 and %rd6, high bits included.
 const reuseSum = "\n sub.s64 %rd7, %rd6, %rd5;\n shr.u64 %rd8, %rd6, 32;\n add.s64 %rd9, %rd7, %rd8;\n cvt.u32.u64 %r30, %rd9;"
@@ -166,8 +222,15 @@ func TestRuleCases(t *testing.T) {
 					var before, after *ir.Func
 					var out string
 					var stats []PhaseStat
+					if lateOnly[tc.rule] && !ssa {
+						continue
+					}
 					if ssa {
-						before, after, out, stats = runPass(t, genOptKernel(body), "k", foldSlot)
+						slot := foldSlot
+						if lateOnly[tc.rule] {
+							slot = "GeneralOptimizeLate2"
+						}
+						before, after, out, stats = runPass(t, genOptKernel(body), "k", slot)
 					} else {
 						before, after, out, stats = runSubs(t, genOptKernel(body), "k", []subPass{spCopyProp, spFold, spPred})
 					}

@@ -24,6 +24,7 @@ func genOptKernel(body string) string {
 	.reg .b16 %rs<8>;
 	.reg .b64 %rd<12>;
 	.reg .f32 %f<8>;
+	.reg .f64 %fd<8>;
 	ld.param.u64 %rd1, [out];
 	ld.param.u32 %r1, [n];
 	mov.u32 %r2, %tid.x;
@@ -318,10 +319,10 @@ func TestGeneralOptimizeFolding(t *testing.T) {
 	setp.lt.u32 %p1, %r2, 5;
 	@%p1 add.u32 %r30, 3, 4;`,
 			want: []string{"@%p1 mov.u32 %r30, 7;"}},
-		{name: "float not folded", body: `
+		{name: "float folded exactly", body: `
 	add.f32 %f1, 0f3F800000, 0f3F800000;
 	mov.b32 %r30, %f1;`,
-			want: []string{"add.f32 %f1, 0f3F800000, 0f3F800000;"}},
+			want: []string{"mov.f32 %f1, 0f40000000;"}},
 		{name: "saturating and carry forms not folded", body: `
 	add.sat.s32 %r3, 2147483647, 1;
 	add.cc.u32 %r4, -1, 1;

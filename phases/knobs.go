@@ -140,12 +140,14 @@ var (
 		"would keep copy propagation out of the constant-bank operands of MMA instructions; PTX mma/wmma take no such operand, and copy propagation never rewrites their operands (warp-synchronous instructions keep theirs as written)"))
 	SpeculativeHoistCommonInsts = inert(boolKnob("SpeculativeHoistCommonInsts", "false", "OriHoistInvariantsLate",
 		"would hoist an instruction both successors of a branch compute into the branch's block (ptxas phase 56); not built: OriDoPredication merges such pairs when it if-converts the branch, and LateOriCommoning commons what a dominating block already computes"))
-	MergeEquivalentConditionalFlowBudget = inert(budgetKnob("MergeEquivalentConditionalFlowBudget", "100", "GeneralOptimize",
-		"maximum number of equivalent conditional branches merged per function"))
+	MergeEquivalentConditionalFlowBudget = budgetKnob("MergeEquivalentConditionalFlowBudget", "unlimited", "GeneralOptimizeEarly",
+		"most rounds of GeneralOptimizeEarly's fixed-point loop of copy propagation and MergeEquivalentConditionalFlow (the seeds' phase 13 iteration cap; unlimited, the seeds' default: until a round changes nothing, within the bundles' own cap of 8 rounds)")
+	DisableMergeEquivalentConditionalFlow = boolKnob("DisableMergeEquivalentConditionalFlow", "false", "GeneralOptimizeEarly",
+		"skip GeneralOptimizeEarly (the seeds' phase 13: copy propagation and MergeEquivalentConditionalFlow) entirely")
 	MovWeightForConvertMemToReg = doubleKnob("MovWeightForConvertMemToReg", "0.25", 0, 100, "ConvertMemoryToRegister",
 		"cost of a move put in place of a .local load or store (each access removed is worth 1.0; conversions cost 1.0): a slot is promoted when what it saves is positive")
-	LimitFoldFP = inert(boolKnob("limit-fold-fp", "false", "GeneralOptimize",
-		"fold floating-point operations only where the result is exact (default from the SM profile)"))
+	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
+		"the conservative path: no floating-point folding (float arithmetic, comparisons and conversions with a float side stay as written; integer folding is unaffected). Default from the SM profile: on for Kepler and Maxwell")
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
 		"maximum number of instructions hoisted or moved per function")
 	SplitLiveRangesBudget = inert(budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",

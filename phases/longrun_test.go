@@ -17,7 +17,9 @@ import (
 // redundancy of every kind (reassociation, commoning, predication, copy
 // chains), both, or neither; every third kernel adds constant-trip loops
 // over small local arrays (unrolling), every fifth bounds the value pools
-// (loop-carried values with bounded pressure).
+// (loop-carried values with bounded pressure), every odd one adds
+// GeneralOptimize's fodder (float constants, constant predicates,
+// compare-and-pick selects, equal guarded chains).
 func longRunConfig(n int64) gen.Config {
 	cfg := gen.Config{
 		Seed:       900000 + n,
@@ -25,6 +27,7 @@ func longRunConfig(n int64) gen.Config {
 		MaxDepth:   2 + int(n%3),
 		Frames:     n%4 == 1 || n%4 == 3,
 		ConstLoops: n%3 == 0,
+		Fold:       n%2 == 1,
 	}
 	if n%4 >= 2 {
 		cfg.Inject = gen.AllKinds

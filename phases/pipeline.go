@@ -89,7 +89,7 @@ var pipeline = []Phase{
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
 	{Name: "GeneralOptimizeEarly", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeEarly, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
-		Help: "GeneralOptimize bundle, early instance: CopyProp"},
+		Help: "GeneralOptimize bundle, early instance: CopyProp, MergeEquivalentConditionalFlow"},
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, first instance"},

@@ -233,7 +233,7 @@ func TestOutOfSSAReusesFreeRegister(t *testing.T) {
 	mov.u32 %r2, %tid.x;
 	add.u32 %r3, %r2, 1;
 	mov.u32 %r4, %r3;
-	mul.lo.u32 %r3, %r2, 3;
+	xor.b32 %r3, %r2, 3;
 	add.u32 %r4, %r4, %r3;
 	mul.wide.u32 %rd2, %r2, 4;
 	add.s64 %rd3, %rd1, %rd2;

@@ -18,7 +18,9 @@
 //	  - OP is the base opcode ("add", "setp", "cvta"); any matches every
 //	    opcode (with a guard pattern: the guard rules).
 //	  - MOD constrains ir.Mods: lo, hi, wide (the half); cmp (a comparison,
-//	    any); rnd? (optional rounding rn/rz/rm/rp); ftz, sat, ftz?, sat?
+//	    any); rnd? (optional rounding rn/rz/rm/rp); rnd* (any Round value,
+//	    .approx and the integer roundings included: the condition or
+//	    the result's Go code decides); ftz, sat, ftz?, sat?
 //	    (required or optional flags); to (cvta.to: the only component of a
 //	    cvta that ir.Decode leaves to ModOther); a state space (global,
 //	    shared, local, const, param) for the Space column. Every modifier
@@ -731,6 +733,8 @@ func resultMods(mods []string) (string, string, error) {
 		switch m {
 		case "lo":
 			parts = append(parts, "ir.ModLo")
+		case "wide":
+			parts = append(parts, "ir.ModWide")
 		case "m":
 			parts = append(parts, "m")
 		default:
@@ -793,6 +797,8 @@ func (g *gen) pat(r *Rule, p *Pat, in, tv, mv, t2v string, bound map[string]stri
 			g.p("%s &^= ir.ModUni", mm)
 		case "rnd?":
 			g.p("if !fpRound(%s.Round()) { return false }", mm)
+			g.p("%s = %s.WithRound(ir.RoundNone)", mm, mm)
+		case "rnd*":
 			g.p("%s = %s.WithRound(ir.RoundNone)", mm, mm)
 		case "cmp":
 			g.p("if %s.Cmp() == ir.CmpNone || %s.BoolOp() != ir.BoolNone { return false }", mm, mm)
