@@ -44,7 +44,10 @@ type loc struct {
 	count  bool // compared with a thread index or a loop counter
 	float  bool // loaded as a floating-point value
 	index  bool // added, scaled, to a pointer
-	cmp    []uint64
+	// idxAlign: the widest access through a pointer it was added to (an
+	// index that is a byte offset keeps such accesses aligned)
+	idxAlign int
+	cmp      []uint64
 }
 
 type kfacts struct {
@@ -71,9 +74,12 @@ type rv struct {
 	offKnown bool
 	scaled   bool  // a function of the location other than adding a constant
 	idx      int32 // a location added in (an index), -1 none
-	thread   bool  // derived from a thread or block index
-	addrOf   bool  // the address of variable vsym, plus off
-	vsym     ir.SymID
+	// more: further locations added in (strides and increments summed
+	// into an offset), each plus 1 (0: none)
+	more   [6]int32
+	thread bool // derived from a thread or block index
+	addrOf bool // the address of variable vsym, plus off
+	vsym   ir.SymID
 }
 
 var noVal = rv{loc: -1, idx: -1}
@@ -213,6 +219,12 @@ func (a *analyzer) isRet(v rv) bool { return v.loc >= 0 && a.k.locs[v.loc].key.k
 // product or a mask of it).
 func (v rv) pointerLike() bool { return (v.loc >= 0 && !v.scaled) || v.addrOf }
 
+// knownAddr: the value is an address: a location already used as one
+// (plus something), or the address of a variable.
+func (a *analyzer) knownAddr(v rv) bool {
+	return v.addrOf || v.loc >= 0 && !v.scaled && a.k.locs[v.loc].ptr
+}
+
 // addr resolves a memory operand to the value of its base and the
 // immediate offset.
 func (a *analyzer) addr(f *ir.Func, o ir.Operand) (rv, bool) {
@@ -258,9 +270,8 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 		l := &a.k.locs[v.loc]
 		l.ptr = true
 		l.nc = l.nc || nc
-		if v.idx >= 0 {
-			a.k.locs[v.idx].index = true
-		}
+		a.indexes(v)
+		a.aligned(v, size)
 		off := int64(-1)
 		if v.offKnown && v.off >= 0 {
 			off = v.off
@@ -276,6 +287,62 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 	return out
 }
 
+// aligned records that address v is accessed size bytes wide: the index
+// added into it must keep it aligned.
+func (a *analyzer) aligned(v rv, size int) {
+	if v.loc < 0 || v.scaled || size > 16 {
+		return
+	}
+	if v.idx >= 0 {
+		l := &a.k.locs[v.idx]
+		l.idxAlign = max(l.idxAlign, size)
+	}
+	for _, t := range v.more {
+		if t > 0 {
+			l := &a.k.locs[t-1]
+			l.idxAlign = max(l.idxAlign, size)
+		}
+	}
+}
+
+// indexes marks the locations added into address v as indices.
+func (a *analyzer) indexes(v rv) {
+	if v.idx >= 0 {
+		a.k.locs[v.idx].index = true
+	}
+	for _, t := range v.more {
+		if t > 0 {
+			a.k.locs[t-1].index = true
+		}
+	}
+}
+
+// addTerms adds the locations summed into xs (other than out's own) to
+// out.more, as many as fit.
+func addTerms(out *rv, xs ...rv) {
+	put := func(l int32) {
+		if l < 0 || l == out.loc || l == out.idx {
+			return
+		}
+		for k, t := range out.more {
+			if t == l+1 {
+				return
+			}
+			if t == 0 {
+				out.more[k] = l + 1
+				return
+			}
+		}
+	}
+	for _, x := range xs {
+		put(x.loc)
+		put(x.idx)
+		for _, t := range x.more {
+			put(t - 1)
+		}
+	}
+}
+
 // store records a store of val to address v.
 func (a *analyzer) store(f *ir.Func, v, val rv, atomic bool) {
 	switch {
@@ -287,9 +354,7 @@ func (a *analyzer) store(f *ir.Func, v, val rv, atomic bool) {
 		l := &a.k.locs[v.loc]
 		l.ptr = true
 		l.atomic = l.atomic || atomic
-		if v.idx >= 0 {
-			a.k.locs[v.idx].index = true
-		}
+		a.indexes(v)
 	}
 }
 
@@ -367,7 +432,9 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		}
 		nc := base == "ldu" || strings.Contains("."+rest+".", ".nc.")
 		if ops[0].Kind() == ir.KList {
-			for k, e := range f.ListElems(ops[0].Index()) {
+			el := f.ListElems(ops[0].Index())
+			a.aligned(v, size*len(el))
+			for k, e := range el {
 				w := v
 				w.off += int64(k * size)
 				a.set(f, e, a.load(f, w, size, float, nc))
@@ -384,13 +451,16 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			return
 		}
 		if ops[1].Kind() == ir.KList {
-			for k, e := range f.ListElems(ops[1].Index()) {
+			el := f.ListElems(ops[1].Index())
+			a.aligned(v, size*len(el))
+			for k, e := range el {
 				w := v
 				w.off += int64(k * size)
 				a.store(f, w, a.val(f, e), false)
 			}
 			return
 		}
+		a.aligned(v, size)
 		a.store(f, v, a.val(f, ops[1]), false)
 	case "atom", "red", "cp", "prefetch", "cvta", "isspacep", "mbarrier":
 		if base == "cvta" {
@@ -464,6 +534,20 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			out.offKnown = false
 			out.idx = idx.loc
 			out.thread = x.thread || y.thread
+		case base == "add" && x.pointerLike() && y.pointerLike() && a.knownAddr(x) != a.knownAddr(y):
+			// a pointer plus a location's value (a stride or an
+			// increment kept in the same struct as the pointer): the one
+			// already used as an address is the pointer
+			idx := y
+			out = x
+			if a.knownAddr(y) {
+				out, idx = y, x
+			}
+			out.offKnown = false
+			if out.idx < 0 {
+				out.idx = idx.loc
+			}
+			out.thread = x.thread || y.thread
 		case x.pointerLike() && !y.pointerLike():
 			out = x
 			out.offKnown = false
@@ -486,6 +570,9 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if float && out.loc >= 0 {
 			out.scaled = true
 		}
+		if !float {
+			addTerms(&out, x, y)
+		}
 		a.set(f, dst[0], out)
 	case "mad", "fma":
 		if len(dst) != 1 || len(src) != 3 {
@@ -501,6 +588,7 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			if out.idx < 0 {
 				out.idx = y.loc
 			}
+			addTerms(&out, z)
 		} else {
 			out = a.derived(x, y, z)
 		}

@@ -210,7 +210,8 @@ func (g *inputGen) value(li int32, size int) uint64 {
 	case lc.float && size == 8:
 		return math.Float64bits(r.NormFloat64() * 8)
 	case lc.index:
-		return uint64(r.Intn(64))
+		// a byte offset added to pointers keeps their accesses aligned
+		return uint64(r.Intn(64)) &^ uint64(max(lc.idxAlign, 1)-1)
 	}
 	return scalarValue(r, nil, g.m.imms)
 }
@@ -311,15 +312,22 @@ func (g *inputGen) newRegion(li int32) uint64 {
 			}
 		}
 		for _, fd := range fields {
-			if fd.off < 0 || uint64(fd.off) < off || uint64(fd.off)+uint64(fd.size) > off+uint64(len(dst)) {
+			at := regionHead + uint64(fd.off)
+			if fd.off < 0 || at < off || at+uint64(fd.size) > off+uint64(len(dst)) {
 				continue
 			}
-			p := uint64(fd.off) - off
+			p := at - off
 			putLE(dst[p:p+uint64(fd.size)], fd.val)
 		}
 	}
-	return g.mem.AllocLazy(g.size, fill)
+	return g.mem.AllocLazy(g.size+regionHead, fill) + regionHead
 }
+
+// regionHead is how far into its region a pointer points: the bytes
+// before it are readable, as they are in the middle of a real buffer
+// (a kernel that steps back from a pointer by a stride or an increment
+// of its input, or reads p[-1], stays inside).
+const regionHead = pageSize
 
 // mix is a 64-bit hash of a position in a region (splitmix64 finalizer).
 func mix(seed, id, pos uint64) uint64 {
