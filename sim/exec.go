@@ -132,6 +132,9 @@ type machine struct {
 	// uninterpreted functions: results fixed by the launch, whether
 	// integer results take the full width, a scratch record
 	externPtr map[externKey]uint64
+	// externNear: values integer results are drawn from on half of the
+	// calls (ExternResult.Near)
+	externNear map[externKey][]uint64
 	extWide   bool
 	recBuf    []byte
 }

@@ -98,14 +98,15 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 		l.DynShared = dynSharedBytes
 	}
 	// aliasing: on some seeds two pointer parameters share a buffer
-	// (never one read through the non-coherent cache)
+	// (never one read through the non-coherent cache, nor one tested for
+	// null: it is null on some seeds)
 	var alias [2]int32
 	alias[0], alias[1] = -1, -1
 	if seed%6 == 5 {
 		var ptrs []int32
 		for i := range k.locs {
 			lc := &k.locs[i]
-			if lc.key.kind == lkParam && lc.ptr && !lc.nc && lc.key.off >= 0 {
+			if lc.key.kind == lkParam && lc.ptr && !lc.nc && lc.key.off >= 0 && !containsU(lc.cmp, 0) {
 				ptrs = append(ptrs, int32(i))
 			}
 		}
@@ -173,8 +174,22 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 			l.Const = append(l.Const, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
 		case lkRet:
 			name := im.f.Str(im.f.Mod.Syms[lc.key.sym].Name)
-			if lc.ptr && !modelledExtern(name) {
+			switch {
+			case modelledExtern(name):
+			case lc.ptr:
 				l.Extern = append(l.Extern, ExternResult{Name: name, Ret: int(lc.key.off), Value: g.value(int32(i), 8)})
+			case len(lc.cmp) > 0 && !lc.float:
+				// an integer result compared with immediates: near them
+				// on half of the calls
+				var near []uint64
+				for _, c := range lc.cmp {
+					for _, v := range [...]uint64{c - 1, c, c + 1} {
+						if !containsU(near, v) {
+							near = append(near, v)
+						}
+					}
+				}
+				l.Extern = append(l.Extern, ExternResult{Name: name, Ret: int(lc.key.off), Near: near})
 			}
 		}
 	}
@@ -188,6 +203,9 @@ func (g *inputGen) value(li int32, size int) uint64 {
 	r := g.r
 	switch {
 	case lc.ptr && size == 8:
+		if g.seed%4 == 1 && containsU(lc.cmp, 0) {
+			return 0 // a pointer tested for null: null on a quarter of the seeds
+		}
 		if a, ok := g.region[li]; ok {
 			return a
 		}
@@ -195,7 +213,17 @@ func (g *inputGen) value(li int32, size int) uint64 {
 		g.region[li] = a
 		return a
 	case size == 8 && len(lc.cmp) == 1 && lc.cmp[0] == 0 && !lc.count:
-		return 0 // a 64-bit value only tested for zero: an optional pointer left null
+		// a 64-bit value only tested for zero: an optional pointer, left
+		// null on half of the seeds and given a buffer on the others
+		if g.seed%2 == 0 {
+			return 0
+		}
+		if a, ok := g.region[li]; ok {
+			return a
+		}
+		a := g.newRegion(li)
+		g.region[li] = a
+		return a
 	case len(lc.cmp) > 0 && (g.seed%2 == 1 || !lc.count):
 		c := lc.cmp[int(g.seed/2+int64(r.Intn(2)))%len(lc.cmp)]
 		v := c + uint64(r.Intn(3)) - 1

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"encoding/binary"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/sim"
@@ -104,4 +105,124 @@ func TestInputSummedIncrements(t *testing.T) {
 }
 `
 	runsOnSeeds(t, src, "k", 16)
+}
+
+// A pointer parameter the kernel tests for null is null on some seeds
+// (the branch for a missing buffer runs) and a buffer on others.
+func TestInputPointerTestedForNull(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 opt, .param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [opt];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, 7;
+	setp.eq.u64 %p1, %rd1, 0;
+	@%p1 bra $done;
+	ld.global.u32 %r1, [%rd1];
+$done:
+	st.global.u32 [%rd2], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	null, set := 0, 0
+	for seed := int64(0); seed < 8; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if binary.LittleEndian.Uint64(in.Launch.Params[0]) == 0 {
+			null++
+		} else {
+			set++
+		}
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	if null == 0 || set == 0 {
+		t.Fatalf("of 8 seeds %d gave a null pointer and %d a buffer, want both", null, set)
+	}
+}
+
+// A 64-bit value the kernel only tests for zero (an optional pointer the
+// analysis cannot follow further) is zero on some seeds and not on others.
+func TestInputOptionalValueBothWays(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 opt, .param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [opt];
+	ld.param.u64 %rd2, [out];
+	setp.ne.u64 %p1, %rd1, 0;
+	selp.u32 %r1, 1, 2, %p1;
+	st.global.u32 [%rd2], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	zero, other := 0, 0
+	for seed := int64(0); seed < 8; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if binary.LittleEndian.Uint64(in.Launch.Params[0]) == 0 {
+			zero++
+		} else {
+			other++
+		}
+	}
+	if zero == 0 || other == 0 {
+		t.Fatalf("of 8 seeds %d gave zero and %d another value, want both", zero, other)
+	}
+}
+
+// An integer result of an uninterpreted function compared with an
+// immediate (an OptiX transform type, say) is that immediate on some
+// seeds: the results are drawn near the kernel's comparands on half of
+// the calls (without that, a result is below 64 or a full-width hash,
+// and 1000 never comes up).
+func TestInputExternResultNearComparand(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [out];
+	call (%r1), _optix_get_kind, ();
+	setp.eq.u32 %p1, %r1, 1000;
+	selp.u32 %r2, 1, 2, %p1;
+	st.global.u32 [%rd1], %r2;
+	st.global.u32 [%rd1+4], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	hit := 0
+	for seed := int64(0); seed < 16; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		out := binary.LittleEndian.Uint64(in.Launch.Params[0])
+		if binary.LittleEndian.Uint32(in.Mem.Read(out, 4)) == 1 {
+			hit++
+		}
+	}
+	if hit == 0 {
+		t.Fatal("no seed of 16 made the result 1000")
+	}
 }
