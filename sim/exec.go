@@ -135,8 +135,8 @@ type machine struct {
 	// externNear: values integer results are drawn from on half of the
 	// calls (ExternResult.Near)
 	externNear map[externKey][]uint64
-	extWide   bool
-	recBuf    []byte
+	extWide    bool
+	recBuf     []byte
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
