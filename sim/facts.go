@@ -93,6 +93,7 @@ type analyzer struct {
 	k      *kfacts
 	kernel *ir.Func
 	regs   map[*ir.Func][]rv
+	alts   map[*ir.Func][]rv // another definition's value (see set)
 	slots  map[slotKey]rv
 	funcs  []*ir.Func
 	seen   map[*ir.Func]bool
@@ -112,7 +113,7 @@ func (a *analyzer) locOf(key locKey) int32 {
 // analyzeKernel reads f (a kernel) and the functions it calls.
 func analyzeKernel(f *ir.Func) *kfacts {
 	k := &kfacts{byKey: map[locKey]int32{}}
-	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}}
+	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, alts: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}}
 	for _, id := range f.Params {
 		a.isKP[id] = true
 		size, _, _ := symGeom(f.Mod, &f.Mod.Syms[id])
@@ -143,6 +144,11 @@ func (a *analyzer) add(f *ir.Func) {
 		regs[i] = noVal
 	}
 	a.regs[f] = regs
+	alts := make([]rv, f.NumRegs())
+	for i := range alts {
+		alts[i] = noVal
+	}
+	a.alts[f] = alts
 }
 
 // threadDirectives reads .reqntid and .maxntid.
@@ -207,8 +213,44 @@ func (a *analyzer) val(f *ir.Func, o ir.Operand) rv {
 
 func (a *analyzer) set(f *ir.Func, o ir.Operand, v rv) {
 	if o.Kind() == ir.KReg {
-		a.regs[f][o.Reg()] = v
+		regs := a.regs[f]
+		r := o.Reg()
+		// a register defined in two places (a loop-carried pointer, or
+		// the two arms of a branch joining): the pass sees only the
+		// last definition, so the other one's location is kept too
+		if old := regs[r]; old.loc >= 0 && !old.scaled && old.loc != v.loc {
+			a.alts[f][r] = old
+		}
+		regs[r] = v
 	}
+}
+
+// copyAlt gives dst (a copy of src) src's other definition too.
+func (a *analyzer) copyAlt(f *ir.Func, dst, src ir.Operand) {
+	if dst.Kind() == ir.KReg && src.Kind() == ir.KReg {
+		if alt := a.alts[f][src.Reg()]; alt.loc >= 0 {
+			a.alts[f][dst.Reg()] = alt
+		}
+	}
+}
+
+// altAddr is addr for the other definition of a memory operand's base
+// register (see set), when it has one.
+func (a *analyzer) altAddr(f *ir.Func, o ir.Operand) (rv, bool) {
+	if o.Kind() != ir.KAddr {
+		return noVal, false
+	}
+	ad := f.Addrs[o.Index()]
+	el := f.ListElems(ad.Elems)
+	if len(el) != 1 || el[0].Kind() != ir.KReg {
+		return noVal, false
+	}
+	v := a.alts[f][el[0].Reg()]
+	if v.loc < 0 || v.loc == a.regs[f][el[0].Reg()].loc {
+		return noVal, false
+	}
+	v.off += ad.Off
+	return v, true
 }
 
 // isRet: the value derives from the result of a call of a function
@@ -431,6 +473,9 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			return
 		}
 		nc := base == "ldu" || strings.Contains("."+rest+".", ".nc.")
+		if alt, ok := a.altAddr(f, ops[1]); ok {
+			a.load(f, alt, size, float, nc)
+		}
 		if ops[0].Kind() == ir.KList {
 			el := f.ListElems(ops[0].Index())
 			a.aligned(v, size*len(el))
@@ -450,6 +495,9 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if !ok {
 			return
 		}
+		if alt, ok := a.altAddr(f, ops[0]); ok {
+			a.store(f, alt, noVal, false)
+		}
 		if ops[1].Kind() == ir.KList {
 			el := f.ListElems(ops[1].Index())
 			a.aligned(v, size*len(el))
@@ -466,13 +514,31 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if base == "cvta" {
 			if len(dst) == 1 && len(src) >= 1 {
 				a.set(f, dst[0], a.val(f, src[0]))
+				a.copyAlt(f, dst[0], src[0])
 			}
 			return
+		}
+		// the width of each access: an atomic's type, a copy's size
+		// operand (cp.async's 4, 8 or 16 bytes)
+		width := size
+		if base == "cp" {
+			width = 1
+			for _, o := range src {
+				if o.Kind() == ir.KImm {
+					if b := f.Imms[o.Index()].Bits; b == 4 || b == 8 || b == 16 {
+						width = int(b)
+						break
+					}
+				}
+			}
 		}
 		for _, o := range ops {
 			if o.Kind() == ir.KAddr {
 				if v, ok := a.addr(f, o); ok {
 					a.store(f, v, noVal, base == "atom" || base == "red")
+					if base == "atom" || base == "red" || base == "cp" {
+						a.aligned(v, width)
+					}
 				}
 			}
 		}
@@ -494,6 +560,9 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 				v.scaled = true
 			}
 			a.set(f, dst[0], v)
+			if !v.scaled {
+				a.copyAlt(f, dst[0], src[0])
+			}
 			return
 		}
 		for _, d := range dst {
@@ -588,7 +657,7 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			if out.idx < 0 {
 				out.idx = y.loc
 			}
-			addTerms(&out, z)
+			addTerms(&out, x, y, z)
 		} else {
 			out = a.derived(x, y, z)
 		}
@@ -656,6 +725,10 @@ func (a *analyzer) derived(xs ...rv) rv {
 		}
 	}
 	out.scaled = out.loc >= 0
+	// the other locations it is made of go along: when the value
+	// becomes part of an address (a row times a stride), each of them
+	// is an index that must keep the access aligned
+	addTerms(&out, xs...)
 	return out
 }
 

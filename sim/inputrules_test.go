@@ -149,42 +149,6 @@ $done:
 	}
 }
 
-// A 64-bit value the kernel only tests for zero (an optional pointer the
-// analysis cannot follow further) is zero on some seeds and not on others.
-func TestInputOptionalValueBothWays(t *testing.T) {
-	const src = `
-.version 7.0
-.target sm_70
-.address_size 64
-.visible .entry k(.param .u64 opt, .param .u64 out)
-{
-	.reg .u64 %rd<4>;
-	.reg .u32 %r<4>;
-	.reg .pred %p<2>;
-	ld.param.u64 %rd1, [opt];
-	ld.param.u64 %rd2, [out];
-	setp.ne.u64 %p1, %rd1, 0;
-	selp.u32 %r1, 1, 2, %p1;
-	st.global.u32 [%rd2], %r1;
-	ret;
-}
-`
-	f := parseKernel(t, src, "k")
-	maker := sim.NewInputMaker(f)
-	zero, other := 0, 0
-	for seed := int64(0); seed < 8; seed++ {
-		in := maker.Make(seed, 1<<16)
-		if binary.LittleEndian.Uint64(in.Launch.Params[0]) == 0 {
-			zero++
-		} else {
-			other++
-		}
-	}
-	if zero == 0 || other == 0 {
-		t.Fatalf("of 8 seeds %d gave zero and %d another value, want both", zero, other)
-	}
-}
-
 // An integer result of an uninterpreted function compared with an
 // immediate (an OptiX transform type, say) is that immediate on some
 // seeds: the results are drawn near the kernel's comparands on half of
@@ -225,4 +189,93 @@ func TestInputExternResultNearComparand(t *testing.T) {
 	if hit == 0 {
 		t.Fatal("no seed of 16 made the result 1000")
 	}
+}
+
+// A stride multiplied into an index (row times stride, Triton's address
+// arithmetic) keeps a 16-byte access aligned: every input location an
+// index is made of, not only the first, is an index.
+func TestInputStrideInProductAligned(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 buf, .param .u32 m, .param .u32 stride)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<12>;
+	ld.param.u64 %rd1, [buf];
+	ld.param.u32 %r1, [m];
+	ld.param.u32 %r2, [stride];
+	mov.u32 %r3, %tid.x;
+	or.b32 %r4, %r3, %r1;
+	mul.lo.s32 %r5, %r4, %r2;
+	mad.wide.u32 %rd2, %r5, 4, %rd1;
+	ld.global.v4.u32 {%r6, %r7, %r8, %r9}, [%rd2];
+	add.u32 %r10, %r6, %r9;
+	st.global.u32 [%rd1], %r10;
+	ret;
+}
+`
+	runsOnSeeds(t, src, "k", 16)
+}
+
+// cp.async's size operand is the width of its accesses: an offset added
+// to the source pointer keeps a 16-byte copy aligned.
+func TestInputCpAsyncWidthAligned(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_80
+.address_size 64
+.shared .align 16 .b8 sh[64];
+.visible .entry k(.param .u64 buf, .param .u64 off)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	ld.param.u64 %rd1, [buf];
+	ld.param.u64 %rd2, [off];
+	ld.global.u32 %r1, [%rd1];
+	add.s64 %rd3, %rd1, %rd2;
+	cp.async.cg.shared.global [sh], [%rd3], 16;
+	cp.async.wait_all;
+	ld.shared.u32 %r2, [sh];
+	add.u32 %r1, %r1, %r2;
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+`
+	runsOnSeeds(t, src, "k", 16)
+}
+
+// A register defined in two places (here the two arms of a branch, in
+// OptiX's closest-hit programs two transform getters) and then followed
+// as a pointer: both definitions' locations are pointers, although the
+// flow-insensitive analysis sees the last definition at the load.
+func TestInputBothDefinitionsPointers(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u32 sel, .param .u64 out)
+{
+	.reg .u64 %rd<10>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u32 %r1, [sel];
+	ld.param.u64 %rd9, [out];
+	setp.eq.u32 %p1, %r1, 0;
+	@%p1 bra $L1;
+	mov.u64 %rd3, %rd1;
+	bra.uni $L2;
+$L1:
+	add.s64 %rd3, %rd2, 8;
+$L2:
+	cvta.to.global.u64 %rd4, %rd3;
+	ld.global.u32 %r2, [%rd4];
+	st.global.u32 [%rd9], %r2;
+	ret;
+}
+`
+	runsOnSeeds(t, src, "k", 16)
 }
