@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"strings"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -48,6 +49,9 @@ type loc struct {
 	// index that is a byte offset keeps such accesses aligned)
 	idxAlign int
 	cmp      []uint64
+	// fcmp: floating-point immediates it (or a value made of it, such as
+	// its absolute value) is compared with
+	fcmp []float64
 }
 
 type kfacts struct {
@@ -408,6 +412,9 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 			switch {
 			case y.Kind() == ir.KImm:
 				im := f.Imms[y.Index()]
+				if c, ok := floatImm(im); ok && len(l.fcmp) < 8 && !containsF(l.fcmp, c) {
+					l.fcmp = append(l.fcmp, c)
+				}
 				if !im.Kind.IsFloat() {
 					c := im.Bits
 					if vx.offKnown && !vx.scaled {
@@ -426,6 +433,29 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 		}
 		x, y = y, x
 	}
+}
+
+// floatImm is the value of a floating-point immediate.
+func floatImm(im ir.Imm) (float64, bool) {
+	var c float64
+	switch im.Kind {
+	case ir.ImmF32:
+		c = float64(math.Float32frombits(uint32(im.Bits)))
+	case ir.ImmF64, ir.ImmDecimal:
+		c = math.Float64frombits(im.Bits)
+	default:
+		return 0, false
+	}
+	return c, !math.IsNaN(c)
+}
+
+func containsF(s []float64, v float64) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 func containsU(s []uint64, v uint64) bool {

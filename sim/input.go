@@ -212,6 +212,13 @@ func (g *inputGen) value(li int32, size int) uint64 {
 		a := g.newRegion(li)
 		g.region[li] = a
 		return a
+	case lc.float && len(lc.fcmp) > 0 && (size == 4 || size == 8) && g.seed%2 == 1:
+		// a float compared with immediates: near them on odd seeds
+		v := nearFloat(lc.fcmp, r.Uint64())
+		if size == 4 {
+			return uint64(math.Float32bits(float32(v)))
+		}
+		return math.Float64bits(v)
 	case size == 8 && len(lc.cmp) == 1 && lc.cmp[0] == 0 && !lc.count:
 		return 0 // a 64-bit value only tested for zero: an optional pointer left null
 	case len(lc.cmp) > 0 && (g.seed%2 == 1 || !lc.count):
@@ -266,6 +273,9 @@ type field struct {
 	size int
 	kind uint8
 	val  uint64 // fieldFixed: the bytes
+	// fieldFloat: the immediates the kernel compares the values with (a
+	// quarter of the elements are drawn near them)
+	fcmp []float64
 }
 
 const (
@@ -297,10 +307,12 @@ func (g *inputGen) newRegion(li int32) uint64 {
 				fields = append(fields, field{off: lc.key.off, size: sz, kind: fieldFixed, val: g.value(int32(i), sz)})
 			case lc.ptr && sz == 8:
 				fields = append(fields, field{off: -1, size: 8, kind: fieldFixed, val: g.value(int32(i), 8)})
+			case lc.float && len(lc.fcmp) > 0:
+				fields = append(fields, field{off: -1, size: sz, kind: fieldFloat, fcmp: lc.fcmp})
 			case lc.index || len(lc.cmp) > 0 || lc.count:
 				fields = append(fields, field{off: -1, size: sz, kind: fieldSmall})
 			case lc.float:
-				fields = append(fields, field{off: -1, size: sz, kind: fieldFloat})
+				fields = append(fields, field{off: -1, size: sz, kind: fieldFloat, fcmp: lc.fcmp})
 			}
 		}
 		g.depth--
@@ -321,10 +333,15 @@ func (g *inputGen) newRegion(li int32) uint64 {
 				case fieldSmall:
 					putLE(dst[p:p+fd.size], mix(seed, id, off+uint64(p))%32)
 				case fieldFloat:
+					h := mix(seed, id, off+uint64(p))
+					v := float64(int64(h%2000)-1000) / 64
+					if len(fd.fcmp) > 0 && h>>62 == 0 {
+						v = nearFloat(fd.fcmp, h>>11)
+					}
 					if fd.size == 8 {
-						putLE(dst[p:p+8], math.Float64bits(float64(int64(mix(seed, id, off+uint64(p))%2000)-1000)/64))
+						putLE(dst[p:p+8], math.Float64bits(v))
 					} else if fd.size == 4 {
-						putLE(dst[p:p+4], uint64(math.Float32bits(float32(int64(mix(seed, id, off+uint64(p))%2000)-1000)/64)))
+						putLE(dst[p:p+4], uint64(math.Float32bits(float32(v))))
 					}
 				}
 			}
@@ -346,6 +363,28 @@ func (g *inputGen) newRegion(li int32) uint64 {
 // (a kernel that steps back from a pointer by a stride or an increment
 // of its input, or reads p[-1], stays inside).
 const regionHead = pageSize
+
+// nearFloat draws, from the hash bits h, a value on either side of one
+// of the immediates a floating-point input is compared with (a
+// threshold such as the 2^31 above which sin takes its slow path):
+// between half and one and a half times it, of either sign.
+func nearFloat(cs []float64, h uint64) float64 {
+	c := cs[h%uint64(len(cs))]
+	h /= uint64(len(cs))
+	switch {
+	case math.IsInf(c, 0) && h&2 != 0:
+		return math.Inf(1 - 2*int(h&1)) // the comparand itself
+	case math.IsInf(c, 0):
+		c = 1e30 // large but finite
+	case c == 0:
+		c = 1.0 / 64 // small, of either sign
+	}
+	v := c * (0.5 + float64(h>>2%1024)/1024)
+	if h&1 != 0 {
+		v = -v
+	}
+	return v
+}
 
 // mix is a 64-bit hash of a position in a region (splitmix64 finalizer).
 func mix(seed, id, pos uint64) uint64 {

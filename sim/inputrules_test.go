@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"encoding/binary"
+	"math"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/sim"
@@ -278,4 +279,141 @@ $L2:
 }
 `
 	runsOnSeeds(t, src, "k", 16)
+}
+
+// A float parameter compared with an immediate (a threshold far outside
+// the ordinary draws) is near it, on either side, on some seeds.
+func TestInputFloatParamNearComparand(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .f32 x, .param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .f32 %f<4>;
+	.reg .pred %p<2>;
+	ld.param.f32 %f1, [x];
+	ld.param.u64 %rd1, [out];
+	setp.gt.f32 %p1, %f1, 0f4F000000;
+	selp.u32 %r1, 1, 2, %p1;
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	above, below := 0, 0
+	for seed := int64(0); seed < 16; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if x := math.Float32frombits(binary.LittleEndian.Uint32(in.Launch.Params[0])); x > 1<<31 {
+			above++
+		} else {
+			below++
+		}
+	}
+	if above == 0 || below == 0 {
+		t.Fatalf("of 16 seeds %d drew x above 2^31 and %d below, want both", above, below)
+	}
+}
+
+// Floats in a buffer that the kernel compares (after abs) with a large
+// immediate, as sin does before its slow path for |x| >= 2^31: some
+// elements are beyond it.
+func TestInputFloatBufferNearComparand(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .u64 %rd<8>;
+	.reg .u32 %r<4>;
+	.reg .f64 %fd<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 8;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.f64 %fd1, [%rd4];
+	abs.f64 %fd2, %fd1;
+	setp.ltu.f64 %p1, %fd2, 0d41E0000000000000;
+	selp.u32 %r2, 0, 1, %p1;
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.u32 [%rd6], %r2;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	big := 0
+	for seed := int64(0); seed < 4; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		out := binary.LittleEndian.Uint64(in.Launch.Params[1])
+		n := in.Launch.Block.X
+		b := in.Mem.Read(out, 4*n)
+		for i := 0; i < n; i++ {
+			big += int(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+	}
+	if big == 0 {
+		t.Fatal("no element of 4 seeds' buffers reached 2^31")
+	}
+}
+
+// A callee given a pointer to its caller's local variable (a generic
+// address) converts it with cvta.to.local and stores through it: the
+// store reaches the caller's frame (CUDA's trig slow path writes its
+// quadrant so).
+func TestCalleeLocalPointerToCallerFrame(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.func store7(.param .b64 p)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<2>;
+	ld.param.u64 %rd1, [p];
+	cvta.to.local.u64 %rd2, %rd1;
+	mov.u32 %r1, 7;
+	st.local.u32 [%rd2+4], %r1;
+	ret;
+}
+.visible .entry k(.param .u64 out)
+{
+	.local .align 8 .b8 buf[8];
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<2>;
+	ld.param.u64 %rd1, [out];
+	mov.u64 %rd2, buf;
+	cvta.local.u64 %rd3, %rd2;
+	{
+	.param .b64 param0;
+	st.param.b64 [param0], %rd3;
+	call.uni store7, (param0);
+	}
+	ld.local.u32 %r1, [buf+4];
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	mem := sim.NewMemory()
+	out := mem.Alloc(4)
+	p := make([]byte, 8)
+	binary.LittleEndian.PutUint64(p, out)
+	l := &sim.Launch{Grid: sim.Dim3{1, 1, 1}, Block: sim.Dim3{32, 1, 1}, Params: [][]byte{p}}
+	if _, err := sim.RunFunc(f, l, mem); err != nil {
+		t.Fatal(err)
+	}
+	if got := binary.LittleEndian.Uint32(mem.Bytes(out)); got != 7 {
+		t.Fatalf("the caller's variable holds %d, want 7", got)
+	}
 }
