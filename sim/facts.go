@@ -84,6 +84,9 @@ type rv struct {
 	thread bool // derived from a thread or block index
 	addrOf bool // the address of variable vsym, plus off
 	vsym   ir.SymID
+	// hiword: the high 32 bits of the double at loc (or those bits
+	// masked): an integer comparison of it is one of the double
+	hiword bool
 }
 
 var noVal = rv{loc: -1, idx: -1}
@@ -412,7 +415,12 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 			switch {
 			case y.Kind() == ir.KImm:
 				im := f.Imms[y.Index()]
-				if c, ok := floatImm(im); ok && len(l.fcmp) < 8 && !containsF(l.fcmp, c) {
+				c, ok := floatImm(im)
+				if vx.hiword && !im.Kind.IsFloat() {
+					// the exponent bits of |x| against a threshold's
+					c, ok = math.Float64frombits(im.Bits<<32), im.Bits < 1<<32
+				}
+				if ok && !math.IsNaN(c) && len(l.fcmp) < 8 && !containsF(l.fcmp, c) {
 					l.fcmp = append(l.fcmp, c)
 				}
 				if !im.Kind.IsFloat() {
@@ -597,8 +605,16 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		}
 		for _, d := range dst {
 			if d.Kind() == ir.KList {
-				for _, e := range f.ListElems(d.Index()) {
+				el := f.ListElems(d.Index())
+				for _, e := range el {
 					a.set(f, e, noVal)
+				}
+				// mov.b64 {lo, hi}, %fd: the high word of a double
+				// (libdevice tests its exponent bits against integers)
+				if v := a.val(f, src[0]); len(src) == 1 && len(el) == 2 && t.Bits() == 64 && v.loc >= 0 && a.k.locs[v.loc].float {
+					hi := noVal
+					hi.loc, hi.scaled, hi.hiword = v.loc, true, true
+					a.set(f, el[1], hi)
 				}
 			} else {
 				a.set(f, d, noVal)
@@ -752,6 +768,7 @@ func (a *analyzer) derived(xs ...rv) rv {
 		out.thread = out.thread || x.thread
 		if out.loc < 0 && x.loc >= 0 {
 			out.loc = x.loc
+			out.hiword = x.hiword
 		}
 	}
 	out.scaled = out.loc >= 0

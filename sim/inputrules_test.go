@@ -417,3 +417,55 @@ func TestCalleeLocalPointerToCallerFrame(t *testing.T) {
 		t.Fatalf("the caller's variable holds %d, want 7", got)
 	}
 }
+
+// libdevice's sin tests the exponent bits of a double (its high word,
+// masked) against an integer: that is a comparison of the double with
+// 2^31, and some elements are beyond it.
+func TestInputDoubleHighWordComparand(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .u64 %rd<8>;
+	.reg .u32 %r<8>;
+	.reg .f64 %fd<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 8;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.f64 %fd1, [%rd4];
+	add.f64 %fd2, %fd1, %fd1;
+	mov.b64 {%r3, %r4}, %fd1;
+	and.b32 %r5, %r4, 2145386496;
+	setp.lt.u32 %p1, %r5, 1105199104;
+	selp.u32 %r2, 0, 1, %p1;
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.u32 [%rd6], %r2;
+	st.global.f64 [%rd4], %fd2;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	big := 0
+	for seed := int64(0); seed < 4; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		out := binary.LittleEndian.Uint64(in.Launch.Params[1])
+		n := in.Launch.Block.X
+		b := in.Mem.Read(out, 4*n)
+		for i := 0; i < n; i++ {
+			big += int(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+	}
+	if big == 0 {
+		t.Fatal("no element of 4 seeds' buffers had an exponent of 2^31 or more")
+	}
+}
