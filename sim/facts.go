@@ -63,6 +63,10 @@ type kfacts struct {
 	reqntid [3]int
 	maxntid int
 	params  []paramGeom
+	// warpWide: the kernel (or a function it calls) runs warp-wide
+	// matrix instructions (wmma, mma, ldmatrix, stmatrix), which every
+	// lane of a warp must execute together
+	warpWide bool
 }
 
 // paramGeom is a kernel parameter's place in the parameter space.
@@ -87,9 +91,13 @@ type rv struct {
 	// hiword: the high 32 bits of the double at loc (or those bits
 	// masked): an integer comparison of it is one of the double
 	hiword bool
+	// alt: another location the value may be (plus offsets) when it is
+	// a pointer: the other arm of a selp, the other definition of a
+	// register defined twice; -1 none
+	alt int32
 }
 
-var noVal = rv{loc: -1, idx: -1}
+var noVal = rv{loc: -1, idx: -1, alt: -1}
 
 type slotKey struct {
 	sym ir.SymID
@@ -100,7 +108,6 @@ type analyzer struct {
 	k      *kfacts
 	kernel *ir.Func
 	regs   map[*ir.Func][]rv
-	alts   map[*ir.Func][]rv // another definition's value (see set)
 	slots  map[slotKey]rv
 	funcs  []*ir.Func
 	seen   map[*ir.Func]bool
@@ -120,7 +127,7 @@ func (a *analyzer) locOf(key locKey) int32 {
 // analyzeKernel reads f (a kernel) and the functions it calls.
 func analyzeKernel(f *ir.Func) *kfacts {
 	k := &kfacts{byKey: map[locKey]int32{}}
-	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, alts: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}}
+	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}}
 	for _, id := range f.Params {
 		a.isKP[id] = true
 		size, _, _ := symGeom(f.Mod, &f.Mod.Syms[id])
@@ -151,11 +158,6 @@ func (a *analyzer) add(f *ir.Func) {
 		regs[i] = noVal
 	}
 	a.regs[f] = regs
-	alts := make([]rv, f.NumRegs())
-	for i := range alts {
-		alts[i] = noVal
-	}
-	a.alts[f] = alts
 }
 
 // threadDirectives reads .reqntid and .maxntid.
@@ -224,40 +226,12 @@ func (a *analyzer) set(f *ir.Func, o ir.Operand, v rv) {
 		r := o.Reg()
 		// a register defined in two places (a loop-carried pointer, or
 		// the two arms of a branch joining): the pass sees only the
-		// last definition, so the other one's location is kept too
-		if old := regs[r]; old.loc >= 0 && !old.scaled && old.loc != v.loc {
-			a.alts[f][r] = old
+		// last definition, so the other one's location goes along
+		if old := regs[r]; v.alt < 0 && old.loc >= 0 && !old.scaled && old.loc != v.loc && a.k.locs[old.loc].size%8 == 0 {
+			v.alt = old.loc
 		}
 		regs[r] = v
 	}
-}
-
-// copyAlt gives dst (a copy of src) src's other definition too.
-func (a *analyzer) copyAlt(f *ir.Func, dst, src ir.Operand) {
-	if dst.Kind() == ir.KReg && src.Kind() == ir.KReg {
-		if alt := a.alts[f][src.Reg()]; alt.loc >= 0 {
-			a.alts[f][dst.Reg()] = alt
-		}
-	}
-}
-
-// altAddr is addr for the other definition of a memory operand's base
-// register (see set), when it has one.
-func (a *analyzer) altAddr(f *ir.Func, o ir.Operand) (rv, bool) {
-	if o.Kind() != ir.KAddr {
-		return noVal, false
-	}
-	ad := f.Addrs[o.Index()]
-	el := f.ListElems(ad.Elems)
-	if len(el) != 1 || el[0].Kind() != ir.KReg {
-		return noVal, false
-	}
-	v := a.alts[f][el[0].Reg()]
-	if v.loc < 0 || v.loc == a.regs[f][el[0].Reg()].loc {
-		return noVal, false
-	}
-	v.off += ad.Off
-	return v, true
 }
 
 // isRet: the value derives from the result of a call of a function
@@ -319,6 +293,11 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 		l := &a.k.locs[v.loc]
 		l.ptr = true
 		l.nc = l.nc || nc
+		if v.alt >= 0 {
+			la := &a.k.locs[v.alt]
+			la.ptr = true
+			la.nc = la.nc || nc
+		}
 		a.indexes(v)
 		a.aligned(v, size)
 		off := int64(-1)
@@ -403,6 +382,9 @@ func (a *analyzer) store(f *ir.Func, v, val rv, atomic bool) {
 		l := &a.k.locs[v.loc]
 		l.ptr = true
 		l.atomic = l.atomic || atomic
+		if v.alt >= 0 {
+			a.k.locs[v.alt].ptr = true
+		}
 		a.indexes(v)
 	}
 }
@@ -502,6 +484,10 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 	float := t.IsFloat()
 	size := max(t.Bits()/8, 1)
 	switch base {
+	case "wmma", "mma", "ldmatrix", "stmatrix":
+		a.k.warpWide = true
+	}
+	switch base {
 	case "ld", "ldu":
 		if len(ops) < 2 {
 			return
@@ -511,9 +497,6 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			return
 		}
 		nc := base == "ldu" || strings.Contains("."+rest+".", ".nc.")
-		if alt, ok := a.altAddr(f, ops[1]); ok {
-			a.load(f, alt, size, float, nc)
-		}
 		if ops[0].Kind() == ir.KList {
 			el := f.ListElems(ops[0].Index())
 			a.aligned(v, size*len(el))
@@ -533,9 +516,6 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if !ok {
 			return
 		}
-		if alt, ok := a.altAddr(f, ops[0]); ok {
-			a.store(f, alt, noVal, false)
-		}
 		if ops[1].Kind() == ir.KList {
 			el := f.ListElems(ops[1].Index())
 			a.aligned(v, size*len(el))
@@ -552,7 +532,6 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if base == "cvta" {
 			if len(dst) == 1 && len(src) >= 1 {
 				a.set(f, dst[0], a.val(f, src[0]))
-				a.copyAlt(f, dst[0], src[0])
 			}
 			return
 		}
@@ -598,9 +577,6 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 				v.scaled = true
 			}
 			a.set(f, dst[0], v)
-			if !v.scaled {
-				a.copyAlt(f, dst[0], src[0])
-			}
 			return
 		}
 		for _, d := range dst {
@@ -723,6 +699,13 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			}
 			out.offKnown = out.offKnown && x.off == y.off
 			out.thread = x.thread || y.thread
+			other := x
+			if out.loc == x.loc {
+				other = y
+			}
+			if x.pointerLike() && y.pointerLike() && out.alt < 0 && other.loc >= 0 && other.loc != out.loc {
+				out.alt = other.loc
+			}
 			a.set(f, dst[0], out)
 			return
 		}

@@ -90,6 +90,14 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 	case k.maxntid > 0 && l.Block.Size() > k.maxntid:
 		l.Block.X = k.maxntid
 	}
+	if k.warpWide && k.reqntid[0] == 0 && l.Block.X%32 != 0 && (k.maxntid == 0 || k.maxntid >= 32) {
+		// warp-wide matrix instructions want whole warps: a partial
+		// warp would trap on every run
+		l.Block.X = (l.Block.X + 31) &^ 31
+		if k.maxntid > 0 && l.Block.X > k.maxntid {
+			l.Block.X = k.maxntid &^ 31
+		}
+	}
 	if l.Block.Size() > 1024 {
 		l.Block = Dim3{1024, 1, 1}
 	}

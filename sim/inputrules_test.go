@@ -469,3 +469,77 @@ func TestInputDoubleHighWordComparand(t *testing.T) {
 		t.Fatal("no element of 4 seeds' buffers had an exponent of 2^31 or more")
 	}
 }
+
+// A kernel with warp-wide matrix instructions gets whole warps: a block
+// of 89 threads would make every run trap.
+func TestInputWholeWarpsForMatrixInstructions(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 out)
+{
+	.reg .u64 %rd<8>;
+	.reg .u32 %r<8>;
+	.reg .b32 %q<4>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 15;
+	shl.b32 %r2, %r2, 4;
+	ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%q1}, [%r2];
+	mul.wide.u32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.u32 [%rd6], %q1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	for seed := int64(0); seed < 16; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if in.Launch.Block.X%32 != 0 {
+			t.Fatalf("seed %d: a block of %d threads", seed, in.Launch.Block.X)
+		}
+	}
+}
+
+// A pointer chosen by selp between two parameters, or by the arms of a
+// branch and then offset (a GEMM tile's A or B), makes both parameters
+// pointers.
+func TestInputEitherPointer(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+	.reg .u64 %rd<12>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u64 %rd9, [out];
+	mov.u32 %r1, %tid.x;
+	setp.lt.u32 %p1, %r1, 16;
+	selp.b64 %rd3, %rd1, %rd2, %p1;
+	ld.global.u32 %r2, [%rd3];
+	@%p1 bra $L1;
+	add.s64 %rd4, %rd2, 64;
+	mov.u64 %rd5, %rd4;
+	bra.uni $L2;
+$L1:
+	add.s64 %rd6, %rd1, 128;
+	mov.u64 %rd5, %rd6;
+$L2:
+	mov.u64 %rd7, %rd5;
+	mul.wide.u32 %rd8, %r1, 4;
+	add.s64 %rd10, %rd7, %rd8;
+	ld.global.u32 %r3, [%rd10];
+	add.u32 %r2, %r2, %r3;
+	st.global.u32 [%rd9], %r2;
+	ret;
+}
+`
+	runsOnSeeds(t, src, "k", 16)
+}
