@@ -3,6 +3,7 @@ package sim_test
 import (
 	"encoding/binary"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/sim"
@@ -542,4 +543,40 @@ $L2:
 }
 `
 	runsOnSeeds(t, src, "k", 16)
+}
+
+// A kernel whose work no input changes (a loop of a fixed, huge trip
+// count) runs into the step limit on every seed: the check stops after
+// a few such seeds instead of running all of them (each costs two runs
+// to the limit), and says it could not compare.
+func TestDiffStopsOnStepLimitedKernel(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, 0;
+$L:
+	add.u32 %r1, %r1, 1;
+	setp.lt.u32 %p1, %r1, 100000000;
+	@%p1 bra $L;
+	add.u32 %r2, %r1, 0;
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+`
+	before := parseKernel(t, src, "k")
+	after := parseKernel(t, strings.Replace(src, "add.u32 %r2, %r1, 0;", "mov.u32 %r2, %r1;", 1), "k")
+	res, err := sim.Diff(before, after, sim.DiffOptions{Seeds: 4, ExtraSeeds: 16, MaxSteps: 20_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != sim.StatusCouldNotCompare || res.Runs != 4 {
+		t.Fatalf("status %v after %d seeds, want could not compare after the 4 regular ones", res.Status, res.Runs)
+	}
 }
