@@ -132,8 +132,11 @@ type machine struct {
 	// uninterpreted functions: results fixed by the launch, whether
 	// integer results take the full width, a scratch record
 	externPtr map[externKey]uint64
-	extWide   bool
-	recBuf    []byte
+	// externNear: values integer results are drawn from on half of the
+	// calls (ExternResult.Near)
+	externNear map[externKey][]uint64
+	extWide    bool
+	recBuf     []byte
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {
@@ -498,6 +501,17 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 		}
 		return b
 	case ir.SpaceLocal:
+		// cvta.to.local in a callee of a caller's generic local address
+		// (a pointer to the caller's variable passed down) gives the
+		// offset from the callee's own frame: negative, a multiple of
+		// the frame stride below it. It names the caller's frame, as
+		// the one local space of a thread holds every frame.
+		if s := int64(addr); s < 0 {
+			d := len(w.frames) + int(s>>localFrameShift)
+			if d >= 0 {
+				return w.localMem(in, d, uint64(s)&(1<<localFrameShift-1), size, l, addr)
+			}
+		}
 		return w.localMem(in, len(w.frames), addr, size, l, addr)
 	case ir.SpaceConst:
 		buf = w.m.cbank

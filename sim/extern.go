@@ -40,7 +40,10 @@ import (
 // keeps a kernel in bounds) except on launches whose ExternSeed is 3
 // mod 4, where it gets the full width of hash bits. A result the input
 // maker knows the kernel follows as a pointer (Launch.Extern) is the
-// address of a buffer of the input instead.
+// address of a buffer of the input instead; an integer result it knows
+// the kernel compares with immediates is, on about half of the calls
+// (chosen by the hash), one of those immediates or a neighbour of one
+// (ExternResult.Near), so that both sides of such a branch run.
 
 // Models of functions without a body.
 const (
@@ -397,6 +400,12 @@ func (w *warp) pure(in *inst, e *extFunc, l int) bool {
 		v := mix(h, uint64(k)+1, 0x7265)
 		if p, ok := m.externPtr[externKey{e.name, k}]; ok && r.size == 8 {
 			if !w.setRet(in, r, l, p) {
+				return false
+			}
+			continue
+		}
+		if near, ok := m.externNear[externKey{e.name, k}]; ok && r.kind == retInt && r.size <= 8 && v>>63 == 0 {
+			if !w.setRet(in, r, l, near[(v>>32)%uint64(len(near))]&sizeMask(r.size)) {
 				return false
 			}
 			continue

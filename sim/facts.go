@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"strings"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -44,7 +45,13 @@ type loc struct {
 	count  bool // compared with a thread index or a loop counter
 	float  bool // loaded as a floating-point value
 	index  bool // added, scaled, to a pointer
-	cmp    []uint64
+	// idxAlign: the widest access through a pointer it was added to (an
+	// index that is a byte offset keeps such accesses aligned)
+	idxAlign int
+	cmp      []uint64
+	// fcmp: floating-point immediates it (or a value made of it, such as
+	// its absolute value) is compared with
+	fcmp []float64
 }
 
 type kfacts struct {
@@ -56,6 +63,10 @@ type kfacts struct {
 	reqntid [3]int
 	maxntid int
 	params  []paramGeom
+	// warpWide: the kernel (or a function it calls) runs warp-wide
+	// matrix instructions (wmma, mma, ldmatrix, stmatrix), which every
+	// lane of a warp must execute together
+	warpWide bool
 }
 
 // paramGeom is a kernel parameter's place in the parameter space.
@@ -71,12 +82,22 @@ type rv struct {
 	offKnown bool
 	scaled   bool  // a function of the location other than adding a constant
 	idx      int32 // a location added in (an index), -1 none
-	thread   bool  // derived from a thread or block index
-	addrOf   bool  // the address of variable vsym, plus off
-	vsym     ir.SymID
+	// more: further locations added in (strides and increments summed
+	// into an offset), each plus 1 (0: none)
+	more   [6]int32
+	thread bool // derived from a thread or block index
+	addrOf bool // the address of variable vsym, plus off
+	vsym   ir.SymID
+	// hiword: the high 32 bits of the double at loc (or those bits
+	// masked): an integer comparison of it is one of the double
+	hiword bool
+	// alt: another location the value may be (plus offsets) when it is
+	// a pointer: the other arm of a selp, the other definition of a
+	// register defined twice; -1 none
+	alt int32
 }
 
-var noVal = rv{loc: -1, idx: -1}
+var noVal = rv{loc: -1, idx: -1, alt: -1}
 
 type slotKey struct {
 	sym ir.SymID
@@ -201,7 +222,15 @@ func (a *analyzer) val(f *ir.Func, o ir.Operand) rv {
 
 func (a *analyzer) set(f *ir.Func, o ir.Operand, v rv) {
 	if o.Kind() == ir.KReg {
-		a.regs[f][o.Reg()] = v
+		regs := a.regs[f]
+		r := o.Reg()
+		// a register defined in two places (a loop-carried pointer, or
+		// the two arms of a branch joining): the pass sees only the
+		// last definition, so the other one's location goes along
+		if old := regs[r]; v.alt < 0 && old.loc >= 0 && !old.scaled && old.loc != v.loc && a.k.locs[old.loc].size%8 == 0 {
+			v.alt = old.loc
+		}
+		regs[r] = v
 	}
 }
 
@@ -212,6 +241,12 @@ func (a *analyzer) isRet(v rv) bool { return v.loc >= 0 && a.k.locs[v.loc].key.k
 // pointerLike: the value is a location's value plus something (not a
 // product or a mask of it).
 func (v rv) pointerLike() bool { return (v.loc >= 0 && !v.scaled) || v.addrOf }
+
+// knownAddr: the value is an address: a location already used as one
+// (plus something), or the address of a variable.
+func (a *analyzer) knownAddr(v rv) bool {
+	return v.addrOf || v.loc >= 0 && !v.scaled && a.k.locs[v.loc].ptr
+}
 
 // addr resolves a memory operand to the value of its base and the
 // immediate offset.
@@ -258,9 +293,13 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 		l := &a.k.locs[v.loc]
 		l.ptr = true
 		l.nc = l.nc || nc
-		if v.idx >= 0 {
-			a.k.locs[v.idx].index = true
+		if v.alt >= 0 {
+			la := &a.k.locs[v.alt]
+			la.ptr = true
+			la.nc = la.nc || nc
 		}
+		a.indexes(v)
+		a.aligned(v, size)
 		off := int64(-1)
 		if v.offKnown && v.off >= 0 {
 			off = v.off
@@ -276,6 +315,62 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 	return out
 }
 
+// aligned records that address v is accessed size bytes wide: the index
+// added into it must keep it aligned.
+func (a *analyzer) aligned(v rv, size int) {
+	if v.loc < 0 || v.scaled || size > 16 {
+		return
+	}
+	if v.idx >= 0 {
+		l := &a.k.locs[v.idx]
+		l.idxAlign = max(l.idxAlign, size)
+	}
+	for _, t := range v.more {
+		if t > 0 {
+			l := &a.k.locs[t-1]
+			l.idxAlign = max(l.idxAlign, size)
+		}
+	}
+}
+
+// indexes marks the locations added into address v as indices.
+func (a *analyzer) indexes(v rv) {
+	if v.idx >= 0 {
+		a.k.locs[v.idx].index = true
+	}
+	for _, t := range v.more {
+		if t > 0 {
+			a.k.locs[t-1].index = true
+		}
+	}
+}
+
+// addTerms adds the locations summed into xs (other than out's own) to
+// out.more, as many as fit.
+func addTerms(out *rv, xs ...rv) {
+	put := func(l int32) {
+		if l < 0 || l == out.loc || l == out.idx {
+			return
+		}
+		for k, t := range out.more {
+			if t == l+1 {
+				return
+			}
+			if t == 0 {
+				out.more[k] = l + 1
+				return
+			}
+		}
+	}
+	for _, x := range xs {
+		put(x.loc)
+		put(x.idx)
+		for _, t := range x.more {
+			put(t - 1)
+		}
+	}
+}
+
 // store records a store of val to address v.
 func (a *analyzer) store(f *ir.Func, v, val rv, atomic bool) {
 	switch {
@@ -287,9 +382,10 @@ func (a *analyzer) store(f *ir.Func, v, val rv, atomic bool) {
 		l := &a.k.locs[v.loc]
 		l.ptr = true
 		l.atomic = l.atomic || atomic
-		if v.idx >= 0 {
-			a.k.locs[v.idx].index = true
+		if v.alt >= 0 {
+			a.k.locs[v.alt].ptr = true
 		}
+		a.indexes(v)
 	}
 }
 
@@ -301,6 +397,14 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 			switch {
 			case y.Kind() == ir.KImm:
 				im := f.Imms[y.Index()]
+				c, ok := floatImm(im)
+				if vx.hiword && !im.Kind.IsFloat() {
+					// the exponent bits of |x| against a threshold's
+					c, ok = math.Float64frombits(im.Bits<<32), im.Bits < 1<<32
+				}
+				if ok && !math.IsNaN(c) && len(l.fcmp) < 8 && !containsF(l.fcmp, c) {
+					l.fcmp = append(l.fcmp, c)
+				}
 				if !im.Kind.IsFloat() {
 					c := im.Bits
 					if vx.offKnown && !vx.scaled {
@@ -319,6 +423,29 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 		}
 		x, y = y, x
 	}
+}
+
+// floatImm is the value of a floating-point immediate.
+func floatImm(im ir.Imm) (float64, bool) {
+	var c float64
+	switch im.Kind {
+	case ir.ImmF32:
+		c = float64(math.Float32frombits(uint32(im.Bits)))
+	case ir.ImmF64, ir.ImmDecimal:
+		c = math.Float64frombits(im.Bits)
+	default:
+		return 0, false
+	}
+	return c, !math.IsNaN(c)
+}
+
+func containsF(s []float64, v float64) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
 }
 
 func containsU(s []uint64, v uint64) bool {
@@ -357,6 +484,10 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 	float := t.IsFloat()
 	size := max(t.Bits()/8, 1)
 	switch base {
+	case "wmma", "mma", "ldmatrix", "stmatrix":
+		a.k.warpWide = true
+	}
+	switch base {
 	case "ld", "ldu":
 		if len(ops) < 2 {
 			return
@@ -367,7 +498,9 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		}
 		nc := base == "ldu" || strings.Contains("."+rest+".", ".nc.")
 		if ops[0].Kind() == ir.KList {
-			for k, e := range f.ListElems(ops[0].Index()) {
+			el := f.ListElems(ops[0].Index())
+			a.aligned(v, size*len(el))
+			for k, e := range el {
 				w := v
 				w.off += int64(k * size)
 				a.set(f, e, a.load(f, w, size, float, nc))
@@ -384,13 +517,16 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			return
 		}
 		if ops[1].Kind() == ir.KList {
-			for k, e := range f.ListElems(ops[1].Index()) {
+			el := f.ListElems(ops[1].Index())
+			a.aligned(v, size*len(el))
+			for k, e := range el {
 				w := v
 				w.off += int64(k * size)
 				a.store(f, w, a.val(f, e), false)
 			}
 			return
 		}
+		a.aligned(v, size)
 		a.store(f, v, a.val(f, ops[1]), false)
 	case "atom", "red", "cp", "prefetch", "cvta", "isspacep", "mbarrier":
 		if base == "cvta" {
@@ -399,10 +535,27 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			}
 			return
 		}
+		// the width of each access: an atomic's type, a copy's size
+		// operand (cp.async's 4, 8 or 16 bytes)
+		width := size
+		if base == "cp" {
+			width = 1
+			for _, o := range src {
+				if o.Kind() == ir.KImm {
+					if b := f.Imms[o.Index()].Bits; b == 4 || b == 8 || b == 16 {
+						width = int(b)
+						break
+					}
+				}
+			}
+		}
 		for _, o := range ops {
 			if o.Kind() == ir.KAddr {
 				if v, ok := a.addr(f, o); ok {
 					a.store(f, v, noVal, base == "atom" || base == "red")
+					if base == "atom" || base == "red" || base == "cp" {
+						a.aligned(v, width)
+					}
 				}
 			}
 		}
@@ -428,8 +581,16 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		}
 		for _, d := range dst {
 			if d.Kind() == ir.KList {
-				for _, e := range f.ListElems(d.Index()) {
+				el := f.ListElems(d.Index())
+				for _, e := range el {
 					a.set(f, e, noVal)
+				}
+				// mov.b64 {lo, hi}, %fd: the high word of a double
+				// (libdevice tests its exponent bits against integers)
+				if v := a.val(f, src[0]); len(src) == 1 && len(el) == 2 && t.Bits() == 64 && v.loc >= 0 && a.k.locs[v.loc].float {
+					hi := noVal
+					hi.loc, hi.scaled, hi.hiword = v.loc, true, true
+					a.set(f, el[1], hi)
 				}
 			} else {
 				a.set(f, d, noVal)
@@ -464,6 +625,20 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			out.offKnown = false
 			out.idx = idx.loc
 			out.thread = x.thread || y.thread
+		case base == "add" && x.pointerLike() && y.pointerLike() && a.knownAddr(x) != a.knownAddr(y):
+			// a pointer plus a location's value (a stride or an
+			// increment kept in the same struct as the pointer): the one
+			// already used as an address is the pointer
+			idx := y
+			out = x
+			if a.knownAddr(y) {
+				out, idx = y, x
+			}
+			out.offKnown = false
+			if out.idx < 0 {
+				out.idx = idx.loc
+			}
+			out.thread = x.thread || y.thread
 		case x.pointerLike() && !y.pointerLike():
 			out = x
 			out.offKnown = false
@@ -486,6 +661,9 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if float && out.loc >= 0 {
 			out.scaled = true
 		}
+		if !float {
+			addTerms(&out, x, y)
+		}
 		a.set(f, dst[0], out)
 	case "mad", "fma":
 		if len(dst) != 1 || len(src) != 3 {
@@ -501,6 +679,7 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			if out.idx < 0 {
 				out.idx = y.loc
 			}
+			addTerms(&out, x, y, z)
 		} else {
 			out = a.derived(x, y, z)
 		}
@@ -520,6 +699,13 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			}
 			out.offKnown = out.offKnown && x.off == y.off
 			out.thread = x.thread || y.thread
+			other := x
+			if out.loc == x.loc {
+				other = y
+			}
+			if x.pointerLike() && y.pointerLike() && out.alt < 0 && other.loc >= 0 && other.loc != out.loc {
+				out.alt = other.loc
+			}
 			a.set(f, dst[0], out)
 			return
 		}
@@ -565,9 +751,14 @@ func (a *analyzer) derived(xs ...rv) rv {
 		out.thread = out.thread || x.thread
 		if out.loc < 0 && x.loc >= 0 {
 			out.loc = x.loc
+			out.hiword = x.hiword
 		}
 	}
 	out.scaled = out.loc >= 0
+	// the other locations it is made of go along: when the value
+	// becomes part of an address (a row times a stride), each of them
+	// is an index that must keep the access aligned
+	addTerms(&out, xs...)
 	return out
 }
 

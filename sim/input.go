@@ -90,6 +90,14 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 	case k.maxntid > 0 && l.Block.Size() > k.maxntid:
 		l.Block.X = k.maxntid
 	}
+	if k.warpWide && k.reqntid[0] == 0 && l.Block.X%32 != 0 && (k.maxntid == 0 || k.maxntid >= 32) {
+		// warp-wide matrix instructions want whole warps: a partial
+		// warp would trap on every run
+		l.Block.X = (l.Block.X + 31) &^ 31
+		if k.maxntid > 0 && l.Block.X > k.maxntid {
+			l.Block.X = k.maxntid &^ 31
+		}
+	}
 	if l.Block.Size() > 1024 {
 		l.Block = Dim3{1024, 1, 1}
 	}
@@ -98,14 +106,15 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 		l.DynShared = dynSharedBytes
 	}
 	// aliasing: on some seeds two pointer parameters share a buffer
-	// (never one read through the non-coherent cache)
+	// (never one read through the non-coherent cache, nor one tested for
+	// null: it is null on some seeds)
 	var alias [2]int32
 	alias[0], alias[1] = -1, -1
 	if seed%6 == 5 {
 		var ptrs []int32
 		for i := range k.locs {
 			lc := &k.locs[i]
-			if lc.key.kind == lkParam && lc.ptr && !lc.nc && lc.key.off >= 0 {
+			if lc.key.kind == lkParam && lc.ptr && !lc.nc && lc.key.off >= 0 && !containsU(lc.cmp, 0) {
 				ptrs = append(ptrs, int32(i))
 			}
 		}
@@ -173,8 +182,22 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
 			l.Const = append(l.Const, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
 		case lkRet:
 			name := im.f.Str(im.f.Mod.Syms[lc.key.sym].Name)
-			if lc.ptr && !modelledExtern(name) {
+			switch {
+			case modelledExtern(name):
+			case lc.ptr:
 				l.Extern = append(l.Extern, ExternResult{Name: name, Ret: int(lc.key.off), Value: g.value(int32(i), 8)})
+			case len(lc.cmp) > 0 && !lc.float:
+				// an integer result compared with immediates: near them
+				// on half of the calls
+				var near []uint64
+				for _, c := range lc.cmp {
+					for _, v := range [...]uint64{c - 1, c, c + 1} {
+						if !containsU(near, v) {
+							near = append(near, v)
+						}
+					}
+				}
+				l.Extern = append(l.Extern, ExternResult{Name: name, Ret: int(lc.key.off), Near: near})
 			}
 		}
 	}
@@ -188,12 +211,22 @@ func (g *inputGen) value(li int32, size int) uint64 {
 	r := g.r
 	switch {
 	case lc.ptr && size == 8:
+		if g.seed%4 == 1 && containsU(lc.cmp, 0) {
+			return 0 // a pointer tested for null: null on a quarter of the seeds
+		}
 		if a, ok := g.region[li]; ok {
 			return a
 		}
 		a := g.newRegion(li)
 		g.region[li] = a
 		return a
+	case lc.float && len(lc.fcmp) > 0 && (size == 4 || size == 8) && g.seed%2 == 1:
+		// a float compared with immediates: near them on odd seeds
+		v := nearFloat(lc.fcmp, r.Uint64())
+		if size == 4 {
+			return uint64(math.Float32bits(float32(v)))
+		}
+		return math.Float64bits(v)
 	case size == 8 && len(lc.cmp) == 1 && lc.cmp[0] == 0 && !lc.count:
 		return 0 // a 64-bit value only tested for zero: an optional pointer left null
 	case len(lc.cmp) > 0 && (g.seed%2 == 1 || !lc.count):
@@ -210,7 +243,8 @@ func (g *inputGen) value(li int32, size int) uint64 {
 	case lc.float && size == 8:
 		return math.Float64bits(r.NormFloat64() * 8)
 	case lc.index:
-		return uint64(r.Intn(64))
+		// a byte offset added to pointers keeps their accesses aligned
+		return uint64(r.Intn(64)) &^ uint64(max(lc.idxAlign, 1)-1)
 	}
 	return scalarValue(r, nil, g.m.imms)
 }
@@ -247,6 +281,9 @@ type field struct {
 	size int
 	kind uint8
 	val  uint64 // fieldFixed: the bytes
+	// fieldFloat: the immediates the kernel compares the values with (a
+	// quarter of the elements are drawn near them)
+	fcmp []float64
 }
 
 const (
@@ -278,10 +315,12 @@ func (g *inputGen) newRegion(li int32) uint64 {
 				fields = append(fields, field{off: lc.key.off, size: sz, kind: fieldFixed, val: g.value(int32(i), sz)})
 			case lc.ptr && sz == 8:
 				fields = append(fields, field{off: -1, size: 8, kind: fieldFixed, val: g.value(int32(i), 8)})
+			case lc.float && len(lc.fcmp) > 0:
+				fields = append(fields, field{off: -1, size: sz, kind: fieldFloat, fcmp: lc.fcmp})
 			case lc.index || len(lc.cmp) > 0 || lc.count:
 				fields = append(fields, field{off: -1, size: sz, kind: fieldSmall})
 			case lc.float:
-				fields = append(fields, field{off: -1, size: sz, kind: fieldFloat})
+				fields = append(fields, field{off: -1, size: sz, kind: fieldFloat, fcmp: lc.fcmp})
 			}
 		}
 		g.depth--
@@ -302,23 +341,57 @@ func (g *inputGen) newRegion(li int32) uint64 {
 				case fieldSmall:
 					putLE(dst[p:p+fd.size], mix(seed, id, off+uint64(p))%32)
 				case fieldFloat:
+					h := mix(seed, id, off+uint64(p))
+					v := float64(int64(h%2000)-1000) / 64
+					if len(fd.fcmp) > 0 && h>>62 == 0 {
+						v = nearFloat(fd.fcmp, h>>11)
+					}
 					if fd.size == 8 {
-						putLE(dst[p:p+8], math.Float64bits(float64(int64(mix(seed, id, off+uint64(p))%2000)-1000)/64))
+						putLE(dst[p:p+8], math.Float64bits(v))
 					} else if fd.size == 4 {
-						putLE(dst[p:p+4], uint64(math.Float32bits(float32(int64(mix(seed, id, off+uint64(p))%2000)-1000)/64)))
+						putLE(dst[p:p+4], uint64(math.Float32bits(float32(v))))
 					}
 				}
 			}
 		}
 		for _, fd := range fields {
-			if fd.off < 0 || uint64(fd.off) < off || uint64(fd.off)+uint64(fd.size) > off+uint64(len(dst)) {
+			at := regionHead + uint64(fd.off)
+			if fd.off < 0 || at < off || at+uint64(fd.size) > off+uint64(len(dst)) {
 				continue
 			}
-			p := uint64(fd.off) - off
+			p := at - off
 			putLE(dst[p:p+uint64(fd.size)], fd.val)
 		}
 	}
-	return g.mem.AllocLazy(g.size, fill)
+	return g.mem.AllocLazy(g.size+regionHead, fill) + regionHead
+}
+
+// regionHead is how far into its region a pointer points: the bytes
+// before it are readable, as they are in the middle of a real buffer
+// (a kernel that steps back from a pointer by a stride or an increment
+// of its input, or reads p[-1], stays inside).
+const regionHead = pageSize
+
+// nearFloat draws, from the hash bits h, a value on either side of one
+// of the immediates a floating-point input is compared with (a
+// threshold such as the 2^31 above which sin takes its slow path):
+// between half and one and a half times it, of either sign.
+func nearFloat(cs []float64, h uint64) float64 {
+	c := cs[h%uint64(len(cs))]
+	h /= uint64(len(cs))
+	switch {
+	case math.IsInf(c, 0) && h&2 != 0:
+		return math.Inf(1 - 2*int(h&1)) // the comparand itself
+	case math.IsInf(c, 0):
+		c = 1e30 // large but finite
+	case c == 0:
+		c = 1.0 / 64 // small, of either sign
+	}
+	v := c * (0.5 + float64(h>>2%1024)/1024)
+	if h&1 != 0 {
+		v = -v
+	}
+	return v
 }
 
 // mix is a 64-bit hash of a position in a region (splitmix64 finalizer).

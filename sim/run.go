@@ -64,6 +64,13 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	m.cbank = p.constBank
 	m.extWide = l.ExternSeed%4 == 3
 	for _, e := range l.Extern {
+		if len(e.Near) > 0 {
+			if m.externNear == nil {
+				m.externNear = map[externKey][]uint64{}
+			}
+			m.externNear[externKey{e.Name, e.Ret}] = e.Near
+			continue
+		}
 		if m.externPtr == nil {
 			m.externPtr = map[externKey]uint64{}
 		}

@@ -103,6 +103,11 @@ type ExternResult struct {
 	Name  string
 	Ret   int
 	Value uint64
+	// Near, when set, replaces Value: an integer result is one of these
+	// on about half of the calls (which, a pure function of the
+	// arguments like every uninterpreted result), values the kernel
+	// compares the result with, so both sides of its branches run.
+	Near []uint64
 }
 
 // Global address layout: allocations live above 4 GiB; generic windows for

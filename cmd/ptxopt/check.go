@@ -59,7 +59,8 @@ gets a status:
 
 flags:
   --seeds N            random inputs per kernel (default 16)
-  --extra-seeds N      more inputs while a changed kernel's change has not run (default 16)
+  --extra-seeds N      more inputs while a changed kernel's change has not run (default 16;
+                       none when every seed ran the original into the step limit)
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
