@@ -88,7 +88,7 @@ var pipeline = []Phase{
 		Help: "early dead-code removal of unused results, no global liveness"},
 	// First copy propagation and constant folding on the input as written:
 	// -O0-style PTX is full of moves through temporaries.
-	{Name: "GeneralOptimizeEarly", Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeEarly, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
+	{Name: "GeneralOptimizeEarly", Pressure: Guarded, Form: NeedsNonSSA, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeEarly, Preserves: PreserveCFG, MinOpt: 1, Impl: true,
 		Help: "GeneralOptimize bundle, early instance: CopyProp, MergeEquivalentConditionalFlow"},
 	// Global liveness-based DCE after the first bundle made values dead.
 	{Name: "OriPerformLiveDeadFirst", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
