@@ -57,9 +57,13 @@ func main() {
 	seeds := flag.Int("seeds", 8, "seeds tried per kernel, from 0")
 	perKernel := flag.Int("cases", 1, "cases exported per kernel (the first seeds that complete)")
 	maxBlob := flag.Int64("max-blob", 8<<20, "largest blob of one case in bytes (larger cases are skipped)")
+	var knobs []string
+	flag.Func("knob", "a knob setting Name=Value for the optimized version (repeatable)", func(v string) error { knobs = append(knobs, v); return nil })
+	named := flag.String("named-phases", "", "run only these phases (comma-separated), to find the phase behind a difference")
+	disable := flag.String("disable-phase", "", "phases not to run (comma-separated)")
 	flag.Parse()
 	if *out == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: gpuoracle -o DIR [-O 3] [-seeds N] [-cases N] FILE|DIR...")
+		fmt.Fprintln(os.Stderr, "usage: gpuoracle -o DIR [-O 3] [-seeds N] [-cases N] [-knob K=V] [-named-phases P,...] [-disable-phase P,...] FILE|DIR...")
 		os.Exit(2)
 	}
 	files, err := inputs(flag.Args())
@@ -77,7 +81,14 @@ func main() {
 		os.Exit(2)
 	}
 	// ptxopt.Level(3) would be -O2: the Level type starts at the default
-	p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: level, Measure: ptxopt.MeasureNone})
+	opts := ptxopt.Options{Opt: level, Measure: ptxopt.MeasureNone, Knobs: knobs}
+	if *named != "" {
+		opts.NamedPhases = strings.Split(*named, ",")
+	}
+	if *disable != "" {
+		opts.DisablePhases = strings.Split(*disable, ",")
+	}
+	p, err := ptxopt.NewPipeline(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gpuoracle:", err)
 		os.Exit(2)
