@@ -79,6 +79,7 @@ func equivKernels(t *testing.T) []equivKernel {
 }
 
 func TestEveryPhasePreservesSemantics(t *testing.T) {
+	skipUnderRace(t)
 	kernels := equivKernels(t)
 	if len(kernels) == 0 {
 		t.Fatal("no kernel to check the phases on")

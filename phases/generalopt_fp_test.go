@@ -425,6 +425,7 @@ func fpCases(r *rand.Rand, fm *fpForm, n int) [][3]uint64 {
 // random operands. PTXOPT_FPFOLD_CASES=N runs N random cases per form
 // (the long run); the default is 256.
 func TestFoldFPMatchesSimulator(t *testing.T) {
+	skipUnderRace(t)
 	per := 256
 	if s := os.Getenv("PTXOPT_FPFOLD_CASES"); s != "" {
 		n, err := strconv.Atoi(s)
@@ -661,6 +662,7 @@ func TestFoldFPEdgeCases(t *testing.T) {
 // checked in the simulator; every rule named here must fire, and the
 // merging too.
 func TestFoldRulesGenerated(t *testing.T) {
+	skipUnderRace(t)
 	want := []string{"FoldFAdd", "FoldFSub", "FoldFMul", "FoldFDiv", "FoldFSqrt", "FoldFFma", "FoldFMin", "FoldFMax",
 		"FoldFNeg", "FoldFAbs", "FoldCvt", "FoldFSetp", "FmaOne", "SelpMin", "SelpMax", "MadForm", "WideShlS", "WideShlU"}
 	n := envCount(t, "PTXOPT_GEN_KERNELS", 40) // -short too: a few seconds

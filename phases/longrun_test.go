@@ -51,6 +51,7 @@ func longRunConfig(n int64) gen.Config {
 // PTXOPT_LONGRUN_SECONDS=S stops after S seconds and logs how many it
 // checked.
 func TestLongRunGenerated(t *testing.T) {
+	skipUnderRace(t)
 	n := int64(2000)
 	if testing.Short() {
 		n = 200

@@ -228,3 +228,13 @@ func envDeadline(t *testing.T, name string) time.Time {
 	}
 	return time.Time{}
 }
+
+// skipUnderRace skips a single-goroutine test of what the phases compute
+// when the race detector is on (see race_on_test.go): the detector finds
+// nothing there, and the test runs without it in the main suite.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("one goroutine, minutes under the race detector: run without -race")
+	}
+}

@@ -263,6 +263,7 @@ func TestOutOfSSAReusesFreeRegister(t *testing.T) {
 // already has, where one is free), and the function still computes what
 // its input does.
 func TestCSSASIMTRuleOnCorpus(t *testing.T) {
+	skipUnderRace(t)
 	target, _ := ParseTarget("sm_80")
 	// Without the register retry, whose guarded rerun of a function
 	// (radis applyLineshapes) takes another path through OutOfSSA.
@@ -310,6 +311,7 @@ func TestCSSASIMTRuleOnCorpus(t *testing.T) {
 // the K-th kernel, PTXOPT_SSA_GEN_SECONDS=S stops after S seconds and
 // logs how many it checked.
 func TestSSAGenerated(t *testing.T) {
+	skipUnderRace(t)
 	n := int64(2000)
 	if testing.Short() {
 		n = 200

@@ -104,6 +104,7 @@ func TestOriUnrollLoopsPromotes(t *testing.T) {
 // every kernel in which OriUnrollLoops unrolled a loop; the suite has
 // such kernels (poly_eval, small_matvec), so the phase must fire.
 func TestOriUnrollLoopsVerify(t *testing.T) {
+	skipUnderRace(t)
 	target, _ := ParseTarget("sm_80")
 	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
 	if err != nil {
