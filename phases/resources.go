@@ -54,11 +54,7 @@ func MeasureWith(a *Analyses, level MeasureLevel) Resources {
 		}
 	}
 	if level == MeasureCounts {
-		for _, b := range f.Layout {
-			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-				r.Instrs++
-			}
-		}
+		r.Instrs = placedInstrs(f)
 		return r
 	}
 	// Registers count when an instruction names them (a declaration the
@@ -78,11 +74,7 @@ func MeasureWith(a *Analyses, level MeasureLevel) Resources {
 			}
 		}
 	}
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			r.Instrs++
-		}
-	}
+	r.Instrs = placedInstrs(f)
 	r.MaxLive = a.MaxLive()
 	return r
 }

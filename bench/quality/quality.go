@@ -25,8 +25,8 @@ import (
 	"strings"
 
 	"github.com/ptxopt/ptxopt"
-	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/phases"
 )
 
 // Kernel is one kernel of the suite: the name of its .cu file and the
@@ -175,7 +175,8 @@ func scan(path string, src []byte) (calls, maxR, maxP int, err error) {
 				}
 			}
 		}
-		mx := core.PressureTrace(core.ComputeLiveness(f, core.LiveOptions{}), nil).Max
+		// the register retry's measure (phases.Analyses.LiveClasses)
+		mx := phases.NewAnalyses(f).LiveClasses()
 		maxR, maxP = max(maxR, mx[ir.FileR]), max(maxP, mx[ir.FileP])
 	}
 	return calls, maxR, maxP, nil
