@@ -41,9 +41,6 @@ import (
 //     f32 NaN (0x7fffffff); f64 and the 16-bit formats keep payloads on
 //     some targets, so their NaN bits are not pinned down;
 //   - neg/abs of a NaN (PTX leaves the NaN's bits unspecified);
-//   - an exactly zero sum under .rm of operands other than two zeros of
-//     the same sign: IEEE 754 gives -0, the simulator (the project's
-//     reference) +0; folding either would make the two disagree;
 //   - .approx, .full, .rna, .rs, .relu, .satfinite and every other
 //     modifier the patterns do not name; mad without a rounding (its
 //     meaning depends on the target); packed, tf32 and 8-bit formats.
@@ -240,22 +237,6 @@ func (ft fpFormat) roundTo(m *big.Float, sticky, neg bool, rnd fpRnd) uint64 {
 	return s | uint64(expField)<<ft.man | nu&(1<<ft.man-1)
 }
 
-// fpTiny reports whether the magnitude m of a result, or the source x of
-// a root, is below 2^-900 (within 2·53 bits of f64's subnormals).
-func fpTiny(m *big.Float, x *fpVal) bool {
-	lim := fpPow2(-900)
-	return m.Cmp(&lim) < 0 || (x.cls == fpFinite && x.mag.Cmp(&lim) < 0)
-}
-
-// fpOverflows reports whether magnitude m is at or beyond 2^(emax+1)
-// minus half an ulp of the largest finite value: whether some rounding
-// of it overflows.
-func fpOverflows(ft fpFormat, m *big.Float) bool {
-	lim := fpPow2(ft.emax + 1)
-	lim.Sub(&lim, new(big.Float).Set(fpPtr(fpPow2(ft.emax-ft.man-1))))
-	return m.Cmp(&lim) >= 0
-}
-
 // fpPow2 is 2^e at the exact precision (SetMantExp takes its
 // mantissa's precision: set it again after).
 func fpPow2(e int) big.Float {
@@ -264,8 +245,6 @@ func fpPow2(e int) big.Float {
 	z.SetPrec(fpExact)
 	return z
 }
-
-func fpPtr(x big.Float) *big.Float { return &x }
 
 // finish applies .ftz and .sat to a rounded result r of format ft.
 func (ft fpFormat) finish(r uint64, ftz, sat bool) uint64 {
@@ -340,19 +319,6 @@ func foldFPArith(op fpOp, t ir.Type, m ir.Mods, a, b, c uint64) (uint64, bool) {
 			return r, true
 		}
 	} else {
-		if ft == fpF64 && rnd != fpRN && (op == fpMul || op == fpDiv || op == fpSqrt) && fpTiny(mag, &x) {
-			// An f64 product, quotient or root under a directed rounding
-			// whose rounding error lies below the subnormals: the
-			// simulator measures that error in float64, where it
-			// vanishes, and rounds as if exact; left alone.
-			return 0, false
-		}
-		if ft == fpF64 && rnd != fpRN && fpOverflows(ft, mag) {
-			// An f64 overflow under a directed rounding: IEEE gives the
-			// largest finite value for the direction towards zero, the
-			// simulator infinity; left alone.
-			return 0, false
-		}
 		r = ft.roundTo(mag, sticky, neg, rnd)
 	}
 	return ft.finish(r, ftz, sat), true
@@ -394,13 +360,6 @@ func fpExactOp(op fpOp, x, y, z *fpVal, rnd fpRnd) (fpClass, bool, *big.Float, b
 				return inf(pneg)
 			}
 			return fpFinite, pneg, &p, false, true
-		}
-		if rnd != fpRN && p.Sign() != 0 && z.cls == fpFinite && z.mag.Sign() != 0 &&
-			max(p.MantExp(nil), z.mag.MantExp(nil))-min(p.MantExp(nil)-106, z.mag.MantExp(nil)-53) > 1900 {
-			// The exact sum spans more bits than the simulator's check of
-			// its rounding error (2000), which then rounds as if exact;
-			// left alone.
-			return 0, false, nil, false, false
 		}
 		return fpSum(pcls, pneg, &p, z, rnd)
 	case fpDiv:
@@ -475,10 +434,8 @@ func fpSum(ac fpClass, an bool, am *big.Float, b *fpVal, rnd fpRnd) (fpClass, bo
 		if am.Sign() == 0 && b.mag.Sign() == 0 && an == b.neg {
 			return fpFinite, an, new(big.Float), false, true // two zeros of one sign
 		}
-		if rnd == fpRM {
-			return 0, false, nil, false, false // IEEE -0; see the file comment
-		}
-		return fpFinite, false, new(big.Float), false, true
+		// IEEE 754: -0 under .rm, +0 under every other rounding.
+		return fpFinite, rnd == fpRM, new(big.Float), false, true
 	}
 	neg := s.Sign() < 0
 	s.Abs(&s)

@@ -507,8 +507,6 @@ func TestFoldFPRefuses(t *testing.T) {
 		{"add.f16", 0x7e00, 0x3c00, 0},                         // an f16 NaN source
 		{"neg.f32", 0x7fc00001, 0, 0},                          // NaN bits unspecified
 		{"abs.f64", 0x7ff8000000000001, 0, 0},
-		{"sub.rm.f32", f32(1), f32(1), 0}, // exact cancellation under .rm
-		{"add.rm.f64", 0x8000000000000000, 0, 0},
 		{"cvt.rzi.f32.f64", 0x4770000000000001, 0, 0},
 		{"cvt.f32.f64", 0x3ff0000000000000, 0, 0}, // narrowing without a rounding
 	} {
@@ -541,36 +539,46 @@ func TestFoldFPEdgeCases(t *testing.T) {
 		a, b, c uint64
 		want    uint64
 	}{
-		{"add.f32", f32(1), 0x33800000, 0, f32(1)},                     // 1 + 2^-24: a tie, to even
-		{"add.f32", 0x3f800001, 0x33800000, 0, 0x3f800002},             // odd: the tie goes up
-		{"add.rp.f32", f32(1), 0x33800000, 0, 0x3f800001},              // up
-		{"add.rm.f32", f32(-1), 0xb3800000, 0, 0xbf800001},             // down, negative
-		{"add.rz.f32", f32(-1), 0xb3800000, 0, f32(-1)},                // towards zero
-		{"add.f32", f32(1), f32(-1), 0, 0},                             // exact cancellation: +0
-		{"add.f32", 0x80000000, 0x80000000, 0, 0x80000000},             // -0 + -0
-		{"add.f32", 0x7f800000, 0xff800000, 0, nan32},                  // inf - inf
-		{"add.f32", 0x7fc00001, f32(1), 0, nan32},                      // NaN in: the canonical NaN
-		{"add.f32", 0x7f7fffff, 0x73800000, 0, 0x7f800000},             // max + half an ulp: a tie, even is inf
-		{"add.rz.f32", 0x7f7fffff, 0x7f7fffff, 0, 0x7f7fffff},          // overflow towards zero: max
-		{"add.rm.f32", 0x7f7fffff, 0x7f7fffff, 0, 0x7f7fffff},          // positive overflow rounded down: max
-		{"add.rm.f32", 0xff7fffff, 0xff7fffff, 0, 0xff800000},          // negative overflow rounded down: -inf
-		{"add.ftz.f32", 0x00000001, 0x00000001, 0, 0},                  // subnormals flushed
-		{"add.f32", 0x00000001, 0x00000001, 0, 0x00000002},             // kept
-		{"add.sat.f32", f32(0.75), f32(0.5), 0, f32(1)},                // clamped
-		{"add.sat.f32", f32(-0.75), f32(0.5), 0, 0},                    // to +0
-		{"add.sat.f32", 0x7f800000, 0xff800000, 0, 0},                  // NaN to +0
-		{"mul.f32", 0x00800000, 0x3f000000, 0, 0x00400000},             // min normal / 2: subnormal
-		{"mul.ftz.f32", 0x00800000, 0x3f000000, 0, 0},                  // flushed result
-		{"mul.rz.f32", 0x00800001, 0x3f000000, 0, 0x00400000},          // subnormal rounding
-		{"mul.f32", 0x00800001, 0x3f000000, 0, 0x00400000},             // tie to even in the subnormals
-		{"mul.f32", 0x00800003, 0x3f000000, 0, 0x00400002},             // tie up to even
-		{"mul.f32", 0x80000000, 0x7f800000, 0, nan32},                  // 0 · inf
-		{"mul.rp.f32", 0x00000001, 0x3f000000, 0, 0x00000001},          // underflow rounded up
-		{"mul.f32", 0x00000001, 0x3f000000, 0, 0},                      // half the smallest: a tie, to 0
-		{"mul.f32", 0x80000001, 0x3f000000, 0, 0x80000000},             // its sign kept
-		{"fma.rn.f32", 0x3f800001, 0x3f800001, 0xbf800002, 0x28800000}, // the product's low bits survive
-		{"fma.rn.f32", f32(2), f32(3), f32(-6), 0},                     // exact zero: +0
-		{"fma.rn.f32", 0x80000000, f32(1), 0x80000000, 0x80000000},     // -0 + -0
+		{"add.f32", f32(1), 0x33800000, 0, f32(1)},                                                     // 1 + 2^-24: a tie, to even
+		{"add.f32", 0x3f800001, 0x33800000, 0, 0x3f800002},                                             // odd: the tie goes up
+		{"add.rp.f32", f32(1), 0x33800000, 0, 0x3f800001},                                              // up
+		{"add.rm.f32", f32(-1), 0xb3800000, 0, 0xbf800001},                                             // down, negative
+		{"add.rz.f32", f32(-1), 0xb3800000, 0, f32(-1)},                                                // towards zero
+		{"add.f32", f32(1), f32(-1), 0, 0},                                                             // exact cancellation: +0
+		{"add.f32", 0x80000000, 0x80000000, 0, 0x80000000},                                             // -0 + -0
+		{"add.f32", 0x7f800000, 0xff800000, 0, nan32},                                                  // inf - inf
+		{"add.f32", 0x7fc00001, f32(1), 0, nan32},                                                      // NaN in: the canonical NaN
+		{"add.f32", 0x7f7fffff, 0x73800000, 0, 0x7f800000},                                             // max + half an ulp: a tie, even is inf
+		{"add.rz.f32", 0x7f7fffff, 0x7f7fffff, 0, 0x7f7fffff},                                          // overflow towards zero: max
+		{"add.rm.f32", 0x7f7fffff, 0x7f7fffff, 0, 0x7f7fffff},                                          // positive overflow rounded down: max
+		{"add.rm.f32", 0xff7fffff, 0xff7fffff, 0, 0xff800000},                                          // negative overflow rounded down: -inf
+		{"add.ftz.f32", 0x00000001, 0x00000001, 0, 0},                                                  // subnormals flushed
+		{"sub.rm.f32", f32(1), f32(1), 0, 0x80000000},                                                  // exact cancellation under .rm: -0
+		{"add.rm.f64", 0x8000000000000000, 0, 0, 0x8000000000000000},                                   // -0 + +0 under .rm: -0
+		{"add.rp.f64", 0x8000000000000000, 0, 0, 0},                                                    // and +0 under .rp
+		{"add.rz.f64", 0x7fefffffffffffff, 0x7fefffffffffffff, 0, 0x7fefffffffffffff},                  // f64 overflow towards zero: max
+		{"mul.rm.f64", 0x7fefffffffffffff, 0xc000000000000000, 0, 0xfff0000000000000},                  // negative overflow down: -inf
+		{"mul.rp.f64", 0x1, 0x3fe0000000000000, 0, 0x1},                                                // half the smallest subnormal, up
+		{"mul.rz.f64", 0x1, 0x3fe0000000000000, 0, 0},                                                  // and towards zero
+		{"div.rp.f64", 0x1, 0x4008000000000000, 0, 0x1},                                                // a third of it, up
+		{"fma.rp.f64", 0x7fe0000000000000, 0x3ff0000000000000, 0x1, 0x7fe0000000000001},                // 2^1023 + 2^-1074, up
+		{"fma.rz.f64", 0x7fe0000000000000, 0x3ff0000000000000, 0x8000000000000001, 0x7fdfffffffffffff}, // 2^1023 - 2^-1074, towards zero
+		{"add.f32", 0x00000001, 0x00000001, 0, 0x00000002},                                             // kept
+		{"add.sat.f32", f32(0.75), f32(0.5), 0, f32(1)},                                                // clamped
+		{"add.sat.f32", f32(-0.75), f32(0.5), 0, 0},                                                    // to +0
+		{"add.sat.f32", 0x7f800000, 0xff800000, 0, 0},                                                  // NaN to +0
+		{"mul.f32", 0x00800000, 0x3f000000, 0, 0x00400000},                                             // min normal / 2: subnormal
+		{"mul.ftz.f32", 0x00800000, 0x3f000000, 0, 0},                                                  // flushed result
+		{"mul.rz.f32", 0x00800001, 0x3f000000, 0, 0x00400000},                                          // subnormal rounding
+		{"mul.f32", 0x00800001, 0x3f000000, 0, 0x00400000},                                             // tie to even in the subnormals
+		{"mul.f32", 0x00800003, 0x3f000000, 0, 0x00400002},                                             // tie up to even
+		{"mul.f32", 0x80000000, 0x7f800000, 0, nan32},                                                  // 0 · inf
+		{"mul.rp.f32", 0x00000001, 0x3f000000, 0, 0x00000001},                                          // underflow rounded up
+		{"mul.f32", 0x00000001, 0x3f000000, 0, 0},                                                      // half the smallest: a tie, to 0
+		{"mul.f32", 0x80000001, 0x3f000000, 0, 0x80000000},                                             // its sign kept
+		{"fma.rn.f32", 0x3f800001, 0x3f800001, 0xbf800002, 0x28800000},                                 // the product's low bits survive
+		{"fma.rn.f32", f32(2), f32(3), f32(-6), 0},                                                     // exact zero: +0
+		{"fma.rn.f32", 0x80000000, f32(1), 0x80000000, 0x80000000},                                     // -0 + -0
 		{"div.rn.f32", f32(1), f32(3), 0, 0x3eaaaaab},
 		{"div.rz.f32", f32(1), f32(3), 0, 0x3eaaaaaa},
 		{"div.rn.f32", f32(1), 0x80000000, 0, 0xff800000}, // 1 / -0

@@ -663,8 +663,15 @@ func fArith(in *inst, a, b, c, _ uint64) uint64 {
 	if in.ftz {
 		x, y, z = ftz(f, x), ftz(f, y), ftz(f, z)
 	}
-	r, e := exactOp(in.sub, x, y, z, f, in.rnd)
-	r = roundFmt(r, e, f, in.rnd)
+	r, exact := 0.0, false
+	if directedRound(in.rnd) {
+		r, exact = exactDirected(in.sub, x, y, z, f, in.rnd)
+	}
+	if !exact {
+		var e int
+		r, e = exactOp(in.sub, x, y, z, f, in.rnd)
+		r = roundFmt(r, e, f, in.rnd)
+	}
 	if in.ftz {
 		r = ftz(f, r)
 	}
