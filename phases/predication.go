@@ -39,8 +39,13 @@ import (
 // at a divergent branch the warp runs both arms anyway, so speculation
 // costs no extra issue slots, while at a uniform one it runs the arm
 // every warp skipped. The selects keep both arms' values live at once,
-// which can cost a register (see the report of issue 12). A's branch and B's "bra J" are
-// removed: A falls into the emptied arms, which fall into J
+// which can cost a register (see the report of issue 12). A uniform
+// branch whose arms hold nothing but plain movs converts too (select
+// formation: the join only chooses among values computed before the
+// branch, so the lanes run no work they would have skipped, only copies
+// the copy propagation after it folds into the selects), when J has at
+// most maxUniformChoices PHIs; counter "uniform value choices made
+// selects". A's branch and B's "bra J" are removed: A falls into the emptied arms, which fall into J
 // (GeneralOptimizeLate2's CFG cleanup merges the chain).
 //
 // Diamonds: an instruction of C equal to one moved from B (same opcode,
@@ -105,12 +110,20 @@ func predication(p *Pass) bool {
 	if pr.nDup > 0 {
 		p.Count("duplicates merged", pr.nDup)
 	}
+	if pr.nChoices > 0 {
+		p.Count("uniform value choices made selects", pr.nChoices)
+	}
 	return changed
 }
 
 // maxPredicationRounds bounds the rounds of if-conversion (each exposes
 // the shapes one nesting level out).
 const maxPredicationRounds = 4
+
+// maxUniformChoices: the most values a uniform branch may choose for it
+// to become selects (a triangle's one branch, a diamond's two, are worth
+// about that many selects).
+const maxUniformChoices = 2
 
 type predicator struct {
 	p     *Pass
@@ -119,9 +132,11 @@ type predicator struct {
 	limit int
 	uni   *core.Uniformity
 	all   bool // PredicateUniformBranches
-	moved []ir.InstrID
+	// uniform: the shape under try has a uniform branch (and all is off).
+	uniform bool
+	moved   []ir.InstrID
 
-	nBranches, nDup int64
+	nBranches, nDup, nChoices int64
 }
 
 // braTarget returns the label bra i names (NoBlock for anything else).
@@ -160,9 +175,9 @@ func (pr *predicator) try(k int) bool {
 	if g == ir.NoOperand || !g.IsReg() || g.Flags()&^ir.FlagNot != 0 || f.Mods[br] != 0 && !f.Mods[br].Has(ir.ModUni) {
 		return false
 	}
-	if !pr.all && !pr.uni.Divergent[a] {
-		return false
-	}
+	// At a uniform branch only a choice of values converts (arms that
+	// move nothing); uniform is false under PredicateUniformBranches.
+	pr.uniform = !pr.all && !pr.uni.Divergent[a]
 	t := braTarget(f, br)
 	if t == ir.NoBlock || t == a || t == b || !onlyPred(f, b, a) {
 		return false
@@ -228,6 +243,25 @@ func (pr *predicator) armBody(x ir.BlockID) (int, bool) {
 	return n, true
 }
 
+// onlyCopies: arm x (NoBlock: none) holds nothing but plain movs, each
+// giving a value a name for the join to choose (the copy propagation
+// after predication folds them into the selects).
+func (pr *predicator) onlyCopies(x ir.BlockID) bool {
+	f := pr.f
+	if x == ir.NoBlock {
+		return true
+	}
+	for i := f.BlockFirst[x]; i != ir.NoInstr; i = f.Next[i] {
+		if f.InstrProps(i).Has(ir.PTerminator) && i == f.BlockLast[x] {
+			break
+		}
+		if f.Op[i] != ir.OpMov || f.Mods[i] != 0 || f.OpCount[i] != 2 {
+			return false
+		}
+	}
+	return true
+}
+
 // convert if-converts: a ends with branch br (guard g) to taken; the arms
 // are b (and c, NoBlock for a triangle); j is the join; fromTaken and
 // fromFall name the predecessors of j on the taken and fall-through side.
@@ -243,11 +277,17 @@ func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j
 			return false
 		}
 	}
-	if nb+nc > pr.limit {
+	if nb+nc > pr.limit || pr.uniform && !(pr.onlyCopies(b) && pr.onlyCopies(c)) {
 		return false
 	}
 	// J's PHIs must all be of a type selp takes, with one value per edge.
+	// A uniform branch chooses at most maxUniformChoices values: each
+	// becomes a select the warp issues where one branch did.
+	nphi := 0
 	for i := f.BlockFirst[j]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+		if nphi++; pr.uniform && nphi > maxUniformChoices {
+			return false
+		}
 		d := f.Ops(i)[0].Reg()
 		if f.RegType[d] == ir.TPred || f.RegVec[d] != 0 {
 			return false
@@ -311,6 +351,9 @@ func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j
 	}
 	f.Remove(br)
 	pr.nBranches++
+	if pr.uniform {
+		pr.nChoices++
+	}
 	return true
 }
 

@@ -52,6 +52,7 @@ L3:`
 		notWant  []string
 		branches int64
 		dups     int64
+		choices  int64
 	}{
 		{name: "triangle", body: triangle, want: []string{"selp.b32"}, notWant: []string{"bra"}, branches: 1},
 		{name: "diamond: the arms' duplicate merges", body: diamond, want: []string{"selp.b32"}, notWant: []string{"bra"}, branches: 1, dups: 1},
@@ -78,6 +79,38 @@ L1:`, want: []string{"bra"}},
 	@%p1 bra L1;
 	div.u32 %r4, %r2, %r3;
 L1:`, want: []string{"bra"}},
+		{name: "uniform branch choosing a value", body: `
+	setp.lt.u32 %p1, %r2, 5;
+	@%p1 bra L1;
+	mov.u32 %r4, 9;
+L1:`, want: []string{"selp.b32"}, notWant: []string{"bra"}, branches: 1, choices: 1},
+		{name: "uniform diamond choosing two values", body: `
+	setp.lt.u32 %p1, %r2, 5;
+	@%p1 bra L1;
+	mov.u32 %r4, %r3;
+	mov.u32 %r6, 7;
+	bra L2;
+L1:
+	mov.u32 %r6, %r2;
+L2:`, want: []string{"selp.b32"}, notWant: []string{"bra"}, branches: 1, choices: 1},
+		{name: "uniform branch over work stays", body: `
+	setp.lt.u32 %p1, %r2, 5;
+	@%p1 bra L1;
+	add.s32 %r4, %r2, 3;
+L1:`, want: []string{"bra"}},
+		{name: "uniform branch choosing three values stays", body: `
+	setp.lt.u32 %p1, %r2, 5;
+	@%p1 bra L1;
+	mov.u32 %r4, 9;
+	mov.u32 %r6, 8;
+	mov.u32 %r7, 1;
+L1:
+	add.s32 %r4, %r4, %r7;`, want: []string{"bra"}},
+		{name: "uniform branch, PredicateUniformBranches", body: `
+	setp.lt.u32 %p1, %r2, 5;
+	@%p1 bra L1;
+	add.s32 %r4, %r2, 3;
+L1:`, knobs: []string{"PredicateUniformBranches=true"}, want: []string{"selp.b32"}, notWant: []string{"bra"}, branches: 1},
 		{name: "no predicate PHI", body: `
 	setp.lt.u32 %p1, %r3, 5;
 	setp.lt.u32 %p3, %r2, 1;
@@ -102,6 +135,9 @@ L1:
 			}
 			if got := counter(stats, "branches predicated"); got != tc.branches {
 				t.Errorf("branches predicated %d, want %d\n%s", got, tc.branches, body)
+			}
+			if got := counter(stats, "uniform value choices made selects"); got != tc.choices {
+				t.Errorf("uniform value choices %d, want %d\n%s", got, tc.choices, body)
 			}
 			if got := counter(stats, "duplicates merged"); got != tc.dups {
 				t.Errorf("duplicates merged %d, want %d\n%s", got, tc.dups, body)
