@@ -147,6 +147,7 @@ func gvnCse(p *Pass) bool {
 	if g.nDrain > 0 {
 		p.Count("commoned in the scope drain", g.nDrain)
 	}
+	g.countDeclined()
 	return n > 0
 }
 
@@ -218,6 +219,9 @@ type gvn struct {
 	// (an instruction made a copy of an equal value that dominates it)
 	// is whole and right on its own, and the drain only finds more.
 	poll *poller
+
+	// press: the register pressure estimate (gvnpressure.go).
+	press *gvnPressure
 }
 
 // Properties that exclude an instruction from value numbering.
@@ -270,6 +274,7 @@ func (g *gvn) run() int64 {
 			g.galias[r] = ir.NoReg
 		}
 	}
+	g.initPressure()
 	cand, longest := 0, 0
 	for _, b := range f.Layout {
 		k := int32(0)
@@ -675,7 +680,7 @@ func (g *gvn) commonWith(l, e ir.InstrID) bool {
 	f := g.f
 	dl, de := f.Ops(l)[0].Reg(), f.Ops(e)[0].Reg()
 	tl := f.RegType[dl]
-	if !regsInterchangeable(tl, f.RegType[de]) || g.gate <= 0 || !g.p.Allow() {
+	if !regsInterchangeable(tl, f.RegType[de]) || g.gate <= 0 || !g.pressureOK(l, e) || !g.p.Allow() {
 		return false
 	}
 	g.gate--
