@@ -220,8 +220,10 @@ type gvn struct {
 	// is whole and right on its own, and the drain only finds more.
 	poll *poller
 
-	// press: the register pressure estimate (gvnpressure.go).
-	press *gvnPressure
+	// press: the register pressure estimate (gvnpressure.go), set up
+	// at the first commoning (pressInit).
+	press     *gvnPressure
+	pressInit bool
 }
 
 // Properties that exclude an instruction from value numbering.
@@ -274,7 +276,6 @@ func (g *gvn) run() int64 {
 			g.galias[r] = ir.NoReg
 		}
 	}
-	g.initPressure()
 	cand, longest := 0, 0
 	for _, b := range f.Layout {
 		k := int32(0)

@@ -30,8 +30,8 @@ import (
 // header, a later use in another branch), not the retry's measure; the
 // register cap of the pipeline still checks the result.
 //
-// Cost: one liveness (usually cached by the live/dead sweep before), one
-// trace, and a segment tree of range additions and range maxima over the
+// Cost, paid at the first commoning: one liveness (usually cached by the
+// live/dead sweep before), one trace, and a segment tree of range additions and range maxima over the
 // positions: O(log n) per commoning, 16 bytes per instruction and class
 // of scratch memory.
 type gvnPressure struct {
@@ -138,6 +138,12 @@ func (pr *gvnPressure) endOf(f *ir.Func, r ir.RegID) int32 {
 // pressureOK reports whether l may become a copy of e's result without
 // the estimate rising above the bound, and if so charges it.
 func (g *gvn) pressureOK(l, e ir.InstrID) bool {
+	if !g.pressInit {
+		// Set up at the first commoning, before any edit: a function
+		// with nothing to common pays nothing.
+		g.pressInit = true
+		g.initPressure()
+	}
 	pr := g.press
 	if pr == nil {
 		return true
