@@ -69,5 +69,6 @@ func lateCommoningWith(p *Pass, ft *classFilterTest) bool {
 	if n > 0 {
 		p.Count("expressions commoned", n)
 	}
+	g.countDeclined()
 	return n > 0
 }

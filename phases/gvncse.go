@@ -147,6 +147,7 @@ func gvnCse(p *Pass) bool {
 	if g.nDrain > 0 {
 		p.Count("commoned in the scope drain", g.nDrain)
 	}
+	g.countDeclined()
 	return n > 0
 }
 
@@ -218,6 +219,11 @@ type gvn struct {
 	// (an instruction made a copy of an equal value that dominates it)
 	// is whole and right on its own, and the drain only finds more.
 	poll *poller
+
+	// press: the register pressure estimate (gvnpressure.go), set up
+	// at the first commoning (pressInit).
+	press     *gvnPressure
+	pressInit bool
 }
 
 // Properties that exclude an instruction from value numbering.
@@ -675,7 +681,7 @@ func (g *gvn) commonWith(l, e ir.InstrID) bool {
 	f := g.f
 	dl, de := f.Ops(l)[0].Reg(), f.Ops(e)[0].Reg()
 	tl := f.RegType[dl]
-	if !regsInterchangeable(tl, f.RegType[de]) || g.gate <= 0 || !g.p.Allow() {
+	if !regsInterchangeable(tl, f.RegType[de]) || g.gate <= 0 || !g.pressureOK(l, e) || !g.p.Allow() {
 		return false
 	}
 	g.gate--
@@ -820,18 +826,24 @@ func (g *gvn) sameKey(a, b ir.InstrID) bool {
 // their value-numbering key, with an undo log: undo(mark) restores the
 // table as it was when the log had mark entries. Removal happens only
 // through undo, in reverse order of insertion, so linear probing stays
-// valid.
+// valid. A slot holds the instruction and the high 32 bits of its key's
+// hash side by side, so a probe reads one cache line (the dominator-scoped
+// table of a large function is megabytes: two arrays cost two misses per
+// probe); the low bits chose the slot, and sameKey decides equality.
 type gvnTable struct {
-	slots []ir.InstrID // NoInstr: empty
-	hash  []uint64
+	slots []gvnSlot // instr NoInstr: empty
 	log   []gvnUndo
 	mask  uint64
 }
 
+type gvnSlot struct {
+	instr ir.InstrID
+	hi    uint32 // the hash's high 32 bits
+}
+
 type gvnUndo struct {
 	slot uint32
-	prev ir.InstrID
-	hash uint64
+	prev gvnSlot
 }
 
 func (t *gvnTable) init(sc *Scratch, n int) {
@@ -839,11 +851,10 @@ func (t *gvnTable) init(sc *Scratch, n int) {
 	for size < 2*n {
 		size <<= 1
 	}
-	t.slots = take[ir.InstrID](sc, size)
+	t.slots = take[gvnSlot](sc, size)
 	for k := range t.slots {
-		t.slots[k] = ir.NoInstr
+		t.slots[k].instr = ir.NoInstr
 	}
-	t.hash = take[uint64](sc, size)
 	t.mask = uint64(size - 1)
 	t.log = take[gvnUndo](sc, n)[:0] // at most one undo entry per candidate
 }
@@ -854,27 +865,29 @@ func (t *gvnTable) find(g *gvn, h uint64, l ir.InstrID, valid func(e, l ir.Instr
 	if t.slots == nil {
 		return ir.NoInstr
 	}
+	hi := uint32(h >> 32)
 	for k := h & t.mask; ; k = (k + 1) & t.mask {
-		e := t.slots[k]
-		if e == ir.NoInstr {
+		s := t.slots[k]
+		if s.instr == ir.NoInstr {
 			return ir.NoInstr
 		}
-		if t.hash[k] == h && g.sameKey(e, l) {
-			if valid != nil && !valid(e, l) {
+		if s.hi == hi && g.sameKey(s.instr, l) {
+			if valid != nil && !valid(s.instr, l) {
 				return ir.NoInstr
 			}
-			return e
+			return s.instr
 		}
 	}
 }
 
 // insert adds i (hash h), replacing an entry with an equal key.
 func (t *gvnTable) insert(g *gvn, h uint64, i ir.InstrID) {
+	hi := uint32(h >> 32)
 	for k := h & t.mask; ; k = (k + 1) & t.mask {
-		e := t.slots[k]
-		if e == ir.NoInstr || (t.hash[k] == h && g.sameKey(e, i)) {
-			t.log = append(t.log, gvnUndo{slot: uint32(k), prev: e, hash: t.hash[k]})
-			t.slots[k], t.hash[k] = i, h
+		s := t.slots[k]
+		if s.instr == ir.NoInstr || (s.hi == hi && g.sameKey(s.instr, i)) {
+			t.log = append(t.log, gvnUndo{slot: uint32(k), prev: s})
+			t.slots[k] = gvnSlot{instr: i, hi: hi}
 			return
 		}
 	}
@@ -883,7 +896,7 @@ func (t *gvnTable) insert(g *gvn, h uint64, i ir.InstrID) {
 func (t *gvnTable) undo(mark int) {
 	for j := len(t.log) - 1; j >= mark; j-- {
 		u := t.log[j]
-		t.slots[u.slot], t.hash[u.slot] = u.prev, u.hash
+		t.slots[u.slot] = u.prev
 	}
 	t.log = t.log[:mark]
 }

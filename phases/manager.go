@@ -207,7 +207,15 @@ type Pass struct {
 	// all); asked counts the requests (pressure.go).
 	limit, asked int
 	capBy        capMeasure // how the register cap is measured (pressure.go)
-	poll         poller     // cancel.go
+	// regCap is the register cap the pipeline holds this function's
+	// result to, when regCapSet: what a phase that trades registers for
+	// fewer instructions may use (gvnpressure.go). Not set when nothing
+	// holds the function (PressureRetry and PressureGuard off, or a
+	// RaisesCap phase changed it in an unguarded run: the retry leaves a
+	// function whose frame became registers as it is).
+	regCap    capLevels
+	regCapSet bool
+	poll      poller // cancel.go
 }
 
 // Canceled reports whether the run's context has been canceled. The
@@ -330,7 +338,8 @@ func runPipeline(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats
 // not nil, starts there (the function already restored to its copy).
 func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels, everyPhase bool, save, from *resumePoint) ([]PhaseStat, error) {
 	f := a.Func()
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy}
+	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy,
+		regCap: capLive, regCapSet: capLive != capLevels{}}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
 	version := 0
@@ -429,6 +438,9 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			p.Count("segment replayed for the register cap", 1)
 			replayNS = 0
 		}
+		if capSet {
+			p.regCap = capLive
+		}
 		changed, err := p.runPhase(ctx, c.fns[i])
 		if guarded && changed && err == nil && ctx.Err() == nil && !capBy.within(a, capLive) {
 			// Only a rise is the phase's doing: where the function was
@@ -456,6 +468,9 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			if raised != nil {
 				*raised = maxFiles(*raised, lc)
 			}
+		}
+		if changed && ph.Pressure == RaisesCap && !capSet {
+			p.regCapSet = false
 		}
 		if changed {
 			version++

@@ -141,7 +141,7 @@ var pipeline = []Phase{
 	// Global value numbering and CSE on SSA (mode chosen by the SM
 	// profile or EnableGvnCseMode).
 	{Name: "GvnCse", Pressure: Guarded, Fn: gvnCse, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "global value numbering and common-subexpression elimination"},
+		Help: "global value numbering and common-subexpression elimination; under a register cap, no commoning that would raise the maximum live registers (an estimate)"},
 	// Reassociate integer chains so that GvnCse leftovers become common.
 	{Name: "OriReassociateAndCommon", Pressure: Guarded, Form: NeedsSSA, Fn: reassociateAndCommon, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "reassociate integer expression chains and common the results"},
@@ -157,7 +157,7 @@ var pipeline = []Phase{
 		Help: "if-conversion of small triangles and diamonds: arms run unguarded (speculated), PHIs become selp, duplicates of the two arms merge"},
 	// Predication put formerly exclusive paths side by side: common them.
 	{Name: "LateOriCommoning", Pressure: Guarded, Fn: lateCommoning, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "late commoning: an instruction equal to one in a dominating block becomes a copy of it (through copies unless DisableMoveCommoning)"},
+		Help: "late commoning: an instruction equal to one in a dominating block becomes a copy of it (through copies unless DisableMoveCommoning); under a register cap, not where that would raise the maximum live registers (an estimate)"},
 	// Clean up after predication and commoning.
 	{Name: "GeneralOptimizeLate2", Pressure: Guarded, Families: []string{"GeneralOptimize"}, Fn: generalOptimizeLate2, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},

@@ -331,7 +331,9 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	capLive := pressureCap(c.Knobs, byFiles.of(a))
 	local0 := localBytes(f)
 	var rp resumePoint
-	stats, err := runPipelineWith(ctx, c, sc, a, stats, html, capLevels{}, false, byClasses, nil, false, &rp, nil)
+	// Unguarded, but with the cap the end will be measured against, for
+	// the phases that heed it (Pass.regCap).
+	stats, err := runPipelineWith(ctx, c, sc, a, stats, html, capLive, false, byClasses, nil, false, &rp, nil)
 	if err != nil || ctx.Err() != nil || !rp.set {
 		return stats, err
 	}

@@ -133,7 +133,9 @@ func TestPressureGuardWholePipeline(t *testing.T) {
 
 // TestPressureRetry: the default pipeline (PressureRetry) on generated
 // kernels with redundancy injected for GvnCse to common (commoning
-// lengthens live ranges). A kernel whose unguarded run ends above its
+// lengthens live ranges; GvnCse runs here without its own pressure
+// estimate, gvnpressure.go, which would otherwise keep most kernels
+// within their cap and leave the retry nothing to do). A kernel whose unguarded run ends above its
 // input's maximum live (classes, or the report's R and P files) is run
 // again under the guard; the result is never further above that cap than
 // the run without the retry leaves it, a kernel not run again is within
@@ -151,6 +153,11 @@ func TestPressureRetry(t *testing.T) {
 	}
 	on.Verify = true
 	off, _ := NewConfig(MaxOpt, target, []KnobSetting{noRetry}, nil, nil)
+	for _, c := range []*Config{on, off} {
+		if err := c.Override("GvnCse", gvnCseUnheld); err != nil {
+			t.Fatal(err)
+		}
+	}
 	reruns, kept := 0, 0
 	for seed := range int64(n) {
 		f := gen.Func(gen.Kernel(gen.Config{Seed: 12000 + seed, Size: 300, Inject: gen.Dominated}))
@@ -184,4 +191,13 @@ func TestPressureRetry(t *testing.T) {
 	if kept == 0 {
 		t.Errorf("no kernel was run again with its guarded result kept: the retry never ran")
 	}
+}
+
+// gvnCseUnheld is GvnCse as if no register cap held the function: its
+// pressure estimate off, every commoning it finds made.
+func gvnCseUnheld(p *Pass) bool {
+	held := p.regCapSet
+	p.regCapSet = false
+	defer func() { p.regCapSet = held }()
+	return gvnCse(p)
 }
