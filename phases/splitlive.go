@@ -1,6 +1,9 @@
 package phases
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -692,12 +695,11 @@ func (s *splitter) liveBefore(l *core.Liveness, r ir.RegID, u ir.InstrID) bool {
 	if l.IsLiveOut(b, r) {
 		return true
 	}
-	for _, x := range s.p.A.DefUse().Uses(r) {
-		if s.f.Block[x.Instr] == b && s.pos[x.Instr] >= s.pos[u] {
-			return true
-		}
-	}
-	return false
+	// The uses are in layout order: the first at or after u decides.
+	uses := s.p.A.DefUse().Uses(r)
+	pu := s.pos[u]
+	k, _ := slices.BinarySearchFunc(uses, pu, func(x core.Ref, p int32) int { return cmp.Compare(s.pos[x.Instr], p) })
+	return k < len(uses) && s.f.Block[uses[k].Instr] == b
 }
 
 // rematerializable reports whether instruction d, defining r, may be

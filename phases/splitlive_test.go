@@ -145,3 +145,79 @@ func quartiles(xs []int) string {
 	q := func(p int) int { return s[(len(s)-1)*p/4] }
 	return fmt.Sprintf("min %d q1 %d median %d q3 %d max %d", q(0), q(1), q(2), q(3), q(4))
 }
+
+// BenchmarkSplitScaling: OriSplitHighPressureLiveRanges on its own (with
+// the SSA conversions around it) on generated kernels of 10K to 1M
+// instructions with long live ranges; the metric is the phase's own time
+// per input instruction (near-linear: the 1M figure within 1.5x of the
+// 10K one). -short stops at 300K.
+func BenchmarkSplitScaling(b *testing.B) {
+	for _, n := range []int{10_000, 300_000, 1_000_000} {
+		if testing.Short() && n > 300_000 {
+			continue
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64, LongRanges: true}))
+			target, _ := ParseTarget("sm_80")
+			c, err := NewConfig(MaxOpt, target, nil, nil, []string{"OriSplitHighPressureLiveRanges"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			sc := NewScratch()
+			ns, split := int64(0), int64(0)
+			b.ResetTimer()
+			for b.Loop() {
+				b.StopTimer()
+				g := f.Clone()
+				b.StartTimer()
+				stats, err := Run(context.Background(), c, sc, g, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, s := range stats {
+					if s.Name == "OriSplitHighPressureLiveRanges" {
+						ns += s.NS
+						split += counter(stats, "values rematerialized")
+					}
+				}
+			}
+			per := float64(b.N) * float64(f.NumInstrs())
+			b.ReportMetric(float64(ns)/per, "split-ns/instr")
+			b.ReportMetric(float64(split)/float64(b.N), "values/run")
+		})
+	}
+}
+
+// TestOccupancyBudget: the register budget TargetOccupancy gives (from
+// the SM profile's warps per SM), and that it feeds the cap.
+func TestOccupancyBudget(t *testing.T) {
+	for _, c := range []struct{ pct, warps, want int }{
+		{0, 64, 0}, {100, 64, 32}, {50, 64, 64}, {25, 64, 128}, {100, 48, 40}, {100, 32, 64}, {10, 64, 255}, {75, 64, 40},
+	} {
+		if got := occupancyRegs(c.pct, c.warps); got != c.want {
+			t.Errorf("occupancyRegs(%d%%, %d warps) = %d, want %d", c.pct, c.warps, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		sm   string
+		want int
+	}{{"sm_80", 32}, {"sm_86", 40}, {"sm_75", 64}, {"sm_90", 32}} {
+		target, err := ParseTarget(c.sm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := NewKnobs(ProfileFor(target), mustKnobs(t, "TargetOccupancy=100"))
+		if got := budgetR(k); got != c.want {
+			t.Errorf("%s at full occupancy: budget %d, want %d", c.sm, got, c.want)
+		}
+		var live capLevels
+		if cp := pressureCap(k, live); cp[ir.FileR] != c.want {
+			t.Errorf("%s: cap of a function of no registers %d, want the budget %d", c.sm, cp[ir.FileR], c.want)
+		}
+	}
+	// PressureBudgetR, when set, wins.
+	target, _ := ParseTarget("sm_80")
+	if got := budgetR(NewKnobs(ProfileFor(target), mustKnobs(t, "TargetOccupancy=100", "PressureBudgetR=20"))); got != 20 {
+		t.Errorf("PressureBudgetR=20 with TargetOccupancy=100: budget %d, want 20", got)
+	}
+}
