@@ -221,3 +221,37 @@ func TestOccupancyBudget(t *testing.T) {
 		t.Errorf("PressureBudgetR=20 with TargetOccupancy=100: budget %d, want 20", got)
 	}
 }
+
+// TestOccupancyBudgetHolds: with a register budget from TargetOccupancy,
+// -O3 leaves no generated kernel above the larger of its input's maximum
+// live data registers and the budget (the guarded phases held to it by
+// the retry, the splitting phases lowering toward it).
+func TestOccupancyBudgetHolds(t *testing.T) {
+	skipUnderRace(t)
+	target, _ := ParseTarget("sm_80")
+	for _, occ := range []int{100, 50} {
+		c, err := NewConfig(MaxOpt, target, mustKnobs(t, fmt.Sprintf("TargetOccupancy=%d", occ)), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget := budgetR(c.Knobs)
+		sc := NewScratch()
+		above := 0
+		for k := range 60 {
+			f := gen.Func(gen.Kernel(gen.Config{Seed: 9100 + int64(k), Size: 400, Pool: 16, LongRanges: k%2 == 0}))
+			in := NewAnalyses(f).LiveClasses()[ir.FileR]
+			g := f.Clone()
+			if _, err := Run(context.Background(), c, sc, g, nil); err != nil {
+				t.Fatal(err)
+			}
+			out := NewAnalyses(g).LiveClasses()[ir.FileR]
+			if out > max(in, budget) {
+				t.Errorf("TargetOccupancy=%d (budget %d): kernel %d max live R %d -> %d", occ, budget, k, in, out)
+			}
+			if in > budget {
+				above++
+			}
+		}
+		t.Logf("TargetOccupancy=%d: budget %d registers; %d of 60 inputs above it", occ, budget, above)
+	}
+}
