@@ -48,37 +48,47 @@ import (
 // d's block no longer reads v, d is dead and the next dead-code sweep
 // removes it.
 //
+// A register source that is not live at a recomputation point may be
+// computed again there too when it is a leaf (a cheap value of no
+// register, no wider than v): a chain of two, as a pointer parameter's
+// ld.param and cvta.to.global. What the seeds also do — split a value
+// that is not cheap with a copy into a new register at a loop boundary —
+// is not done: in printed PTX the copy keeps the value live, so it lowers
+// nothing here.
+//
 // Where to split (the seeds' per-register bit vectors and probes). Each
 // round measures the pressure at every instruction (one liveness, one
 // trace: core.PressureTrace, data and predicates as the register cap
 // counts them) and finds the hot points, the instructions where a class
-// reaches its maximum. In each block, the first hot point h of a class
-// is a constraint: the maximum of the class falls only if, at every hot
-// point, some value stops being live. A candidate v frees h when v is live
-// out of h's block and the block reads or writes v nowhere at or after h
-// (v is live through that tail of the block only to reach later blocks):
-// after the split v is dead there. Later hot points of the same block are
-// freed by every value that frees the first (fewer references follow
-// them), so the first one stands for all. Per candidate the pass keeps
-// the set of constraints it frees as a bit vector over the constraints —
-// the seeds' live-through set of a virtual register, restricted to the
-// hot blocks — and chooses a set of candidates covering every
-// constraint of a class greedily: the first uncovered constraint is
+// reaches its maximum. Each hot point is a constraint: the maximum of the
+// class falls only if, at every hot point, some value stops being live.
+// After the split a candidate v lives, in a block other than its
+// definition's, only from the recomputation before its first reference
+// there to its last reference, and in its definition's block from the
+// definition to its last use; so v, live at a hot point h now, is free
+// there afterwards when h lies outside the span of v's references in h's
+// block. Per candidate the pass keeps the set of constraints it frees as
+// a bit vector over the constraints — the seeds' live-through set of a
+// virtual register, restricted to the hot points — and covers the
+// constraints of each class greedily: the first uncovered constraint is
 // probed with a single bit test of each candidate's set before the full
-// intersection (Intersects, giving the first common constraint) and the
-// count of newly covered constraints; a candidate's gain divided by the
-// instructions it adds (the blocks it is recomputed in) decides. A class
-// with a constraint no candidate frees is left alone in that round
-// (lowering the other points would add instructions for nothing). The
-// chosen splits are made together, the analyses dropped, and the next
-// round measures again: a round's splits lower each class they cover by
-// at least one register (every point at the maximum loses a live value
-// and no point gains one: the recomputation sits right before a use that
-// already reads v and whose register sources are live there), so the
-// rounds stop when a class has no cover, is at or below the register
-// budget (PressureBudgetR or TargetOccupancy's for data, PressureBudgetP
-// for predicates; none by default), or the knob SplitLiveRangesBudget
-// (instructions added per function) is spent.
+// intersection (Intersects, the first common constraint) and the count
+// of newly covered ones; a candidate's gain divided by the instructions
+// it adds decides, and the class is covered when its constraints are a
+// subset of the covered ones (IsSubsetOf). A class with a constraint no
+// candidate frees, or whose cover would exceed the budget, is left alone
+// in that round (lowering the other points would add instructions for
+// nothing). The chosen splits are made together, the analyses dropped,
+// and the next round measures again. A round's splits lower each class
+// they cover by at least one register: every point at the maximum loses a
+// live value, and no point gains one (a recomputation sits right before a
+// reference whose own point held v already, and its register sources are
+// live there; a chain's leaf stands in for v, no wider, before v is
+// defined). The rounds stop when no class has a cover, every class is at
+// or below the register budget (PressureBudgetR or TargetOccupancy's for
+// data, PressureBudgetP for predicates; none by default), after
+// maxSplitRounds, or when the knob SplitLiveRangesBudget (instructions
+// added per function) is spent.
 
 // maxSplitRounds bounds the rounds of one run (each costs a liveness and
 // a trace of the function).
@@ -88,8 +98,8 @@ const maxSplitRounds = 8
 // read in many places is not cheap to give anew everywhere.
 const maxSplitSites = 4
 
-// maxSplitConstraints bounds the hot blocks one round looks at: a
-// function whose maximum is reached in more blocks than that has a flat
+// maxSplitConstraints bounds the hot points one round looks at: a
+// function whose maximum is reached at more points than that has a flat
 // profile that a few splits cannot lower.
 const maxSplitConstraints = 1024
 
@@ -192,10 +202,10 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 		p.Count("values rematerialized", int64(s.values))
 		p.Count("instructions added", split)
 		p.Count("rounds that lowered the maximum", rounds)
-		p.Count("max live R before", int64(before[0]))
-		p.Count("max live R after", int64(after[0]))
-		p.Count("max live P before", int64(before[1]))
-		p.Count("max live P after", int64(after[1]))
+		p.Count("max live R+UR before", int64(before[0]))
+		p.Count("max live R+UR after", int64(after[0]))
+		p.Count("max live P+UP before", int64(before[1]))
+		p.Count("max live P+UP after", int64(after[1]))
 	}
 	return changed
 }
@@ -343,13 +353,10 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 		}
 		mark, markAdded := len(picked), added
 		ok := true
-		for {
+		for !classNeed.IsSubsetOf(covered) {
 			uncov.Copy(classNeed)
 			uncov.AndNot(covered)
 			first := uncov.NextSet(0)
-			if first < 0 {
-				break
-			}
 			best, bestScore := -1, 0.0
 			for k := range s.cands {
 				v := slab.Get(k)
@@ -805,11 +812,11 @@ func splitHidExcess(stats []PhaseStat, cap capLevels) bool {
 		}
 		for _, c := range st.Counters {
 			switch c.Name {
-			case "max live R before":
+			case "max live R+UR before":
 				if int(c.N) > cap[ir.FileR] {
 					return true
 				}
-			case "max live P before":
+			case "max live P+UP before":
 				if int(c.N) > cap[ir.FileP] {
 					return true
 				}
