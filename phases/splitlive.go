@@ -110,7 +110,7 @@ type splitCand struct {
 	sites int32 // blocks it is recomputed in
 	slots int32 // 32-bit slots of its register
 	class ir.File
-	cost  int32 // instructions it adds
+	cost  int32 // instructions it adds, net of its definition when that dies
 	nsrc  int8
 	srcs  [4]ir.RegID // register sources (live at every site)
 	// chain: register sources computed again before it at every site
@@ -187,11 +187,11 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 		if !want[0] && !want[1] {
 			break
 		}
-		n := s.round(max, want, loopsOnly, budget-split)
-		if n == 0 {
+		picked, added := s.round(max, want, loopsOnly, budget-split)
+		if picked == 0 {
 			break
 		}
-		split += int64(n)
+		split += added
 		rounds++
 		changed = true
 		p.A.Invalidate(instrAnalyses)
@@ -251,8 +251,9 @@ func grow32(s []int32, n int) []int32 {
 
 // round finds this round's constraints and candidates, chooses a cover
 // per class and makes the splits; it returns how many values it split
-// (0: nothing to do).
-func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64) int {
+// (0: nothing to do) and the instructions that adds, net of definitions
+// left dead.
+func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64) (int, int64) {
 	f, a := s.f, s.p.A
 	l := a.Liveness()
 	var loops *core.Loops
@@ -305,7 +306,7 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 				dead[c] = true
 			}
 			if len(s.conBlock) > maxSplitConstraints {
-				return 0
+				return 0, 0
 			}
 		}
 	}
@@ -319,7 +320,7 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 		}
 	}
 	if need.IsEmpty() {
-		return 0
+		return 0, 0
 	}
 	// Each candidate's set of constraints it frees.
 	slab := bitvec.NewSlab(nc, len(s.cands))
@@ -370,7 +371,9 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 					continue
 				}
 				tmp.AssignAnd(v, uncov)
-				gain := float64(tmp.PopCount()) / float64(s.cands[k].cost)
+				// (2·cost+1: a split that adds nothing, d moving to
+				// its one remote use, still ranks by its gain)
+				gain := float64(tmp.PopCount()) / float64(2*s.cands[k].cost+1)
 				if best < 0 || gain > bestScore || gain == bestScore && s.cands[k].slots > s.cands[best].slots {
 					best, bestScore = k, gain
 				}
@@ -395,13 +398,13 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 		}
 	}
 	if len(picked) == 0 {
-		return 0
+		return 0, 0
 	}
 	for _, k := range picked {
 		s.apply(&s.cands[k])
 	}
 	s.values += len(picked)
-	return int(added)
+	return len(picked), added
 }
 
 // mark records c as chosen.
@@ -600,6 +603,7 @@ func (s *splitter) candidate(r ir.RegID) int {
 	l := a.Liveness()
 	var siteBuf [maxSplitSites]ir.InstrID
 	sites := siteBuf[:0]
+	usedAtHome := false // read in d's block after d
 	lastBlock := ir.NoBlock
 	for _, u := range du.Uses(r) {
 		ub := f.Block[u.Instr]
@@ -607,6 +611,7 @@ func (s *splitter) candidate(r ir.RegID) int {
 			if s.pos[u.Instr] <= s.pos[d] {
 				return -1
 			}
+			usedAtHome = true
 			continue
 		}
 		if !dom.StrictlyDominates(bd, ub) {
@@ -650,8 +655,15 @@ func (s *splitter) candidate(r ir.RegID) int {
 		chain = append(chain, src)
 	}
 	srcs = srcs[:j]
+	// The instructions the split adds: a recomputation (and its chain)
+	// per site, less d itself where its block no longer reads v (the
+	// last dead-code sweep removes it).
+	cost := len(sites) * (1 + len(chain))
+	if !usedAtHome {
+		cost--
+	}
 	k := len(s.cands)
-	c := splitCand{reg: r, def: d, sites: int32(len(sites)), cost: int32(len(sites) * (1 + len(chain))), slots: int32(slots),
+	c := splitCand{reg: r, def: d, sites: int32(len(sites)), cost: int32(cost), slots: int32(slots),
 		class: ir.File(classIdx(ir.FileOf(f.RegType[r], false))), nsrc: int8(len(srcs)), nchain: int8(len(chain))}
 	copy(c.srcs[:], srcs)
 	copy(c.chain[:], chain)
