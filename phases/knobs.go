@@ -155,7 +155,7 @@ var (
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
 		"maximum number of instructions hoisted or moved per function")
 	SplitLiveRangesBudget = budgetKnob("SplitLiveRangesBudget", "8", "OriSplitLiveRanges",
-		"most instructions OriSplitLiveRanges and OriSplitHighPressureLiveRanges each add per function by rematerializing values (a round whose cover costs more is not made; each run also stops after 8 rounds, and once the maximum live data registers and predicates are at or below the register budget: PressureBudgetR or TargetOccupancy's, PressureBudgetP)")
+		"most instructions OriSplitLiveRanges and OriSplitHighPressureLiveRanges each add per function by rematerializing values (a round whose cover costs more, or more than 6, is not made; each run also stops after 8 rounds, and once the maximum live data registers and predicates are at or below the register budget: PressureBudgetR or TargetOccupancy's, PressureBudgetP)")
 	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
 		"most instructions OriDoPredication moves out of a triangle's or diamond's arms (0: the phase is off)")
 	PredicateUniformBranches = boolKnob("PredicateUniformBranches", "false", "OriDoPredication",

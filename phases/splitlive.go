@@ -98,6 +98,13 @@ const maxSplitRounds = 8
 // read in many places is not cheap to give anew everywhere.
 const maxSplitSites = 4
 
+// maxSplitRoundCost is the most instructions one round may add: a round
+// lowers each class it covers by one register (more where a 64-bit value
+// goes), and past that many instructions a register is not worth them
+// (on the -O0 quality suite the rounds cost 1 to 6, but one of 8 lowered
+// softmax_row by one register).
+const maxSplitRoundCost = 6
+
 // maxSplitConstraints bounds the hot points one round looks at: a
 // function whose maximum is reached at more points than that has a flat
 // profile that a few splits cannot lower.
@@ -378,7 +385,7 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 					best, bestScore = k, gain
 				}
 			}
-			if best < 0 || added+int64(s.cands[best].cost) > budget {
+			if best < 0 || added+int64(s.cands[best].cost) > min(budget, maxSplitRoundCost) {
 				ok = false
 				break
 			}
