@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
@@ -184,6 +185,15 @@ func BenchmarkSplitScaling(b *testing.B) {
 					}
 				}
 			}
+			b.StopTimer()
+			// The reference: one liveness and pressure trace of the same
+			// kernel (what each round computes), per instruction.
+			const refRuns = 3
+			t0 := time.Now()
+			for range refRuns {
+				NewAnalyses(f).LiveClasses()
+			}
+			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/(refRuns*float64(f.NumInstrs())), "liveness+trace-ns/instr")
 			per := float64(b.N) * float64(f.NumInstrs())
 			b.ReportMetric(float64(ns)/per, "split-ns/instr")
 			b.ReportMetric(float64(split)/float64(b.N), "values/run")
