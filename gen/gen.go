@@ -71,6 +71,11 @@ type Config struct {
 	// compare-and-pick selects that are a min, a max or a clamp. Off,
 	// nothing is drawn for it (the default kernels stay as they were).
 	Fold bool
+	// LongRanges adds regions where cheap values (special registers,
+	// parameters, a shared address) and loaded ones are read before a
+	// loop and used after it, the cheap ones read again there (see
+	// longranges.go). Off, nothing is drawn for it.
+	LongRanges bool
 }
 
 type pool struct {
@@ -105,6 +110,7 @@ type gen struct {
 	dev                                                   *devFuncs // Frames: the device functions
 	cl                                                    bool      // ConstLoops
 	fold                                                  bool      // Fold
+	long                                                  bool      // LongRanges
 	ncl                                                   int       // constant loops made
 	// Inject: the kinds to inject, the injections made, markers drawn
 	injectKinds Kind
@@ -122,7 +128,7 @@ func Kernel(cfg Config) *ir.Module {
 // redundancy it injected (Config.Inject; none when zero).
 func Generate(cfg Config) (*ir.Module, []Injection) {
 	g := &gen{rnd: rand.New(rand.NewSource(cfg.Seed)), budget: max(cfg.Size, 40), max: cfg.MaxDepth, uni: map[ir.RegID]bool{}, prot: map[ir.RegID]bool{}, pool: cfg.Pool,
-		injectKinds: cfg.Inject & AllKinds, cl: cfg.ConstLoops, fold: cfg.Fold}
+		injectKinds: cfg.Inject & AllKinds, cl: cfg.ConstLoops, fold: cfg.Fold, long: cfg.LongRanges}
 	if g.max == 0 {
 		g.max = 3
 	}
@@ -388,6 +394,10 @@ func (g *gen) stmts(n int) {
 		}
 		if g.cl && g.conv && g.depth < g.max && left > 24 && g.rnd.Intn(100) < 8 {
 			g.constLoop(left)
+			continue
+		}
+		if g.long && g.conv && g.depth < g.max && left > 40 && g.rnd.Intn(100) < 20 {
+			g.longRanges(left)
 			continue
 		}
 		if g.fold && g.rnd.Intn(100) < foldPercent {

@@ -278,7 +278,7 @@ var licmSoftLimit = [ir.NumFiles]int{64, 32, 6, 6}
 // licmLimit is the pressure hoisting may raise a function to (besides the
 // maximum it came in with). Under PressureRetry (the default), which runs
 // a function again under the guard when it ends above its input's maximum
-// live, LICM holds itself to the budget knobs (PressureBudgetR/P, 0 by
+// live, LICM holds itself to the register budget (budgetR, PressureBudgetP; 0 by
 // default): with the soft limit, 23 corpus functions ended -O3 above
 // their input and paid for a second run. Under PressureGuard the guard
 // trims LICM's hoists to the cap itself; with neither, the soft limit.
@@ -286,7 +286,7 @@ func licmLimit(k *Knobs) [ir.NumFiles]int {
 	if k.Bool(PressureGuard) || !k.Bool(PressureRetry) {
 		return licmSoftLimit
 	}
-	r, p := int(k.Int(PressureBudgetR)), int(k.Int(PressureBudgetP))
+	r, p := budgetR(k), int(k.Int(PressureBudgetP))
 	return [ir.NumFiles]int{r, r, p, p}
 }
 

@@ -112,6 +112,10 @@ var (
 		"with PressureGuard off: a function whose pipeline leaves a register class (data or predicates) above its cap (as PressureGuard's, from the function's maximum live on entry) is optimized again from its input with the guard on (measured on the report's R and P files and on the classes; a phase that raises them is undone), and the result nearer the cap kept; not after promotion of .local slots (memory became registers), nor when --named-phases restricts the pipeline; LICM holds itself to the budget under it (off: no check)")
 	PressureBudgetR = intKnob("PressureBudgetR", "0", 0, 65536, "the manager",
 		"32-bit registers per thread the guarded phases may use in R and in UR whatever the input used: the cap of a file is the larger of this and the function's own maximum live on entry (0: the input's maximum; promotion of .local slots raises it)")
+	TargetOccupancy = intKnob("TargetOccupancy", "0", 0, 100, "the manager",
+		"percent of the SM's warp slots a kernel should be able to fill: when PressureBudgetR is 0, the register budget is the 32-bit registers per thread that allow it (65,536 registers per SM over MaxWarpsPerSM times this share of warps of 32 threads, in units of 8, at most 255); the guarded phases may use up to the budget, and the splitting phases lower no function below it. 0: no occupancy budget")
+	MaxWarpsPerSM = intKnob("MaxWarpsPerSM", "64", 1, 64, "the manager",
+		"resident warps per SM of the target, for TargetOccupancy (default from the SM profile: 32 on sm_75, 48 on sm_86, sm_87, sm_89 and sm_120 and newer consumer parts, 64 elsewhere)")
 	PressureBudgetP = intKnob("PressureBudgetP", "0", 0, 65536, "the manager",
 		"predicates per thread the guarded phases may use in P and in UP whatever the input used (as PressureBudgetR)")
 	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",
@@ -150,8 +154,8 @@ var (
 		"the conservative path: no floating-point folding (float arithmetic, comparisons and conversions with a float side stay as written; integer folding is unaffected). Default from the SM profile: on for Kepler and Maxwell")
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
 		"maximum number of instructions hoisted or moved per function")
-	SplitLiveRangesBudget = inert(budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",
-		"maximum number of live ranges split per function"))
+	SplitLiveRangesBudget = budgetKnob("SplitLiveRangesBudget", "8", "OriSplitLiveRanges",
+		"most instructions OriSplitLiveRanges and OriSplitHighPressureLiveRanges each add per function by rematerializing values (a round whose cover costs more, or more than 6, is not made; each run also stops after 8 rounds, and once the maximum live data registers and predicates are at or below the register budget: PressureBudgetR or TargetOccupancy's, PressureBudgetP)")
 	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",
 		"most instructions OriDoPredication moves out of a triangle's or diamond's arms (0: the phase is off)")
 	PredicateUniformBranches = boolKnob("PredicateUniformBranches", "false", "OriDoPredication",

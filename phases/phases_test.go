@@ -74,7 +74,7 @@ func TestPipelineShape(t *testing.T) {
 		"GeneralOptimizeMid2", "GvnCse", "OriReassociateAndCommon", "GeneralOptimizeLate",
 		"OriPerformLiveDeadThird", "OriDoPredication", "LateOriCommoning", "GeneralOptimizeLate2",
 		"OriHoistInvariantsLate", "DoKillMovement", "DoTexMovement", "DoMemMovement", "DoSinkMovement",
-		"CSSA", "OutOfSSA", "AdvancedPhaseBackPropVReg", "OriBackCopyPropagate", "OriPerformLiveDeadFourth"}
+		"CSSA", "OutOfSSA", "AdvancedPhaseBackPropVReg", "OriBackCopyPropagate", "OriSplitHighPressureLiveRanges", "OriPerformLiveDeadFourth"}
 	if len(pipeline) != len(want) {
 		t.Fatalf("pipeline has %d phases, want %d", len(pipeline), len(want))
 	}

@@ -109,8 +109,8 @@ var pipeline = []Phase{
 		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
-	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "split independent live ranges of one virtual register"},
+	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "live-range splitting, loop-only form of OriSplitHighPressureLiveRanges (splitlive.go): where every point at a register class's maximum lies in a loop, cheap values live through those points are computed again right before their uses in other blocks; GvnCse mostly commons them back later (the late phase is the one that lasts)"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
 	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
@@ -191,6 +191,12 @@ var pipeline = []Phase{
 	// backwards into their copies.
 	{Name: "OriBackCopyPropagate", Form: NeedsNonSSA, Fn: backCopyPropagate, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
 		Help: "back copy propagation: rename a definition into the copy that consumes it"},
+	// Split what still peaks (seed 002's phase 138): after the last
+	// phase that commons values, so the recomputed values stay apart;
+	// before the last DCE, which removes definitions no block reads any
+	// more.
+	{Name: "OriSplitHighPressureLiveRanges", Form: NeedsNonSSA, Fn: splitHighPressure, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+		Help: "rematerialization where a register class peaks (splitlive.go): cheap values live through every point at a class's maximum (special registers fixed for the thread, immediates, symbol addresses, the kernel's own parameters, integer ALU over such or over registers live there anyway, chains of two such as ld.param then cvta) are computed again right before their uses in other blocks, round by round while each round lowers the maximum (SplitLiveRangesBudget)"},
 	// Last DCE before printing.
 	{Name: "OriPerformLiveDeadFourth", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
 		Help: "global liveness and dead-code elimination, last instance"},
@@ -232,6 +238,8 @@ var orderRules = []orderRule{
 	{"OutOfSSA", "OriBackCopyPropagate", "back copy propagation removes out-of-SSA moves"},
 	{"AdvancedPhaseBackPropVReg", "OriBackCopyPropagate", "the hook precedes the pass it gates"},
 	{"OriBackCopyPropagate", "OriPerformLiveDeadFourth", "the last DCE sweeps dead copies"},
+	{"OriBackCopyPropagate", "OriSplitHighPressureLiveRanges", "splitting measures the pressure of the final registers"},
+	{"OriSplitHighPressureLiveRanges", "OriPerformLiveDeadFourth", "the last DCE removes definitions whose uses were all rematerialized"},
 }
 
 var phaseIndex = map[string]int{} // lower-case name → index in Pipeline

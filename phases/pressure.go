@@ -103,7 +103,7 @@ type capLevels [2 * ir.NumFiles]int
 // at least the budget knob of its kind (PressureBudgetR for data,
 // PressureBudgetP for predicates).
 func pressureCap(k *Knobs, live capLevels) capLevels {
-	r, pr := int(k.Int(PressureBudgetR)), int(k.Int(PressureBudgetP))
+	r, pr := budgetR(k), int(k.Int(PressureBudgetP))
 	for i := range live {
 		switch ir.File(i % int(ir.NumFiles)) {
 		case ir.FileR:
@@ -340,7 +340,7 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	if localBytes(f) < local0 {
 		return stats, nil
 	}
-	if byFiles.within(a, capLive) {
+	if byFiles.within(a, capLive) && !splitHidExcess(stats[rp.nstats:], capLive) {
 		return stats, nil
 	}
 	out := byFiles.of(a)
@@ -408,4 +408,25 @@ func localBytes(f *ir.Func) int {
 		}
 	}
 	return n
+}
+
+// budgetR is the register budget of the data registers: PressureBudgetR,
+// or when that is 0 the registers per thread at TargetOccupancy (0 when
+// neither is set).
+func budgetR(k *Knobs) int {
+	if r := int(k.Int(PressureBudgetR)); r > 0 {
+		return r
+	}
+	return occupancyRegs(int(k.Int(TargetOccupancy)), int(k.Int(MaxWarpsPerSM)))
+}
+
+// occupancyRegs is the most 32-bit registers per thread that let pct
+// percent of maxWarps warps reside on an SM of 65,536 registers
+// (registers are given out in units of 8 per thread; at most 255).
+func occupancyRegs(pct, maxWarps int) int {
+	if pct <= 0 {
+		return 0
+	}
+	warps := max(1, (maxWarps*pct+99)/100)
+	return min(255, 65536/(warps*32)/8*8)
 }

@@ -139,6 +139,7 @@ func ProfileFor(t Target) *Profile {
 	p.Defaults["EnableGvnCseMode"] = strconv.Itoa(gvnDefaultMode(t))
 	p.Defaults["AdvancedPhaseBackPropVReg"] = strconv.FormatBool(t.SM >= 70)
 	p.Defaults["limit-fold-fp"] = strconv.FormatBool(t.Encoding <= FoldEligibleBoundary)
+	p.Defaults["MaxWarpsPerSM"] = strconv.Itoa(maxWarpsPerSM(t))
 	names := make([]string, 0, len(p.Defaults))
 	for n := range p.Defaults {
 		names = append(names, n)
@@ -155,7 +156,7 @@ func ProfileFor(t Target) *Profile {
 }
 
 // ProfileRules says, for --help-knobs, how the profiles choose defaults.
-const ProfileRules = "EnableGvnCseMode " + gvnModeRule + "; AdvancedPhaseBackPropVReg (runs OriBackCopyPropagate) on from sm_70 (backends SM70 and newer), off before; limit-fold-fp on at encodings <= 20479 (0x4fff: Kepler, Maxwell)."
+const ProfileRules = "EnableGvnCseMode " + gvnModeRule + "; AdvancedPhaseBackPropVReg (runs OriBackCopyPropagate) on from sm_70 (backends SM70 and newer), off before; limit-fold-fp on at encodings <= 20479 (0x4fff: Kepler, Maxwell); MaxWarpsPerSM 32 on sm_75, 48 on sm_86, sm_87, sm_89 and sm_120 and above, 64 elsewhere."
 
 func archName(t Target) string {
 	switch {
@@ -191,3 +192,16 @@ const gvnModeRule = "3 (full dominator scoping) on every target"
 // corpus are sm_80 and LateOriCommoning does not (yet) replace it. The
 // seeds do not give the mode number the others use; 3 is the full GVN.
 func gvnDefaultMode(Target) int { return 3 }
+
+// maxWarpsPerSM is the resident warps per SM of t (CUDA's occupancy
+// tables: Turing 32; GA10x, Orin, Ada and consumer Blackwell 48; the
+// rest 64).
+func maxWarpsPerSM(t Target) int {
+	switch {
+	case t.SM == 75:
+		return 32
+	case t.SM == 86 || t.SM == 87 || t.SM == 89 || t.SM >= 120:
+		return 48
+	}
+	return 64
+}
