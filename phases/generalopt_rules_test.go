@@ -155,8 +155,8 @@ var ruleCases = []ruleCase{
 	// left alone (a register source, or a result PTX does not pin down).
 	{"FoldFAdd", "mov.f32 %f1, 0f3F800000;\n add.f32 %f2, %f1, 0f40000000;" + fOut, "mov.b32 %f1, %r2;\n add.f32 %f2, %f1, 0f40000000;" + fOut},
 	{"FoldFSub", "mov.f32 %f1, 0f3F800000;\n sub.rz.f32 %f2, %f1, 0f33800001;" + fOut,
-		// 1 - 1 under .rm: IEEE says -0, the simulator +0
-		"mov.f32 %f1, 0f3F800000;\n sub.rm.f32 %f2, %f1, 0f3F800000;" + fOut},
+		// inf - inf in f64: a NaN whose bits PTX does not pin
+		"mov.f64 %fd1, 0d7FF0000000000000;\n sub.f64 %fd2, %fd1, 0d7FF0000000000000;" + dOut},
 	{"FoldFMul", "mov.f32 %f1, 0f00400000;\n mul.rn.ftz.f32 %f2, %f1, 0f40000000;" + fOut,
 		// inf·0 in f64: a NaN whose bits PTX does not pin
 		"mov.f64 %fd1, 0d7FF0000000000000;\n mul.f64 %fd2, %fd1, 0d0000000000000000;" + dOut},
