@@ -149,9 +149,11 @@ var (
 	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
 		"the conservative path: no floating-point folding (float arithmetic, comparisons and conversions with a float side stay as written; integer folding is unaffected). Default from the SM profile: on for Kepler and Maxwell")
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
-		"maximum number of instructions hoisted or moved per function")
+		"maximum number of instructions OriHoistInvariantsLate hoists per function")
 	MovementMaxInstrs = budgetKnob("MovementMaxInstrs", "unlimited", "HoistInvariants",
 		"per-function eligibility for the movement engine (the seeds' knob 381): DoKillMovement, DoKillMovementUp, DoTexMovement and DoTexMovementRaw skip a function with more instructions than this")
+	MovementBudget = budgetKnob("MovementBudget", "unlimited", "HoistInvariants",
+		"maximum number of instructions one movement phase (DoKillMovement, DoKillMovementUp, DoTexMovement, DoTexMovementRaw) moves per function")
 	MovementWindow = intKnob("MovementWindow", "16", 1, 1<<16, "HoistInvariants",
 		"instructions the movement engine looks across within a block: DoTexMovement spaces a fetch this far from its first reader, DoKillMovementUp raises a computation at most this far")
 	SplitLiveRangesBudget = inert(budgetKnob("SplitLiveRangesBudget", "unlimited", "OriSplitLiveRanges",

@@ -34,7 +34,7 @@ import (
 // OriHoistInvariantsLate, disables all four at once; and each function
 // must be eligible: the seeds' per-function knob 381 is MovementMaxInstrs
 // here, a function with more live instructions than it is skipped.
-// HoistInvariantsBudget bounds the moves per function, shared with LICM.
+// MovementBudget bounds the moves of one phase run per function.
 //
 // What each direction does:
 //
@@ -114,7 +114,7 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	if !kind.texture() && !p.SSA() {
 		return false // the kill class walks SSA def-use chains
 	}
-	m := &mover{p: p, f: f, kind: kind, budget: p.Knobs.Budget(HoistInvariantsBudget),
+	m := &mover{p: p, f: f, kind: kind, budget: p.Knobs.Budget(MovementBudget),
 		window: int(p.Knobs.Int(MovementWindow)), pl: newPoller(p)}
 	first := m.sweep()
 	second := int64(0)
@@ -144,13 +144,14 @@ type mover struct {
 	p       *Pass
 	f       *ir.Func
 	kind    moveKind
-	budget  int64 // HoistInvariantsBudget left
+	budget  int64 // MovementBudget left
 	window  int
 	pl      *poller
 	refs    []core.RegRef
 	jrefs   []core.RegRef
 	targets []ir.BlockID // blocks the kill movement put something into (for commoning)
 	du      *core.DefUse // texture kinds in SSA form: which operands end at a fetch
+	files   []ir.File    // DoKillMovementUp: register files, asked once a candidate needs them
 	second  bool         // the sweep after the clean-up
 	// texture kinds: the moving group (the fetch first, then the address
 	// instructions it carries, bottom up), the pressure change at each
@@ -244,6 +245,10 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	if len(uses) == 0 {
 		return false
 	}
+	// The walks up the dominator tree stop after sinkWalk steps (the
+	// instruction then stays): on a long chain of blocks they would make
+	// the sweep quadratic.
+	steps := 0
 	target := ir.NoBlock
 	for _, u := range uses {
 		ub := f.Block[u.Instr]
@@ -255,14 +260,22 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 			continue
 		}
 		for !dom.Dominates(target, ub) {
+			if target == b || steps >= sinkWalk {
+				return false
+			}
 			target = dom.IDom(target)
+			steps++
 		}
 	}
 	if !dom.Dominates(b, target) {
 		return false
 	}
 	for target != b && loops.Innermost[target] != loops.Innermost[b] {
+		if steps >= sinkWalk {
+			return false
+		}
 		target = dom.IDom(target)
+		steps++
 	}
 	// the first reader in target, if any
 	first := ir.NoInstr
@@ -312,6 +325,9 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	return true
 }
 
+// sinkWalk bounds the dominator-tree steps one sink may take.
+const sinkWalk = 256
+
 // sinkPays: at most one register operand of i has i as its last use
 // (no other use anywhere), and it is no wider than i's result.
 func sinkPays(f *ir.Func, i ir.InstrID, du *core.DefUse) bool {
@@ -337,8 +353,8 @@ func sinkPays(f *ir.Func, i ir.InstrID, du *core.DefUse) bool {
 func (m *mover) raiseSweep() int64 {
 	p, f := m.p, m.f
 	var du *core.DefUse
-	var files []ir.File
 	var pos *instrOrder
+	m.files = nil
 	moved := int64(0)
 	for _, b := range f.Layout {
 		if m.budget <= 0 || m.pl.stop() {
@@ -351,9 +367,9 @@ func (m *mover) raiseSweep() int64 {
 				continue
 			}
 			if du == nil {
-				du, files, pos = p.A.DefUse(), p.A.Files(), newInstrOrder(f)
+				du, pos = p.A.DefUse(), newInstrOrder(f)
 			}
-			if m.raiseOne(i, b, du, files, pos) {
+			if m.raiseOne(i, b, du, pos) {
 				pos.moved(i)
 				moved++
 			}
@@ -365,39 +381,22 @@ func (m *mover) raiseSweep() int64 {
 
 // raiseOne moves pure instruction i up when its operands end at it and
 // free more than its result takes; it reports whether i moved.
-func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, files []ir.File, pos *instrOrder) bool {
+func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instrOrder) bool {
 	f := m.f
 	r, ok := sinkable(f, i)
 	if !ok || len(du.Defs(r)) != 1 || touchesMultiVersion(m.p, i) || !operandsStable(f, i, du) {
 		return false
 	}
-	var gain [ir.NumFiles]int
-	gain[files[r]] -= core.RegSlots(f, r)
-	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
-	total := -core.RegSlots(f, r)
-	for k, x := range m.refs {
-		if x.Def || fixedReg(f, x.Reg) {
-			continue
-		}
-		seen := false
-		for _, y := range m.refs[:k] {
-			seen = seen || y.Reg == x.Reg
-		}
-		if seen {
-			continue
-		}
-		if endsAt(f, x.Reg, i, b, du, pos) {
-			gain[files[x.Reg]] += core.RegSlots(f, x.Reg)
-			total += core.RegSlots(f, x.Reg)
-		}
-	}
-	if total <= 0 {
+	// By register class first (data, predicates: no uniformity analysis
+	// needed), then, for a candidate that passes, by file.
+	if !m.raiseGains(i, r, b, du, pos, nil) {
 		return false
 	}
-	for _, g := range gain {
-		if g < 0 {
-			return false
-		}
+	if m.files == nil {
+		m.files = m.p.A.Files()
+	}
+	if !m.raiseGains(i, r, b, du, pos, m.files) {
+		return false
 	}
 	// up to the first instruction sharing a register with i (the
 	// definitions of its operands, other readers of them), a PHI or an
@@ -414,6 +413,48 @@ func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, files []ir
 	}
 	f.Unlink(i)
 	f.InsertBefore(at, i)
+	return true
+}
+
+// raiseGains reports whether the operands ending at i free at least the
+// slots of its result r in every register file (files; nil: by class,
+// R and P) and more in total.
+func (m *mover) raiseGains(i ir.InstrID, r ir.RegID, b ir.BlockID, du *core.DefUse, pos *instrOrder, files []ir.File) bool {
+	f := m.f
+	fileOf := func(x ir.RegID) ir.File {
+		if files == nil {
+			return ir.FileOf(f.RegType[x], false)
+		}
+		return files[x]
+	}
+	var gain [ir.NumFiles]int
+	gain[fileOf(r)] -= core.RegSlots(f, r)
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+	total := -core.RegSlots(f, r)
+	for k, x := range m.refs {
+		if x.Def || fixedReg(f, x.Reg) {
+			continue
+		}
+		seen := false
+		for _, y := range m.refs[:k] {
+			seen = seen || y.Reg == x.Reg
+		}
+		if seen {
+			continue
+		}
+		if endsAt(f, x.Reg, i, b, du, pos) {
+			gain[fileOf(x.Reg)] += core.RegSlots(f, x.Reg)
+			total += core.RegSlots(f, x.Reg)
+		}
+	}
+	if total <= 0 {
+		return false
+	}
+	for _, g := range gain {
+		if g < 0 {
+			return false
+		}
+	}
 	return true
 }
 
@@ -452,12 +493,12 @@ func (m *mover) shares(j ir.InstrID) bool {
 
 func (m *mover) texSweep() int64 {
 	p, f := m.p, m.f
-	// Any fetch at all? The pressure trace costs a liveness solve and the
-	// uniformity analysis: none without a candidate.
+	// Any fetch read soon after it? The pressure trace costs a liveness
+	// solve and the uniformity analysis: none without a candidate.
 	any := false
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr && !any; i = f.Next[i] {
-			any = texClass(f, i)
+			any = texClass(f, i) && f.Prev[i] != ir.NoInstr && m.readSoon(i) > 0
 		}
 	}
 	if !any {
@@ -524,23 +565,11 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 	if defs == 0 {
 		return false
 	}
-	// distance to the first reader in the block
-	dist := 0
-	found := false
-	for j := f.Next[i]; j != ir.NoInstr && dist < m.window && !found; j = f.Next[j] {
-		dist++
-		m.jrefs = core.AppendRegRefs(f, j, m.jrefs[:0])
-		for _, y := range m.jrefs {
-			for _, x := range m.refs {
-				if x.Def && x.Reg == y.Reg {
-					found = true
-				}
-			}
-		}
-	}
-	if !found {
+	dist := m.readSoon(i)
+	if dist == 0 {
 		return false // already spaced, or read in another block
 	}
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
 	m.group = append(m.group[:0], i)
 	m.deltas = m.deltas[:0]
 	need := m.groupNeed(out, files)
@@ -660,6 +689,27 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 		m.p.Count("address instructions carried", int64(g-1))
 	}
 	return true
+}
+
+// readSoon returns the distance from fetch i to the first instruction
+// of its block that reads one of its results, when that is within the
+// window; else 0. It leaves i's registers in m.refs.
+func (m *mover) readSoon(i ir.InstrID) int {
+	f := m.f
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+	dist := 0
+	for j := f.Next[i]; j != ir.NoInstr && dist < m.window; j = f.Next[j] {
+		dist++
+		m.jrefs = core.AppendRegRefs(f, j, m.jrefs[:0])
+		for _, y := range m.jrefs {
+			for _, x := range m.refs {
+				if x.Def && x.Reg == y.Reg {
+					return dist
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // joins reports whether j, right above the moving group, joins it: in

@@ -1,6 +1,8 @@
 package phases
 
 import (
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,4 +66,34 @@ func TestDoTexMovementRawGenerated(t *testing.T) {
 	checkGeneratedWith(t, "DoTexMovementRaw", "fetches spaced", func(n int64) gen.Config {
 		return gen.Config{Seed: 10000 + n, Size: 100 + int(n%5)*60, Frames: n%3 == 1}
 	})
+}
+
+// TestMovementGates: the engine's gates as the seed gives them: -O3 only
+// (the slots' MinOpt), the family name HoistInvariants disables all four
+// with LICM, and the per-function eligibility knob MovementMaxInstrs.
+func TestMovementGates(t *testing.T) {
+	movers := []string{"DoKillMovement", "DoKillMovementUp", "DoTexMovement", "DoTexMovementRaw"}
+	for _, n := range mustConfig(t, 2, nil, nil).Planned() {
+		if slices.Contains(movers, n) {
+			t.Errorf("%s runs at -O2", n)
+		}
+	}
+	for _, n := range mustConfig(t, 3, []string{"HoistInvariants"}, nil).Planned() {
+		if slices.Contains(movers, n) || n == "OriHoistInvariantsLate" {
+			t.Errorf("%s runs with HoistInvariants disabled", n)
+		}
+	}
+	src, err := os.ReadFile("testdata/golden/DoKillMovement/branch.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		knob string
+		want bool
+	}{{"MovementMaxInstrs=unlimited", true}, {"MovementMaxInstrs=10", false}, {"MovementBudget=0", false}} {
+		_, _, _, stats := runPass(t, string(src), "", "DoKillMovement", tc.knob)
+		if got := counter(stats, "instructions sunk") > 0; got != tc.want {
+			t.Errorf("%s: moved %v, want %v", tc.knob, got, tc.want)
+		}
+	}
 }

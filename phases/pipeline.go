@@ -163,7 +163,7 @@ var pipeline = []Phase{
 		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Loop-invariant code motion once the loop bodies are final.
 	{Name: "OriHoistInvariantsLate", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: hoistInvariants, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "loop-invariant code motion (LICM)"},
+		Help: "loop-invariant code motion (LICM): pure computations, the kernel's own ld.param, and ld.const, ld.global.nc, ldu and weak ld.global out of loops that hold no store, atomic, barrier, call or exit (from a block that runs whenever the loop is left), within the register budget; equal instructions brought together in a preheader commoned"},
 	// The movement engine's four phases (movement.go) follow LICM, whose
 	// family name they share, in the seed's order: the kill class down,
 	// then up, then the texture class with and without the clean-up.
@@ -200,7 +200,7 @@ var pipeline = []Phase{
 var Families = map[string]string{
 	"OriPerformLiveDead": "the four OriPerformLiveDead* instances",
 	"GeneralOptimize":    "the six GeneralOptimize* bundles and their sub-pass ConvertMemoryToRegister",
-	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the four movements",
+	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the movement engine's four phases (DoKillMovement, DoKillMovementUp, DoTexMovement, DoTexMovementRaw)",
 }
 
 // An ordering rule: phase Before must run before phase After whenever
