@@ -90,11 +90,19 @@ func TestHoistInvariants(t *testing.T) {
 			body:  "add.u32 %r10, %r2, %r4;\n mul.lo.u32 %r11, %r10, 3;\n add.u32 %r6, %r6, %r11;",
 			after: "st.global.u32 [%rd4+4], %r11;", // live after the loop: I dominates the exit
 			instr: []string{"add.u32 %r10", "mul.lo.u32 %r11"}, depth: 0, hoisted: 2},
-		// The hoisted ld.param lands beside the one before the loop and is
-		// commoned with it (item 4 of issue 13).
+		// The hoisted ld.param lands beside the one before the loop, whose
+		// value is dead by then: commoning would lengthen its live range.
 		{name: "param load and special register",
 			body:  "ld.param.u32 %r10, [a];\n mov.u32 %r11, %ntid.x;\n add.u32 %r12, %r10, %r11;\n add.u32 %r6, %r6, %r12;",
-			instr: []string{"mov.u32 %r11", "add.u32 *, %r2, %r11;"}, depth: 0, hoisted: 3, commoned: 1},
+			instr: []string{"ld.param.u32 %r10", "mov.u32 %r11", "add.u32 %r12"}, depth: 0, hoisted: 3},
+		// The hoisted mov lands in the preheader beside an equal one whose
+		// value lives on past the loop: it is commoned with it (item 4 of
+		// issue 13), and the loop reads the earlier value.
+		{name: "hoisted duplicate commoned",
+			pre:   "mov.u32 %r15, %ntid.x;",
+			body:  "mov.u32 %r11, %ntid.x;\n add.u32 %r6, %r6, %r11;",
+			after: "st.global.u32 [%rd4+4], %r15;",
+			instr: []string{"mov.u32 %r11"}, depth: -1, hoisted: 1, commoned: 1},
 		// A loop without stores, atomics, barriers or calls reads the same
 		// bytes on every iteration: loads of global, constant and
 		// read-only memory from the block that runs whenever the loop

@@ -28,12 +28,18 @@ func commonMoved(p *Pass, blocks []ir.BlockID) int64 {
 	var du *core.DefUse
 	n := int64(0)
 	seen := take[bool](p.Scratch, f.NumBlocks())
+	num := take[int32](p.Scratch, f.NumInstrs())
 	var window [commonWindow]ir.InstrID
 	for _, b := range blocks {
 		if seen[b] {
 			continue
 		}
 		seen[b] = true
+		k := int32(0)
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			num[i] = k
+			k++
+		}
 		w := 0
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
@@ -54,8 +60,9 @@ func commonMoved(p *Pass, blocks []ir.BlockID) int64 {
 				// Equal sources are equal values when each has one
 				// unguarded definition (registers IntoSSA left alone may
 				// be written between the two).
-				if e := f.Ops(e)[0].Reg(); operandsStable(f, i, du) && canReplaceResult(f, du, r, e) && p.Allow() {
-					replaceResult(f, du, r, e)
+				if er := f.Ops(e)[0].Reg(); (f.Next[e] == i || liveAcross(f, du, er, b, num[i], num)) &&
+					operandsStable(f, i, du) && canReplaceResult(f, du, r, er) && p.Allow() {
+					replaceResult(f, du, r, er)
 					f.Remove(i)
 					n++
 					done = true
@@ -73,6 +80,19 @@ func commonMoved(p *Pass, blocks []ir.BlockID) int64 {
 		p.A.Invalidate(instrAnalyses)
 	}
 	return n
+}
+
+// liveAcross reports whether r (defined in block b) is read after the
+// instruction numbered at in b, or outside b: its live range covers that
+// instruction, so giving it the readers of an equal value defined there
+// lengthens no live range (it only ends the other one).
+func liveAcross(f *ir.Func, du *core.DefUse, r ir.RegID, b ir.BlockID, at int32, num []int32) bool {
+	for _, u := range du.Uses(r) {
+		if f.Block[u.Instr] != b || num[u.Instr] > at {
+			return true
+		}
+	}
+	return false
 }
 
 // commonWindow: how many earlier candidates of its block an instruction
