@@ -51,9 +51,14 @@ import (
 //     own: at most one register operand ends at it, no wider than its
 //     result. Blocks are visited in reverse RPO and instructions
 //     bottom-up, so a chain (ld.param, cvta.to.global, add) follows its
-//     last member down.
-//   - kill, up (kind 1): in SSA form, a pure computation whose operands
-//     end at it moves up within its block towards their definitions,
+//     last member down. The second sweep moves only into other blocks
+//     (what the first placed within a block is settled), and a sink
+//     whose walk up the dominator tree would pass sinkWalk steps is not
+//     made. Equal instructions the moves put side by side are commoned
+//     (commonMoved, motion_common.go).
+//   - kill, up (kind 1): in SSA form, a pure computation that is the
+//     last reader of operands defined in its block moves up towards
+//     their definitions,
 //     across at most MovementWindow instructions, stopping at any
 //     instruction that shares a register with it, when in every register
 //     file the slots of the operands that end at it are at least the
@@ -62,12 +67,17 @@ import (
 //   - texture, up (kinds 2 and 3): a fetch whose first reader in its
 //     block follows within MovementWindow instructions moves up within
 //     the block, away from that reader, until the two are
-//     MovementWindow instructions apart, crossing no instruction it
+//     MovementWindow instructions apart, carrying (in SSA form) the
+//     address computation only it reads, crossing no instruction it
 //     depends on, no write or ordering of memory, no call and no
 //     guarded exit, and only points where the per-instruction pressure
-//     trace plus the fetch's results stays within the function's
-//     maximum live of each register file (the trace is updated as fetches
-//     move, so a sweep needs it once): the maximum never rises.
+//     trace plus the fetch's results less the operands ending in the
+//     moved group stays within the function's maximum live of each
+//     register file (the trace is updated as fetches move, so a sweep
+//     needs it once): the maximum never rises. Before the trace is
+//     asked for, a dry run of the walk on the def-use chains alone looks
+//     for a fetch that could move at all; without one nothing more is
+//     computed.
 //
 // A sweep reads analyses from the cache and computes each at most once;
 // the moves of a sweep are batched and the cache drops what they staled
@@ -493,12 +503,19 @@ func (m *mover) shares(j ir.InstrID) bool {
 
 func (m *mover) texSweep() int64 {
 	p, f := m.p, m.f
-	// Any fetch read soon after it? The pressure trace costs a liveness
-	// solve and the uniformity analysis: none without a candidate.
+	// Could any fetch move, pressure aside? The pressure trace costs a
+	// liveness solve and the uniformity analysis: a dry run of the walk
+	// (def-use chains only) first, and nothing more without a candidate.
+	m.du = nil
 	any := false
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr && !any; i = f.Next[i] {
-			any = texClass(f, i) && f.Prev[i] != ir.NoInstr && m.readSoon(i) > 0
+			if texClass(f, i) && f.Prev[i] != ir.NoInstr && m.readSoon(i) > 0 {
+				if m.du == nil && p.SSA() {
+					m.du = p.A.DefUse()
+				}
+				any = m.spaceOne(i, 0, nil, [ir.NumFiles]int{}, nil)
+			}
 		}
 	}
 	if !any {
@@ -530,6 +547,15 @@ func (m *mover) texSweep() int64 {
 	return moved
 }
 
+// fileIn is r's register file: from files, or by its type (R or P) when
+// files is nil (a dry run).
+func fileIn(f *ir.Func, files []ir.File, r ir.RegID) ir.File {
+	if files == nil {
+		return ir.FileOf(f.RegType[r], false)
+	}
+	return files[r]
+}
+
 // maxCarried bounds the address instructions a fetch carries up with it.
 const maxCarried = 4
 
@@ -558,7 +584,7 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 			if fixedReg(f, x.Reg) {
 				return false
 			}
-			out[files[x.Reg]] += int32(core.RegSlots(f, x.Reg))
+			out[fileIn(f, files, x.Reg)] += int32(core.RegSlots(f, x.Reg))
 			defs++
 		}
 	}
@@ -587,6 +613,10 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 		if ok, m.jrefs = crossable(f, m.refs, i, j, m.jrefs); !ok {
 			break
 		}
+		if trace == nil {
+			crossed++ // a dry run: any crossing will do
+			break
+		}
 		t := &trace[pos-(len(m.group)-1)-crossed-1] // j's entry
 		for k := range need {
 			if int(t[k]+need[k]) > limit[k] {
@@ -600,8 +630,8 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 		crossed++
 		top = j
 	}
-	if crossed == 0 {
-		return false
+	if crossed == 0 || trace == nil {
+		return crossed > 0
 	}
 	// Relink: the group's members, in their order, go just above the
 	// highest crossed instruction (the anchor); the crossed ones keep
@@ -803,7 +833,7 @@ func (m *mover) groupNeed(out [ir.NumFiles]int32, files []ir.File) [ir.NumFiles]
 			ends = ends && m.inGroup(u.Instr)
 		}
 		if ends {
-			need[files[x.Reg]] -= int32(core.RegSlots(f, x.Reg))
+			need[fileIn(f, files, x.Reg)] -= int32(core.RegSlots(f, x.Reg))
 		}
 	}
 	return need
