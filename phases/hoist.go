@@ -56,8 +56,9 @@ import (
 //     store, atomic, barrier, fence, call, exit or trap: regionWrites)
 //     and B dominates every block L can be left from, so that every
 //     visit of L that ends ran I: the load then reads the same bytes on
-//     every iteration and executes in the preheader only where it ran
-//     anyway (a visit that never ends is the one case it runs where it
+//     every iteration (other threads' writes are not ordered before a
+//     weak load without a barrier or fence, which L does not hold) and
+//     executes in the preheader only where it ran anyway (a visit that never ends is the one case it runs where it
 //     did not). Loads of generic, shared and local memory stay.
 //  2. I is unguarded, and names no vector register; no register of D is
 //     a .reg parameter or return register of the function.
