@@ -161,7 +161,7 @@ type mover struct {
 	jrefs   []core.RegRef
 	targets []ir.BlockID // blocks the kill movement put something into (for commoning)
 	du      *core.DefUse // texture kinds in SSA form: which operands end at a fetch
-	files   []ir.File    // DoKillMovementUp: register files, asked once a candidate needs them
+	files   []ir.File    // register files, asked once per run when a candidate needs them (kept across the sweeps)
 	second  bool         // the sweep after the clean-up
 	// texture kinds: the moving group (the fetch first, then the address
 	// instructions it carries, bottom up), the pressure change at each
@@ -364,7 +364,6 @@ func (m *mover) raiseSweep() int64 {
 	p, f := m.p, m.f
 	var du *core.DefUse
 	var pos *instrOrder
-	m.files = nil
 	moved := int64(0)
 	for _, b := range f.Layout {
 		if m.budget <= 0 || m.pl.stop() {
@@ -468,13 +467,18 @@ func (m *mover) raiseGains(i ir.InstrID, r ir.RegID, b ir.BlockID, du *core.DefU
 	return true
 }
 
+// maxEndUses: a register with more readers than this is taken to live on
+// past any one of them (the checks that walk its readers would make a
+// sweep quadratic in a kernel where one pointer is read everywhere).
+const maxEndUses = 64
+
 // endsAt reports whether i, in block b, is the last reader of r in SSA
 // form: r has one definition, in b, and every reader of r is in b at or
 // before i and no PHI (whose read is at the end of a predecessor). r is
 // then dead right after i, and live from its definition to i.
 func endsAt(f *ir.Func, r ir.RegID, i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instrOrder) bool {
 	defs := du.Defs(r)
-	if len(defs) != 1 || f.Block[defs[0].Instr] != b {
+	if len(defs) != 1 || f.Block[defs[0].Instr] != b || len(du.Uses(r)) > maxEndUses {
 		return false
 	}
 	for _, u := range du.Uses(r) {
@@ -521,8 +525,14 @@ func (m *mover) texSweep() int64 {
 	if !any {
 		return 0
 	}
-	pr := p.A.Pressure()
-	files := p.A.Files()
+	// The register files (the uniformity analysis) are asked for once per
+	// phase run: whether a value is uniform depends on its operands and
+	// its block, which moves within a block leave as they were.
+	if m.files == nil {
+		m.files = p.A.Files()
+	}
+	files := m.files
+	pr := tracePressure(f, p.A.Liveness(), files)
 	if p.SSA() {
 		m.du = p.A.DefUse()
 	}
@@ -755,7 +765,7 @@ func (m *mover) joins(j ir.InstrID) bool {
 		return false
 	}
 	us := du.Uses(r)
-	if len(us) == 0 {
+	if len(us) == 0 || len(us) > maxEndUses {
 		return false
 	}
 	for _, u := range us {
@@ -786,6 +796,9 @@ func (m *mover) endsInGroup(r ir.RegID, idx int) bool {
 		return false
 	}
 	us := du.Uses(r)
+	if len(us) > maxEndUses {
+		return false
+	}
 	for _, u := range us {
 		ok := false
 		for _, j := range m.members[:idx+1] {
@@ -828,9 +841,11 @@ func (m *mover) groupNeed(out [ir.NumFiles]int32, files []ir.File) [ir.NumFiles]
 			continue
 		}
 		us := du.Uses(x.Reg)
-		ends := len(us) > 0
+		ends := len(us) > 0 && len(us) <= maxEndUses
 		for _, u := range us {
-			ends = ends && m.inGroup(u.Instr)
+			if ends = ends && m.inGroup(u.Instr); !ends {
+				break
+			}
 		}
 		if ends {
 			need[fileIn(f, files, x.Reg)] -= int32(core.RegSlots(f, x.Reg))
