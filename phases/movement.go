@@ -20,9 +20,9 @@ import (
 // invariant memory (legal motion: motion_legal.go, shared with LICM). The
 // texture class is the long-latency fetches tex, tld4, suld and
 // ld.global.nc. The clean-up is the seed's use-def rebuild: after a sweep
-// that moved something, the def-use chains, liveness and pressure are
-// dropped and computed once again, and a second sweep moves what the
-// first one exposed; kind 3 runs one sweep on what the analyses said
+// that moved something, liveness and pressure are dropped and computed
+// once again (the def-use chains stay: moving an instruction changes
+// none), and a second sweep moves what the first one exposed; kind 3 runs one sweep on what the analyses said
 // before it. (The seed's reading of kinds 1 and 3 is its own "medium
 // confidence"; the names DoKillMovementUp and DoTexMovementRaw are ours:
 // ptxas prints its siblings under their predecessors' names, and a
@@ -129,14 +129,17 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	first := m.sweep()
 	second := int64(0)
 	if first > 0 && kind.cleanup() && m.budget > 0 && !m.pl.now() {
-		p.A.Invalidate(instrAnalyses) // the use-def clean-up
+		// The use-def clean-up. Moving an instruction changes no def-use
+		// chain (only the order of its rows, which nothing here reads):
+		// the chains stay, liveness and what is computed from it go.
+		p.A.Invalidate(ALiveness)
 		m.second = true
 		second = m.sweep()
 	}
 	if first+second == 0 {
 		return false
 	}
-	p.A.Invalidate(instrAnalyses)
+	p.A.Invalidate(ALiveness) // the chains stay valid for commonMoved
 	p.Count(kind.counter(), first+second)
 	if second > 0 {
 		p.Count("moved by the second sweep", second)
