@@ -8,9 +8,9 @@ import (
 )
 
 // The HoistInvariants family: OriHoistInvariantsLate (loop-invariant code
-// motion) and the four movements that reuse its dataflow, as ptxas runs
-// one engine under four names. Convergent operations never move across
-// control flow.
+// motion, here) and the movement engine's four phases (movement.go). The
+// legality checks both use are in motion_legal.go. Convergent operations
+// never move across control flow.
 //
 //	before:  L: mul %r3, %r1, %r2; ...; @%p bra L;     // %r1, %r2 loop-invariant
 //	after:   mul %r3, %r1, %r2; L: ...; @%p bra L;
@@ -43,16 +43,23 @@ import (
 // reading registers S, moves to the end of P (before P's branch, after
 // everything hoisted into P before it) when:
 //
-//  1. I is pure and cannot fault: PPure and none of PSideEffect,
-//     PVolatile, PConvergent, PCall, PCarry, PAsync, POpaque, PPseudo,
-//     PBranch, PTerminator, PBarrier, PWritesMem; not div or rem (PTX
-//     leaves division by zero unspecified; we do not execute it where the
-//     program did not). The only memory read allowed is an invariant,
-//     provably in-bounds load: "ld.param [p]" of one of the kernel's own
-//     scalar parameters p, no offset, no wider than p. Parameter space is
-//     never written, and the access cannot fault. (ld.const with a
-//     computed or offset address, ld.global.nc and every other load stay:
-//     executed speculatively they might fault.)
+//  1. I is pure and cannot fault: PPure and nothing of motionPinned
+//     (motion_legal.go: no side effect, volatile or convergent work,
+//     call, carry, asynchronous work, opaque, PHI, branch, barrier or
+//     memory write); not div or rem (PTX leaves division by zero
+//     unspecified; we do not execute it where the program did not). Or
+//     I is a load safe to execute early: "ld.param [p]" of one of the
+//     kernel's own scalar parameters p, no offset, no wider than p
+//     (parameter space is never written, and the access cannot fault);
+//     or ld.const, ld.global.nc, ldu or a weak ld.global when L holds
+//     nothing that may write or order memory or end the thread (no
+//     store, atomic, barrier, fence, call, exit or trap: regionWrites)
+//     and B dominates every block L can be left from, so that every
+//     visit of L that ends ran I: the load then reads the same bytes on
+//     every iteration (other threads' writes are not ordered before a
+//     weak load without a barrier or fence, which L does not hold) and
+//     executes in the preheader only where it ran anyway (a visit that never ends is the one case it runs where it
+//     did not). Loads of generic, shared and local memory stay.
 //  2. I is unguarded, and names no vector register; no register of D is
 //     a .reg parameter or return register of the function.
 //  3. Every r in S has no definition (guarded or not) inside L. An
@@ -94,6 +101,10 @@ import (
 // (Rule 6 is implied by 4 and 5: if B does not dominate X, a path from h
 // to X inside L avoids B, hence writes no d, so d live into E would make
 // it live into h. It is checked anyway, as a cheap second guard.)
+//
+// After the rounds, the preheaders that received instructions are
+// commoned locally (commonMoved, motion_common.go): two loops' equal
+// cvta or mov of a special register land side by side there.
 //
 // Profitability, not correctness: a hoisted value stays live across its
 // whole loop, so hoisting from a loop stops when the loop's maximum
@@ -232,6 +243,9 @@ func hoistInvariants(p *Pass) bool {
 	}
 	if hoisted > 0 {
 		p.Count("instructions hoisted", hoisted)
+		if n := commonMoved(p, h.filled); n > 0 {
+			p.Count("duplicates commoned", n)
+		}
 	}
 	if inserted > 0 {
 		p.Count("preheaders inserted", int64(inserted))
@@ -257,8 +271,14 @@ type licm struct {
 	regs  []ir.RegID
 	exits [][2]ir.BlockID // exit edges of the scanned loop
 	body  []ir.BlockID
+	// leaves: the blocks of the scanned loop it can be left from (the
+	// sources of exit edges, blocks without successors); writes: the
+	// scanned loop holds an instruction of regionWrites.
+	leaves []ir.BlockID
+	writes bool
 
-	budget int64 // HoistInvariantsBudget left
+	budget int64        // HoistInvariantsBudget left
+	filled []ir.BlockID // preheaders that received instructions (for commonMoved)
 	// Register pressure (32-bit slots per file): the cap, fixed from the
 	// function as it came in, and the maximum per block of the current
 	// liveness.
@@ -366,6 +386,8 @@ func (h *licm) eligible(k int) bool {
 	}
 	h.regs = h.regs[:0]
 	h.exits = h.exits[:0]
+	h.leaves = h.leaves[:0]
+	h.writes = false
 	h.body = append(h.body[:0], h.loops.Body(k)...)
 	id := int32(k) + 1
 	for _, b := range h.body {
@@ -381,14 +403,24 @@ func (h *licm) eligible(k int) bool {
 		return false
 	}
 	for _, b := range h.body {
-		for _, s := range f.SuccsOf(b) {
+		succs := f.SuccsOf(b)
+		leaves := len(succs) == 0
+		for _, s := range succs {
 			if h.inL[s] != id {
 				h.exits = append(h.exits, [2]ir.BlockID{b, s})
+				leaves = true
 			}
 		}
+		if leaves {
+			h.leaves = append(h.leaves, b)
+		}
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.InstrProps(i).Has(ir.POpaque) {
+			pr := f.InstrProps(i)
+			if pr.Has(ir.POpaque) {
 				return false
+			}
+			if pr&regionWrites != 0 {
+				h.writes = true
 			}
 			h.refs = core.AppendRegRefs(f, i, h.refs[:0])
 			for _, x := range h.refs {
@@ -492,6 +524,11 @@ func (h *licm) hoistLoop(k int, live *core.Liveness) int64 {
 		}
 	}
 	n := int64(0)
+	defer func() {
+		if n > 0 {
+			h.filled = append(h.filled, pre)
+		}
+	}()
 	for again := true; again; {
 		again = false
 		for _, b := range h.body {
@@ -537,10 +574,6 @@ func (h *licm) hoistLoop(k int, live *core.Liveness) int64 {
 	return n
 }
 
-// licmBlock: properties that keep an instruction in its loop (rule 1).
-const licmBlock = ir.PSideEffect | ir.PVolatile | ir.PConvergent | ir.PCall | ir.PCarry | ir.PAsync |
-	ir.POpaque | ir.PPseudo | ir.PBranch | ir.PTerminator | ir.PBarrier | ir.PWritesMem
-
 // movWorthHoisting: a mov of a register, an immediate or a symbol's
 // address costs nothing to redo on each iteration, and hoisting it only
 // stretches a live range over the loop (in SSA form, a loop's constant
@@ -556,24 +589,22 @@ func (h *licm) movWorthHoisting(i ir.InstrID) bool {
 	return true
 }
 
-// localOK checks rules 1 and 2 for instruction i.
+// localOK checks rules 1 and 2 for instruction i (the legality checks of
+// motion_legal.go; the scanned loop's facts for loads).
 func (h *licm) localOK(i ir.InstrID) bool {
 	f := h.f
-	if f.Guard[i] != ir.NoOperand || f.Op[i] == ir.OpDiv || f.Op[i] == ir.OpRem {
+	if pinned(f, i) {
 		return false
 	}
 	if f.Op[i] == ir.OpMov && !h.movWorthHoisting(i) {
 		return false
 	}
 	p := f.InstrProps(i)
-	if p&licmBlock != 0 {
-		return false
-	}
 	if p.Has(ir.PReadsMem) {
-		if !h.paramLoad(i) {
+		if !ownParamLoad(f, i) && !h.earlyLoadOK(i) {
 			return false
 		}
-	} else if !p.Has(ir.PPure) {
+	} else if !p.Has(ir.PPure) || !speculable(f, i) {
 		return false
 	}
 	h.refs = core.AppendRegRefs(f, i, h.refs[:0])
@@ -583,7 +614,7 @@ func (h *licm) localOK(i ir.InstrID) bool {
 			return false
 		}
 		if x.Def {
-			if f.RegParam(x.Reg) != ir.NoSym {
+			if fixedReg(f, x.Reg) {
 				return false
 			}
 			defs++
@@ -592,27 +623,25 @@ func (h *licm) localOK(i ir.InstrID) bool {
 	return defs > 0
 }
 
-// paramLoad: "ld.param.t %r, [p]" reading the kernel's own scalar
-// parameter p whole or in part from offset 0: never written, never out
-// of bounds, aligned.
-func (h *licm) paramLoad(i ir.InstrID) bool {
-	f := h.f
-	p := f.InstrProps(i)
-	if f.Op[i] != ir.OpLd || f.Space[i] != ir.SpaceParam || !p.Has(ir.PInvariant) {
+// earlyLoadOK: load i of the scanned loop may execute once in the
+// preheader instead of on every iteration. The memory it reads does not
+// change during the loop (earlyLoad: constant, read-only or weak global
+// memory; the loop holds nothing of regionWrites: no store, atomic,
+// barrier, fence, call, exit or trap), and the load does not execute
+// where it did not: its block dominates every block the loop can be left
+// from (exit edges, and blocks ending the thread), so every visit that
+// ends has run it. (Its address registers are invariant by rule 3.)
+func (h *licm) earlyLoadOK(i ir.InstrID) bool {
+	if h.writes || !earlyLoad(h.f, i) {
 		return false
 	}
-	ops := f.Ops(i)
-	if len(ops) != 2 || ops[0].Kind() != ir.KReg || ops[1].Kind() != ir.KAddr {
-		return false
+	b := h.f.Block[i]
+	for _, x := range h.leaves {
+		if !h.dom.Dominates(b, x) {
+			return false
+		}
 	}
-	a := f.Addrs[ops[1].Index()]
-	el := f.ListElems(a.Elems)
-	if a.Off != 0 || len(el) != 1 || el[0].Kind() != ir.KSym {
-		return false
-	}
-	s := &f.Mod.Syms[el[0].Index()]
-	return s.Kind == ir.SymParam && s.Owner == f.ID && s.Dims == 0 && s.Vec == 0 &&
-		f.Type[i].Bits() > 0 && f.Type[i].Bits() <= s.Type.Bits()
+	return true
 }
 
 // operandsOK checks rules 3 and 4 against the scanned loop (h.refs holds
@@ -646,25 +675,3 @@ func (h *licm) liveOK(i ir.InstrID, b, hd ir.BlockID, live *core.Liveness) bool 
 	}
 	return true
 }
-
-// killMovement: DoKillMovement.
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func killMovement(p *Pass) bool { return false }
-
-// texMovement: DoTexMovement.
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func texMovement(p *Pass) bool { return false }
-
-// memMovement: DoMemMovement (an unnamed sibling movement in ptxas).
-//
-// Not yet implemented: a registered no-op that changes nothing and
-// reports no counters.
-func memMovement(p *Pass) bool { return false }
-
-// sinkMovement: DoSinkMovement (an unnamed sibling movement in ptxas),
-// in sink.go.
-func sinkMovement(p *Pass) bool { return sinkMovementSSA(p) }

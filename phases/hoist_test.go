@@ -84,14 +84,32 @@ func TestHoistInvariants(t *testing.T) {
 		instr            []string // printed prefixes of the instructions checked
 		depth            int      // expected loop depth of each after the phase
 		hoisted          int64
+		commoned         int64 // duplicates commonMoved removed from the preheader
 	}{
 		{name: "chain",
 			body:  "add.u32 %r10, %r2, %r4;\n mul.lo.u32 %r11, %r10, 3;\n add.u32 %r6, %r6, %r11;",
 			after: "st.global.u32 [%rd4+4], %r11;", // live after the loop: I dominates the exit
 			instr: []string{"add.u32 %r10", "mul.lo.u32 %r11"}, depth: 0, hoisted: 2},
+		// The hoisted ld.param lands beside the one before the loop, whose
+		// value is dead by then: commoning would lengthen its live range.
 		{name: "param load and special register",
 			body:  "ld.param.u32 %r10, [a];\n mov.u32 %r11, %ntid.x;\n add.u32 %r12, %r10, %r11;\n add.u32 %r6, %r6, %r12;",
 			instr: []string{"ld.param.u32 %r10", "mov.u32 %r11", "add.u32 %r12"}, depth: 0, hoisted: 3},
+		// The hoisted mov lands in the preheader beside an equal one whose
+		// value lives on past the loop: it is commoned with it (item 4 of
+		// issue 13), and the loop reads the earlier value.
+		{name: "hoisted duplicate commoned",
+			pre:   "mov.u32 %r15, %ntid.x;",
+			body:  "mov.u32 %r11, %ntid.x;\n add.u32 %r6, %r6, %r11;",
+			after: "st.global.u32 [%rd4+4], %r15;",
+			instr: []string{"mov.u32 %r11"}, depth: -1, hoisted: 1, commoned: 1},
+		// A loop without stores, atomics, barriers or calls reads the same
+		// bytes on every iteration: loads of global, constant and
+		// read-only memory from the block that runs whenever the loop
+		// ends move out.
+		{name: "global load",
+			body:  "ld.global.u32 %r10, [%rd2];\n ld.global.nc.u32 %r11, [%rd2+4];\n add.u32 %r6, %r6, %r10;\n add.u32 %r6, %r6, %r11;",
+			instr: []string{"ld.global.u32 %r10", "ld.global.nc.u32 %r11"}, depth: 0, hoisted: 2},
 		{name: "speculated from a conditional block, dead after the loop",
 			body:  "setp.eq.u32 %p2, %r5, 2;\n @%p2 bra $L__skip;\n add.u32 %r10, %r2, 7;\n add.u32 %r6, %r6, %r10;\n$L__skip:",
 			instr: []string{"add.u32 %r10"}, depth: 0, hoisted: 1},
@@ -110,9 +128,20 @@ func TestHoistInvariants(t *testing.T) {
 			body:  "setp.ne.u32 %p2, %r2, 0;\n @%p2 add.u32 %r10, %r2, 1;\n add.u32 %r6, %r6, %r10;",
 			pre:   "mov.u32 %r10, 0;",
 			instr: []string{"@%p2 add.u32 %r10"}, depth: 1, hoisted: 1}, // the setp moves
-		{name: "global load",
-			body:  "ld.global.u32 %r10, [%rd2];\n add.u32 %r6, %r6, %r10;",
+		{name: "global load, store in the loop",
+			body:  "ld.global.u32 %r10, [%rd2];\n add.u32 %r6, %r6, %r10;\n st.global.u32 [%rd4], %r6;",
 			instr: []string{"ld.global.u32 %r10"}, depth: 1},
+		{name: "global load, barrier in the loop",
+			body:  "ld.global.nc.u32 %r10, [%rd2];\n add.u32 %r6, %r6, %r10;\n bar.sync 0;",
+			instr: []string{"ld.global.nc.u32 %r10"}, depth: 1},
+		// Not run on every iteration that leaves: it could fault where
+		// the program never read.
+		{name: "global load in a conditional block",
+			body:  "setp.eq.u32 %p2, %r5, 2;\n @%p2 bra $L__skip;\n ld.global.nc.u32 %r10, [%rd2];\n add.u32 %r6, %r6, %r10;\n$L__skip:",
+			instr: []string{"ld.global.nc.u32 %r10"}, depth: 1},
+		{name: "shared and generic loads",
+			body:  "ld.u32 %r10, [%rd2];\n add.u32 %r6, %r6, %r10;",
+			instr: []string{"ld.u32 %r10"}, depth: 1},
 		{name: "convergent shfl and vote",
 			body:  "shfl.sync.idx.b32 %r10, %r2, 0, 31, -1;\n vote.sync.ballot.b32 %r11, %p3, -1;\n add.u32 %r6, %r6, %r10;\n add.u32 %r6, %r6, %r11;",
 			pre:   "setp.ne.u32 %p3, %r2, 0;",
@@ -154,6 +183,9 @@ func TestHoistInvariants(t *testing.T) {
 			}
 			if n := counter(stats, "instructions hoisted"); n != tc.hoisted {
 				t.Errorf("counted %d hoisted, want %d:\n%s", n, tc.hoisted, body)
+			}
+			if n := counter(stats, "duplicates commoned"); n != tc.commoned {
+				t.Errorf("counted %d commoned, want %d:\n%s", n, tc.commoned, body)
 			}
 			simtest.CheckEquivalent(t, before, after, 8)
 		})

@@ -107,7 +107,7 @@ var (
 	BackPropVReg = boolKnob("AdvancedPhaseBackPropVReg", "false", "OriBackCopyPropagate",
 		"the per-target gate of AdvancedPhaseBackPropVReg: OriBackCopyPropagate runs only when it is on (default from the SM profile: on from sm_70, off before; set it to force either way)")
 	PressureGuard = boolKnob("PressureGuard", "false", "the manager",
-		"hold the phases that can lengthen live ranges (LoadStoreForwarding, GvnCse, OriReassociateAndCommon, OriDoPredication, LateOriCommoning, OriHoistInvariantsLate, DoSinkMovement) to the register cap: a run that raises some file's maximum live registers above it keeps only the prefix of its transformations that stays within, on every function (off: PressureRetry, when on, reruns only the functions that end above the cap)")
+		"hold the phases that can lengthen live ranges (LoadStoreForwarding, GvnCse, OriReassociateAndCommon, OriDoPredication, LateOriCommoning, OriHoistInvariantsLate and the four movements of the HoistInvariants family) to the register cap: a run that raises some file's maximum live registers above it keeps only the prefix of its transformations that stays within, on every function (off: PressureRetry, when on, reruns only the functions that end above the cap)")
 	PressureRetry = boolKnob("PressureRetry", "true", "the manager",
 		"with PressureGuard off: a function whose pipeline leaves a register class (data or predicates) above its cap (as PressureGuard's, from the function's maximum live on entry) is optimized again from its input with the guard on (measured on the report's R and P files and on the classes; a phase that raises them is undone), and the result nearer the cap kept; not after promotion of .local slots (memory became registers), nor when --named-phases restricts the pipeline; LICM holds itself to the budget under it (off: no check)")
 	PressureBudgetR = intKnob("PressureBudgetR", "0", 0, 65536, "the manager",
@@ -153,7 +153,13 @@ var (
 	LimitFoldFP = boolKnob("limit-fold-fp", "false", "GeneralOptimize",
 		"the conservative path: no floating-point folding (float arithmetic, comparisons and conversions with a float side stay as written; integer folding is unaffected). Default from the SM profile: on for Kepler and Maxwell")
 	HoistInvariantsBudget = budgetKnob("HoistInvariantsBudget", "5000", "HoistInvariants",
-		"maximum number of instructions hoisted or moved per function")
+		"maximum number of instructions OriHoistInvariantsLate hoists per function")
+	MovementMaxInstrs = budgetKnob("MovementMaxInstrs", "unlimited", "HoistInvariants",
+		"per-function eligibility for the movement engine (the seeds' knob 381): DoKillMovement, DoKillMovementUp, DoTexMovement and DoTexMovementRaw skip a function with more instructions than this")
+	MovementBudget = budgetKnob("MovementBudget", "unlimited", "HoistInvariants",
+		"maximum number of instructions one movement phase (DoKillMovement, DoKillMovementUp, DoTexMovement, DoTexMovementRaw) moves per function")
+	MovementWindow = intKnob("MovementWindow", "16", 1, 1<<16, "HoistInvariants",
+		"instructions the movement engine looks across within a block: DoTexMovement spaces a fetch this far from its first reader, DoKillMovementUp raises a computation at most this far")
 	SplitLiveRangesBudget = budgetKnob("SplitLiveRangesBudget", "8", "OriSplitLiveRanges",
 		"most instructions OriSplitLiveRanges and OriSplitHighPressureLiveRanges each add per function by rematerializing values (a round whose cover costs more, or more than 6, is not made; each run also stops after 8 rounds, and once the maximum live data registers and predicates are at or below the register budget: PressureBudgetR or TargetOccupancy's, PressureBudgetP)")
 	PredicationMaxInstrs = intKnob("PredicationMaxInstrs", "8", 0, 1024, "OriDoPredication",

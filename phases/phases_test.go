@@ -73,7 +73,7 @@ func TestPipelineShape(t *testing.T) {
 		"OriUnrollLoops", "ConvertMemoryToRegister", "OriSplitLiveRanges", "IntoSSA", "InferAddressSpaces", "GeneralOptimize", "LoadStoreForwarding", "GeneralOptimizeMid", "OriPerformLiveDeadSecond",
 		"GeneralOptimizeMid2", "GvnCse", "OriReassociateAndCommon", "GeneralOptimizeLate",
 		"OriPerformLiveDeadThird", "OriDoPredication", "LateOriCommoning", "GeneralOptimizeLate2",
-		"OriHoistInvariantsLate", "DoKillMovement", "DoTexMovement", "DoMemMovement", "DoSinkMovement",
+		"OriHoistInvariantsLate", "DoKillMovement", "DoKillMovementUp", "DoTexMovement", "DoTexMovementRaw",
 		"CSSA", "OutOfSSA", "AdvancedPhaseBackPropVReg", "OriBackCopyPropagate", "OriSplitHighPressureLiveRanges", "OriPerformLiveDeadFourth"}
 	if len(pipeline) != len(want) {
 		t.Fatalf("pipeline has %d phases, want %d", len(pipeline), len(want))
@@ -112,7 +112,7 @@ func TestConfigSelection(t *testing.T) {
 	}
 	c = mustConfig(t, 3, nil, []string{"HoistInvariants"})
 	got := strings.Join(c.Planned(), " ")
-	if got != "IntoSSA OriHoistInvariantsLate DoKillMovement DoTexMovement DoMemMovement DoSinkMovement CSSA OutOfSSA" {
+	if got != "IntoSSA OriHoistInvariantsLate DoKillMovement DoKillMovementUp DoTexMovement DoTexMovementRaw CSSA OutOfSSA" {
 		t.Errorf("named HoistInvariants: %s", got)
 	}
 	tg, _ := ParseTarget("sm_80")

@@ -163,19 +163,18 @@ var pipeline = []Phase{
 		Help: "GeneralOptimize bundle, last instance: CopyProp, ConstantFold, PredicateSimplify, DeadCode"},
 	// Loop-invariant code motion once the loop bodies are final.
 	{Name: "OriHoistInvariantsLate", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: hoistInvariants, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
-		Help: "loop-invariant code motion (LICM)"},
-	// The four movements reuse the LICM dataflow just computed, so they
-	// follow it directly.
-	{Name: "DoKillMovement", Families: []string{"HoistInvariants"}, Fn: killMovement, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "move kill points (last uses) to shorten live ranges"},
-	{Name: "DoTexMovement", Families: []string{"HoistInvariants"}, Fn: texMovement, Preserves: PreserveNothing, MinOpt: 2,
-		Help: "move texture fetches early to hide their latency"},
-	// ptxas runs two more movement phases through the same engine that it
-	// leaves unnamed; these are our names for them.
-	{Name: "DoMemMovement", Families: []string{"HoistInvariants"}, Fn: memMovement, Preserves: PreserveNothing, MinOpt: 3,
-		Help: "move long-latency loads early (sibling movement of DoTexMovement)"},
-	{Name: "DoSinkMovement", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: sinkMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
-		Help: "sink pure computations and invariant loads to the block of their uses, before their first use (in SSA, never into or out of a loop)"},
+		Help: "loop-invariant code motion (LICM): pure computations, the kernel's own ld.param, and ld.const, ld.global.nc, ldu and weak ld.global out of loops that hold no store, atomic, barrier, call or exit (from a block that runs whenever the loop is left), within the register budget; equal instructions brought together in a preheader commoned"},
+	// The movement engine's four phases (movement.go) follow LICM, whose
+	// family name they share, in the seed's order: the kill class down,
+	// then up, then the texture class with and without the clean-up.
+	{Name: "DoKillMovement", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+		Help: "movement engine, kind 0: sink pure definitions and invariant loads toward their readers (into the only successor path that reads them, never into or out of a loop) where that shortens live ranges; use-def clean-up and a second sweep; equal instructions it brings together commoned"},
+	{Name: "DoKillMovementUp", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovementUp, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+		Help: "movement engine, kind 1 (an unnamed sibling in ptxas): raise a pure computation within its block toward its operands' definitions when the operands ending at it free more registers, in every file, than its result takes; clean-up and a second sweep"},
+	{Name: "DoTexMovement", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: texMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+		Help: "movement engine, kind 2: move texture-class fetches (tex, tld4, suld, ld.global.nc) up within their block, away from their first reader (MovementWindow), past no memory write and without raising any register file's maximum live; clean-up and a second sweep"},
+	{Name: "DoTexMovementRaw", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: texMovementRaw, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+		Help: "movement engine, kind 3 (an unnamed sibling in ptxas): DoTexMovement's sweep once, without the use-def clean-up and second sweep"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
 	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
@@ -207,7 +206,7 @@ var pipeline = []Phase{
 var Families = map[string]string{
 	"OriPerformLiveDead": "the four OriPerformLiveDead* instances",
 	"GeneralOptimize":    "the six GeneralOptimize* bundles and their sub-pass ConvertMemoryToRegister",
-	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the four movements",
+	"HoistInvariants":    "OriHoistInvariantsLate (LICM) and the movement engine's four phases (DoKillMovement, DoKillMovementUp, DoTexMovement, DoTexMovementRaw)",
 }
 
 // An ordering rule: phase Before must run before phase After whenever
@@ -229,11 +228,11 @@ var orderRules = []orderRule{
 	{"GvnCse", "OriReassociateAndCommon", "reassociation commons what GvnCse left"},
 	{"OriPerformLiveDeadThird", "OriDoPredication", "predication measures blocks after DCE"},
 	{"OriDoPredication", "LateOriCommoning", "commoning across formerly exclusive paths"},
-	{"OriHoistInvariantsLate", "DoKillMovement", "movements reuse the LICM dataflow"},
-	{"OriHoistInvariantsLate", "DoTexMovement", "movements reuse the LICM dataflow"},
-	{"OriHoistInvariantsLate", "DoMemMovement", "movements reuse the LICM dataflow"},
-	{"OriHoistInvariantsLate", "DoSinkMovement", "movements reuse the LICM dataflow"},
-	{"DoSinkMovement", "CSSA", "every SSA phase runs before CSSA"},
+	{"OriHoistInvariantsLate", "DoKillMovement", "the movements follow LICM (seed 003)"},
+	{"DoKillMovement", "DoKillMovementUp", "the engine's kinds run in order 0, 1, 2, 3"},
+	{"DoKillMovementUp", "DoTexMovement", "the engine's kinds run in order 0, 1, 2, 3"},
+	{"DoTexMovement", "DoTexMovementRaw", "the engine's kinds run in order 0, 1, 2, 3"},
+	{"DoTexMovementRaw", "CSSA", "every SSA phase runs before CSSA"},
 	{"CSSA", "OutOfSSA", "out-of-SSA needs conventional SSA"},
 	{"OutOfSSA", "OriBackCopyPropagate", "back copy propagation removes out-of-SSA moves"},
 	{"AdvancedPhaseBackPropVReg", "OriBackCopyPropagate", "the hook precedes the pass it gates"},

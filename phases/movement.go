@@ -1,0 +1,858 @@
+package phases
+
+import (
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// The instruction movement engine (seed 003): one parameterized primitive
+// behind four thin phases, as ptxas runs one engine under DoKillMovement,
+// DoTexMovement and two unnamed siblings. The phases differ only in the
+// kind they pass, and the kind decides everything through one table:
+//
+//	kind  phase                   class    direction  clean-up + second sweep
+//	0     DoKillMovement          kill     down       yes
+//	1     DoKillMovementUp        kill     up         yes
+//	2     DoTexMovement           texture  up         yes
+//	3     DoTexMovementRaw        texture  up         no
+//
+// The kill class is the pure definitions: computations and loads of
+// invariant memory (legal motion: motion_legal.go, shared with LICM). The
+// texture class is the long-latency fetches tex, tld4, suld and
+// ld.global.nc. The clean-up is the seed's use-def rebuild: after a sweep
+// that moved something, liveness and pressure are dropped and computed
+// once again (the def-use chains stay: moving an instruction changes
+// none), and a second sweep moves what the first one exposed; kind 3 runs one sweep on what the analyses said
+// before it. (The seed's reading of kinds 1 and 3 is its own "medium
+// confidence"; the names DoKillMovementUp and DoTexMovementRaw are ours:
+// ptxas prints its siblings under their predecessors' names, and a
+// pipeline slot needs a name of its own.)
+//
+// Gates, as the seed's: the engine runs only above -O2 (the slots'
+// MinOpt is 3: ptxas's wrappers let -O2 through and the engine itself
+// returns there); the named-phase family HoistInvariants, shared with
+// OriHoistInvariantsLate, disables all four at once; and each function
+// must be eligible: the seeds' per-function knob 381 is MovementMaxInstrs
+// here, a function with more live instructions than it is skipped.
+// MovementBudget bounds the moves of one phase run per function.
+//
+// What each direction does:
+//
+//   - kill, down (kind 0): in SSA form, a definition moves to the block
+//     of its uses: the nearest common dominator of its readers, raised
+//     along the dominator tree until it lies in the definition's own
+//     innermost loop (nothing moves into a loop, nothing out of one), so
+//     on a branch it goes into the only successor path that reads it;
+//     there just before its first reader (or at the head, after the
+//     PHIs). Within its own block it moves down to just before its first
+//     reader, except a load of global or constant memory (issued early,
+//     its latency hides behind what follows). It moves only when that
+//     lengthens no other value's live range more than it shortens its
+//     own: at most one register operand ends at it, no wider than its
+//     result. Blocks are visited in reverse RPO and instructions
+//     bottom-up, so a chain (ld.param, cvta.to.global, add) follows its
+//     last member down. The second sweep moves only into other blocks
+//     (what the first placed within a block is settled), and a sink
+//     whose walk up the dominator tree would pass sinkWalk steps is not
+//     made. Equal instructions the moves put side by side are commoned
+//     (commonMoved, motion_common.go).
+//   - kill, up (kind 1): in SSA form, a pure computation that is the
+//     last reader of operands defined in its block moves up towards
+//     their definitions,
+//     across at most MovementWindow instructions, stopping at any
+//     instruction that shares a register with it, when in every register
+//     file the slots of the operands that end at it are at least the
+//     slots of its result and more in total: the live set shrinks at
+//     every point it crosses.
+//   - texture, up (kinds 2 and 3): a fetch whose first reader in its
+//     block follows within MovementWindow instructions moves up within
+//     the block, away from that reader, until the two are
+//     MovementWindow instructions apart, carrying (in SSA form) the
+//     address computation only it reads, crossing no instruction it
+//     depends on, no write or ordering of memory, no call and no
+//     guarded exit, and only points where the per-instruction pressure
+//     trace plus the fetch's results less the operands ending in the
+//     moved group stays within the function's maximum live of each
+//     register file (the trace is updated as fetches move, so a sweep
+//     needs it once): the maximum never rises. Before the trace is
+//     asked for, a dry run of the walk on the def-use chains alone looks
+//     for a fetch that could move at all; without one nothing more is
+//     computed.
+//
+// A sweep reads analyses from the cache and computes each at most once;
+// the moves of a sweep are batched and the cache drops what they staled
+// once at its end. Moving non-branch instructions keeps the CFG.
+type moveKind uint8
+
+const (
+	moveKillDown moveKind = iota // DoKillMovement
+	moveKillUp                   // DoKillMovementUp
+	moveTexUp                    // DoTexMovement
+	moveTexRaw                   // DoTexMovementRaw
+)
+
+// The decision table.
+func (k moveKind) texture() bool { return k >= moveTexUp }
+func (k moveKind) down() bool    { return k == moveKillDown }
+func (k moveKind) cleanup() bool { return k <= moveTexUp }
+
+func killMovement(p *Pass) bool   { return movementEngine(p, moveKillDown) }
+func killMovementUp(p *Pass) bool { return movementEngine(p, moveKillUp) }
+func texMovement(p *Pass) bool    { return movementEngine(p, moveTexUp) }
+func texMovementRaw(p *Pass) bool { return movementEngine(p, moveTexRaw) }
+
+// counterOf names what a kind counts.
+func (k moveKind) counter() string {
+	switch k {
+	case moveKillDown:
+		return "instructions sunk"
+	case moveKillUp:
+		return "instructions raised"
+	}
+	return "fetches spaced"
+}
+
+// movementEngine runs movement kind on p's function.
+func movementEngine(p *Pass, kind moveKind) bool {
+	f := p.F
+	if p.Config != nil && p.Config.Opt <= 2 {
+		return false // the engine's own gate: above -O2 only
+	}
+	if int64(f.NumInstrs()-f.NumDead()) > p.Knobs.Budget(MovementMaxInstrs) {
+		return false // not eligible: the per-function knob
+	}
+	if !kind.texture() && !p.SSA() {
+		return false // the kill class walks SSA def-use chains
+	}
+	m := &mover{p: p, f: f, kind: kind, budget: p.Knobs.Budget(MovementBudget),
+		window: int(p.Knobs.Int(MovementWindow)), pl: newPoller(p)}
+	first := m.sweep()
+	second := int64(0)
+	if first > 0 && kind.cleanup() && m.budget > 0 && !m.pl.now() {
+		// The use-def clean-up. Moving an instruction changes no def-use
+		// chain (only the order of its rows, which nothing here reads):
+		// the chains stay, liveness and what is computed from it go.
+		p.A.Invalidate(ALiveness)
+		m.second = true
+		second = m.sweep()
+	}
+	if first+second == 0 {
+		return false
+	}
+	p.A.Invalidate(ALiveness) // the chains stay valid for commonMoved
+	p.Count(kind.counter(), first+second)
+	if second > 0 {
+		p.Count("moved by the second sweep", second)
+	}
+	if kind == moveKillDown {
+		if n := commonMoved(p, m.targets); n > 0 {
+			p.Count("duplicates commoned", n)
+		}
+	}
+	return true
+}
+
+// mover is one engine run.
+type mover struct {
+	p       *Pass
+	f       *ir.Func
+	kind    moveKind
+	budget  int64 // MovementBudget left
+	window  int
+	pl      *poller
+	refs    []core.RegRef
+	jrefs   []core.RegRef
+	targets []ir.BlockID // blocks the kill movement put something into (for commoning)
+	du      *core.DefUse // texture kinds in SSA form: which operands end at a fetch
+	files   []ir.File    // register files, asked once per run when a candidate needs them (kept across the sweeps)
+	second  bool         // the sweep after the clean-up
+	// texture kinds: the moving group (the fetch first, then the address
+	// instructions it carries, bottom up), the pressure change at each
+	// crossed point (bottom up), and buffers for the relinking
+	group   []ir.InstrID
+	deltas  [][ir.NumFiles]int32
+	seg     [][ir.NumFiles]int32
+	order   []ir.InstrID
+	members []ir.InstrID
+}
+
+// sweep makes one pass of the kind's movement over the function and
+// returns how many instructions moved.
+func (m *mover) sweep() int64 {
+	switch m.kind {
+	case moveKillDown:
+		return m.sinkSweep()
+	case moveKillUp:
+		return m.raiseSweep()
+	}
+	return m.texSweep()
+}
+
+// take reports whether one more move is allowed: within the budget and
+// the register guard's prefix.
+func (m *mover) take() bool {
+	if m.budget <= 0 || !m.p.Allow() {
+		return false
+	}
+	m.budget--
+	return true
+}
+
+// ---- kind 0: kill class, down ----
+
+func (m *mover) sinkSweep() int64 {
+	p, f := m.p, m.f
+	du := p.A.DefUse()
+	dom := p.A.Dom()
+	loops := p.A.Loops()
+	order := p.A.Order()
+	moved := int64(0)
+	pos := newInstrOrder(f)
+	for k := len(order.RPO) - 1; k >= 0 && m.budget > 0; k-- {
+		if m.pl.stop() {
+			break
+		}
+		b := order.RPO[k]
+		for i := f.BlockLast[b]; i != ir.NoInstr; {
+			prev := f.Prev[i]
+			if m.sinkOne(i, b, du, dom, loops, pos) {
+				moved++
+			}
+			i = prev
+		}
+	}
+	return moved
+}
+
+// sinkable reports whether i may sink: it is of the kill class and
+// defines one register.
+func sinkable(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
+	if !pureDef(f, i) && !invariantLoad(f, i) || pinned(f, i) {
+		return 0, false
+	}
+	ops := f.Ops(i)
+	if len(ops) == 0 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() || fixedReg(f, ops[0].Reg()) {
+		return 0, false
+	}
+	for _, o := range ops[1:] {
+		if o.IsDef() {
+			return 0, false
+		}
+	}
+	return ops[0].Reg(), true
+}
+
+// sinkOne moves i (in block b) down when it may and it pays; it reports
+// whether i moved.
+func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.DomTree, loops *core.Loops, pos *instrOrder) bool {
+	f := m.f
+	r, ok := sinkable(f, i)
+	if !ok {
+		return false
+	}
+	defs := du.Defs(r)
+	if len(defs) != 1 || defs[0].Instr != i || !operandsStable(f, i, du) || touchesMultiVersion(m.p, i) {
+		return false
+	}
+	uses := du.Uses(r)
+	if len(uses) == 0 {
+		return false
+	}
+	// The walks up the dominator tree stop after sinkWalk steps (the
+	// instruction then stays): on a long chain of blocks they would make
+	// the sweep quadratic.
+	steps := 0
+	target := ir.NoBlock
+	for _, u := range uses {
+		ub := f.Block[u.Instr]
+		if f.Op[u.Instr] == ir.OpPhi || ub == ir.NoBlock {
+			return false
+		}
+		if target == ir.NoBlock {
+			target = ub
+			continue
+		}
+		for !dom.Dominates(target, ub) {
+			if target == b || steps >= sinkWalk {
+				return false
+			}
+			target = dom.IDom(target)
+			steps++
+		}
+	}
+	if !dom.Dominates(b, target) {
+		return false
+	}
+	for target != b && loops.Innermost[target] != loops.Innermost[b] {
+		if steps >= sinkWalk {
+			return false
+		}
+		target = dom.IDom(target)
+		steps++
+	}
+	// the first reader in target, if any
+	first := ir.NoInstr
+	for _, u := range uses {
+		if j := u.Instr; f.Block[j] == target && (first == ir.NoInstr || pos.before(j, first)) {
+			first = j
+		}
+	}
+	if target == b {
+		// within the block: just before the first reader, when that is
+		// further down than the next instruction; a load of global or
+		// constant memory keeps its place (issued early, its latency
+		// hides behind what follows). Only the first sweep: what it
+		// placed within a block is settled (two chains sunk before one
+		// reader would otherwise trade places on every sweep), and the
+		// second one moves what a move into another block exposed.
+		if m.second || first == ir.NoInstr || first == f.Next[i] || f.Op[i] == ir.OpLdu || f.Op[i] == ir.OpLd && f.Space[i] != ir.SpaceParam || !sinkPays(f, i, du) || !m.take() {
+			return false
+		}
+		f.Unlink(i)
+		f.InsertBefore(first, i)
+		pos.moved(i)
+		return true
+	}
+	if !sinkPays(f, i, du) || !m.take() {
+		return false
+	}
+	f.Unlink(i)
+	defer pos.moved(i)
+	m.targets = append(m.targets, target)
+	switch {
+	case first != ir.NoInstr:
+		f.InsertBefore(first, i)
+	default:
+		at := ir.NoInstr
+		for j := f.BlockFirst[target]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {
+			at = j
+		}
+		if at != ir.NoInstr {
+			f.InsertAfter(at, i)
+		} else if f.BlockFirst[target] != ir.NoInstr {
+			f.InsertBefore(f.BlockFirst[target], i)
+		} else {
+			f.Append(target, i)
+		}
+	}
+	return true
+}
+
+// sinkWalk bounds the dominator-tree steps one sink may take.
+const sinkWalk = 256
+
+// sinkPays: at most one register operand of i has i as its last use
+// (no other use anywhere), and it is no wider than i's result.
+func sinkPays(f *ir.Func, i ir.InstrID, du *core.DefUse) bool {
+	w := f.RegType[f.Ops(i)[0].Reg()].Bits()
+	ending := 0
+	var buf [16]core.RegRef
+	for _, x := range core.AppendRegRefs(f, i, buf[:0]) {
+		if x.Def {
+			continue
+		}
+		if us := du.Uses(x.Reg); len(us) == 1 && us[0].Instr == i {
+			ending++
+			if f.RegType[x.Reg].Bits() > w {
+				return false
+			}
+		}
+	}
+	return ending <= 1
+}
+
+// ---- kind 1: kill class, up ----
+
+func (m *mover) raiseSweep() int64 {
+	p, f := m.p, m.f
+	var du *core.DefUse
+	var pos *instrOrder
+	moved := int64(0)
+	for _, b := range f.Layout {
+		if m.budget <= 0 || m.pl.stop() {
+			break
+		}
+		for i := f.BlockFirst[b]; i != ir.NoInstr; {
+			next := f.Next[i]
+			if f.Prev[i] == ir.NoInstr || !pureDef(f, i) {
+				i = next
+				continue
+			}
+			if du == nil {
+				du, pos = p.A.DefUse(), newInstrOrder(f)
+			}
+			if m.raiseOne(i, b, du, pos) {
+				pos.moved(i)
+				moved++
+			}
+			i = next
+		}
+	}
+	return moved
+}
+
+// raiseOne moves pure instruction i up when its operands end at it and
+// free more than its result takes; it reports whether i moved.
+func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instrOrder) bool {
+	f := m.f
+	r, ok := sinkable(f, i)
+	if !ok || len(du.Defs(r)) != 1 || touchesMultiVersion(m.p, i) || !operandsStable(f, i, du) {
+		return false
+	}
+	// By register class first (data, predicates: no uniformity analysis
+	// needed), then, for a candidate that passes, by file.
+	if !m.raiseGains(i, r, b, du, pos, nil) {
+		return false
+	}
+	if m.files == nil {
+		m.files = m.p.A.Files()
+	}
+	if !m.raiseGains(i, r, b, du, pos, m.files) {
+		return false
+	}
+	// up to the first instruction sharing a register with i (the
+	// definitions of its operands, other readers of them), a PHI or an
+	// opaque or control instruction, within the window
+	at := ir.NoInstr // i goes before at
+	for j, n := f.Prev[i], 0; j != ir.NoInstr && n < m.window; j, n = f.Prev[j], n+1 {
+		if f.InstrProps(j)&(ir.POpaque|ir.PPseudo|ir.PCall|ir.PBranch|ir.PTerminator) != 0 || m.shares(j) {
+			break
+		}
+		at = j
+	}
+	if at == ir.NoInstr || !m.take() {
+		return false
+	}
+	f.Unlink(i)
+	f.InsertBefore(at, i)
+	return true
+}
+
+// raiseGains reports whether the operands ending at i free at least the
+// slots of its result r in every register file (files; nil: by class,
+// R and P) and more in total.
+func (m *mover) raiseGains(i ir.InstrID, r ir.RegID, b ir.BlockID, du *core.DefUse, pos *instrOrder, files []ir.File) bool {
+	f := m.f
+	fileOf := func(x ir.RegID) ir.File {
+		if files == nil {
+			return ir.FileOf(f.RegType[x], false)
+		}
+		return files[x]
+	}
+	var gain [ir.NumFiles]int
+	gain[fileOf(r)] -= core.RegSlots(f, r)
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+	total := -core.RegSlots(f, r)
+	for k, x := range m.refs {
+		if x.Def || fixedReg(f, x.Reg) {
+			continue
+		}
+		seen := false
+		for _, y := range m.refs[:k] {
+			seen = seen || y.Reg == x.Reg
+		}
+		if seen {
+			continue
+		}
+		if endsAt(f, x.Reg, i, b, du, pos) {
+			gain[fileOf(x.Reg)] += core.RegSlots(f, x.Reg)
+			total += core.RegSlots(f, x.Reg)
+		}
+	}
+	if total <= 0 {
+		return false
+	}
+	for _, g := range gain {
+		if g < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxEndUses: a register with more readers than this is taken to live on
+// past any one of them (the checks that walk its readers would make a
+// sweep quadratic in a kernel where one pointer is read everywhere).
+const maxEndUses = 64
+
+// endsAt reports whether i, in block b, is the last reader of r in SSA
+// form: r has one definition, in b, and every reader of r is in b at or
+// before i and no PHI (whose read is at the end of a predecessor). r is
+// then dead right after i, and live from its definition to i.
+func endsAt(f *ir.Func, r ir.RegID, i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instrOrder) bool {
+	defs := du.Defs(r)
+	if len(defs) != 1 || f.Block[defs[0].Instr] != b || len(du.Uses(r)) > maxEndUses {
+		return false
+	}
+	for _, u := range du.Uses(r) {
+		j := u.Instr
+		if j != i && (f.Block[j] != b || f.Op[j] == ir.OpPhi || !pos.before(j, i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// shares reports whether j names a register of m.refs.
+func (m *mover) shares(j ir.InstrID) bool {
+	m.jrefs = core.AppendRegRefs(m.f, j, m.jrefs[:0])
+	for _, y := range m.jrefs {
+		for _, x := range m.refs {
+			if x.Reg == y.Reg {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ---- kinds 2 and 3: texture class, up ----
+
+func (m *mover) texSweep() int64 {
+	p, f := m.p, m.f
+	// Could any fetch move, pressure aside? The pressure trace costs a
+	// liveness solve and the uniformity analysis: a dry run of the walk
+	// (def-use chains only) first, and nothing more without a candidate.
+	m.du = nil
+	any := false
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr && !any; i = f.Next[i] {
+			if texClass(f, i) && f.Prev[i] != ir.NoInstr && m.readSoon(i) > 0 {
+				if m.du == nil && p.SSA() {
+					m.du = p.A.DefUse()
+				}
+				any = m.spaceOne(i, 0, nil, [ir.NumFiles]int{}, nil)
+			}
+		}
+	}
+	if !any {
+		return 0
+	}
+	// The register files (the uniformity analysis) are asked for once per
+	// phase run: whether a value is uniform depends on its operands and
+	// its block, which moves within a block leave as they were.
+	if m.files == nil {
+		m.files = p.A.Files()
+	}
+	files := m.files
+	pr := tracePressure(f, p.A.Liveness(), files)
+	if p.SSA() {
+		m.du = p.A.DefUse()
+	}
+	trace := pr.PerInstr
+	limit := pr.Max
+	moved := int64(0)
+	pos := 0 // index of i in trace (layout order)
+	for _, b := range f.Layout {
+		if m.budget <= 0 || m.pl.stop() {
+			break
+		}
+		for i := f.BlockFirst[b]; i != ir.NoInstr; pos++ {
+			next := f.Next[i]
+			if texClass(f, i) && f.Prev[i] != ir.NoInstr {
+				if m.spaceOne(i, pos, trace, limit, files) {
+					moved++
+				}
+			}
+			i = next
+		}
+	}
+	return moved
+}
+
+// fileIn is r's register file: from files, or by its type (R or P) when
+// files is nil (a dry run).
+func fileIn(f *ir.Func, files []ir.File, r ir.RegID) ir.File {
+	if files == nil {
+		return ir.FileOf(f.RegType[r], false)
+	}
+	return files[r]
+}
+
+// maxCarried bounds the address instructions a fetch carries up with it.
+const maxCarried = 4
+
+// spaceOne moves fetch i (at trace index pos) up, away from its first
+// reader, within the room the trace leaves; it reports whether i moved.
+//
+// In SSA form the fetch carries its address computation with it: an
+// instruction right above the moving group that defines a register the
+// group reads, is of the kill class and has no reader outside the group
+// joins it (at most maxCarried), so "add.s64 %rd6, %rd3, %rd5;
+// ld.global.nc [%rd6]" moves as one. At every point the group crosses,
+// the change of the live slots is at most the fetch's results less the
+// operands that end in the group as it was when it crossed the point
+// (live there before, since their definitions lie above; dead after);
+// the group's inner results are dead there afterwards.
+func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limit [ir.NumFiles]int, files []ir.File) bool {
+	f := m.f
+	if touchesMultiVersion(m.p, i) {
+		return false
+	}
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+	var out [ir.NumFiles]int32 // the fetch's results
+	defs := 0
+	for _, x := range m.refs {
+		if x.Def {
+			if fixedReg(f, x.Reg) {
+				return false
+			}
+			out[fileIn(f, files, x.Reg)] += int32(core.RegSlots(f, x.Reg))
+			defs++
+		}
+	}
+	if defs == 0 {
+		return false
+	}
+	dist := m.readSoon(i)
+	if dist == 0 {
+		return false // already spaced, or read in another block
+	}
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+	m.group = append(m.group[:0], i)
+	m.deltas = m.deltas[:0]
+	need := m.groupNeed(out, files)
+	crossed := 0
+	top := i // the highest instruction looked at so far
+	for j := f.Prev[i]; j != ir.NoInstr && crossed < m.window-dist; j = f.Prev[j] {
+		if m.joins(j) {
+			m.group = append(m.group, j)
+			m.refs = core.AppendRegRefs(f, j, m.refs)
+			need = m.groupNeed(out, files)
+			top = j
+			continue
+		}
+		ok := true
+		if ok, m.jrefs = crossable(f, m.refs, i, j, m.jrefs); !ok {
+			break
+		}
+		if trace == nil {
+			crossed++ // a dry run: any crossing will do
+			break
+		}
+		t := &trace[pos-(len(m.group)-1)-crossed-1] // j's entry
+		for k := range need {
+			if int(t[k]+need[k]) > limit[k] {
+				ok = false
+			}
+		}
+		if !ok {
+			break
+		}
+		m.deltas = append(m.deltas, need)
+		crossed++
+		top = j
+	}
+	if crossed == 0 || trace == nil {
+		return crossed > 0
+	}
+	// Relink: the group's members, in their order, go just above the
+	// highest crossed instruction (the anchor); the crossed ones keep
+	// their order below.
+	g := len(m.group)
+	n := g + crossed // the segment [lo, pos] of the trace
+	lo := pos - n + 1
+	m.seg = m.seg[:0]
+	m.order = m.order[:0]
+	anchor, at := ir.NoInstr, 0
+	for j, k := top, 0; k < n; j, k = f.Next[j], k+1 {
+		m.order = append(m.order, j)
+		if anchor == ir.NoInstr && !m.inGroup(j) {
+			anchor, at = j, lo+k
+		}
+	}
+	// The points among the members at their new place: from the point
+	// above the anchor (its entry bounds it), each member adds its results
+	// and frees the operands whose last reader it is within the group.
+	// Members above the anchor stay where they are, and so do their
+	// points (entries kept).
+	m.members = m.members[:0]
+	for k, j := range m.order {
+		if m.inGroup(j) {
+			m.members = append(m.members, j)
+			if lo+k < at {
+				m.seg = append(m.seg, trace[lo+k])
+			}
+		}
+	}
+	live := trace[at]
+	for idx, j := range m.members {
+		if m.stays(j, at-lo) {
+			continue
+		}
+		var d, e [ir.NumFiles]int32
+		m.jrefs = core.AppendRegRefs(f, j, m.jrefs[:0])
+		for k, y := range m.jrefs {
+			if y.Def {
+				d[files[y.Reg]] += int32(core.RegSlots(f, y.Reg))
+				continue
+			}
+			dup := false
+			for _, z := range m.jrefs[:k] {
+				dup = dup || z.Reg == y.Reg && !z.Def
+			}
+			if !dup && m.endsInGroup(y.Reg, idx) {
+				e[files[y.Reg]] += int32(core.RegSlots(f, y.Reg))
+			}
+		}
+		entry := live
+		for k := range entry {
+			entry[k] += max(0, d[k]-e[k])
+			if int(entry[k]) > limit[k] {
+				return false
+			}
+			live[k] += d[k] - e[k]
+		}
+		m.seg = append(m.seg, entry)
+	}
+	if !m.take() {
+		return false
+	}
+	// crossed instructions, top to bottom; m.deltas runs bottom to top
+	c := crossed - 1
+	for k, j := range m.order {
+		if !m.inGroup(j) {
+			e := trace[lo+k]
+			d := m.deltas[c]
+			for fl := range e {
+				e[fl] += d[fl]
+			}
+			m.seg = append(m.seg, e)
+			c--
+		}
+	}
+	copy(trace[lo:pos+1], m.seg)
+	for _, j := range m.order {
+		if m.inGroup(j) {
+			f.Unlink(j)
+			f.InsertBefore(anchor, j)
+		}
+	}
+	if g > 1 {
+		m.p.Count("address instructions carried", int64(g-1))
+	}
+	return true
+}
+
+// readSoon returns the distance from fetch i to the first instruction
+// of its block that reads one of its results, when that is within the
+// window; else 0. It leaves i's registers in m.refs.
+func (m *mover) readSoon(i ir.InstrID) int {
+	f := m.f
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+	dist := 0
+	for j := f.Next[i]; j != ir.NoInstr && dist < m.window; j = f.Next[j] {
+		dist++
+		m.jrefs = core.AppendRegRefs(f, j, m.jrefs[:0])
+		for _, y := range m.jrefs {
+			for _, x := range m.refs {
+				if x.Def && x.Reg == y.Reg {
+					return dist
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// joins reports whether j, right above the moving group, joins it: in
+// SSA form, a kill-class instruction of one result that the group reads
+// and nothing outside the group reads.
+func (m *mover) joins(j ir.InstrID) bool {
+	f, du := m.f, m.du
+	if du == nil || len(m.group)-1 >= maxCarried {
+		return false
+	}
+	r, ok := sinkable(f, j)
+	if !ok || !pureDef(f, j) || len(du.Defs(r)) != 1 || touchesMultiVersion(m.p, j) {
+		return false
+	}
+	us := du.Uses(r)
+	if len(us) == 0 || len(us) > maxEndUses {
+		return false
+	}
+	for _, u := range us {
+		if !m.inGroup(u.Instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// stays reports whether member j lies above the anchor, the k-th
+// instruction of m.order.
+func (m *mover) stays(j ir.InstrID, k int) bool {
+	for _, x := range m.order[:k] {
+		if x == j {
+			return true
+		}
+	}
+	return false
+}
+
+// endsInGroup reports whether register r, read by m.members[idx], has
+// one definition and no reader but members up to idx (in SSA form): it
+// is dead after that member.
+func (m *mover) endsInGroup(r ir.RegID, idx int) bool {
+	f, du := m.f, m.du
+	if du == nil || fixedReg(f, r) || len(du.Defs(r)) != 1 {
+		return false
+	}
+	us := du.Uses(r)
+	if len(us) > maxEndUses {
+		return false
+	}
+	for _, u := range us {
+		ok := false
+		for _, j := range m.members[:idx+1] {
+			ok = ok || u.Instr == j
+		}
+		if !ok {
+			return false
+		}
+	}
+	return len(us) > 0
+}
+
+func (m *mover) inGroup(j ir.InstrID) bool {
+	for _, g := range m.group {
+		if g == j {
+			return true
+		}
+	}
+	return false
+}
+
+// groupNeed is the change of live slots per file at a point the group
+// crosses: the fetch's results out, less each register the group reads
+// that is defined outside it and read by nothing else (in SSA form).
+func (m *mover) groupNeed(out [ir.NumFiles]int32, files []ir.File) [ir.NumFiles]int32 {
+	f, du := m.f, m.du
+	need := out
+	if du == nil {
+		return need
+	}
+	for k, x := range m.refs {
+		if x.Def || fixedReg(f, x.Reg) || len(du.Defs(x.Reg)) != 1 || m.inGroup(du.Defs(x.Reg)[0].Instr) {
+			continue
+		}
+		dup := false
+		for _, y := range m.refs[:k] {
+			dup = dup || y.Reg == x.Reg && !y.Def
+		}
+		if dup {
+			continue
+		}
+		us := du.Uses(x.Reg)
+		ends := len(us) > 0 && len(us) <= maxEndUses
+		for _, u := range us {
+			if ends = ends && m.inGroup(u.Instr); !ends {
+				break
+			}
+		}
+		if ends {
+			need[fileIn(f, files, x.Reg)] -= int32(core.RegSlots(f, x.Reg))
+		}
+	}
+	return need
+}

@@ -1,0 +1,82 @@
+package phases
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// BenchmarkMovementScaling times each phase of the HoistInvariants family
+// alone, per instruction, on the scaling benchmark's generated kernels
+// of 10K and 300K instructions (seed 1, pool 64, as BenchmarkPipelineScaling and cmd/ptxgen -pool 64):
+// the -O3 pipeline runs once up to the phase, and each iteration runs the
+// phase on a fresh copy of the function as it stood there, with an empty
+// analysis cache (what the phase computes is its own cost). Compare the
+// ns/instr of one size with the next: near-linear is a flat figure.
+//
+//	go test ./phases -run '^$' -bench BenchmarkMovementScaling -benchtime 5x
+func BenchmarkMovementScaling(b *testing.B) {
+	sizes := []int{10_000, 300_000}
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	for _, name := range []string{"OriHoistInvariantsLate", "DoKillMovement", "DoKillMovementUp", "DoTexMovement", "DoTexMovementRaw"} {
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				f, st, c, fn := stateBefore(b, name, n)
+				instrs := f.NumInstrs() - f.NumDead()
+				sc := NewScratch()
+				b.ResetTimer()
+				for b.Loop() {
+					b.StopTimer()
+					g := f.Clone()
+					runtime.GC() // the copies' garbage is not the phase's
+					p := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st.clone(), stat: &PhaseStat{}}
+					b.StartTimer()
+					fn(p)
+					b.StopTimer()
+					p.A.Release()
+					sc.reset()
+					b.StartTimer()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(instrs), "ns/instr")
+			})
+		}
+	}
+}
+
+// stateBefore runs the -O3 pipeline on the generated kernel of size n up
+// to phase name and returns the function, its SSA state, the
+// configuration and the phase's pass there.
+func stateBefore(b *testing.B, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc) {
+	b.Helper()
+	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i, _ := Lookup(name)
+	fn := pipeline[i].Fn
+	var saved *ir.Func
+	var st *ssaState
+	if err := c.Override(name, func(p *Pass) bool {
+		if saved == nil {
+			saved, st = p.F.Clone(), p.ssa.clone()
+		}
+		return false
+	}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
+		b.Fatal(err)
+	}
+	if saved == nil {
+		b.Fatalf("%s did not run", name)
+	}
+	return saved, st, c, fn
+}
