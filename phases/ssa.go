@@ -41,7 +41,10 @@ import (
 // it, or read by another of its PHIs), because lanes arriving from one
 // side hold those values while lanes from the other side wrote the web's
 // copies. At level 1 webs at divergent joins are never coalesced; at 0 no
-// CSSA copy is. Copies whose two sides end in one register disappear.
+// CSSA copy is. At every level, a value live on one side of a divergent
+// branch and a value defined on the other side never share a register
+// when either is uniform (simtregion.go: the hazard with no PHI between
+// the two). Copies whose two sides end in one register disappear.
 // (With PTX's per-thread registers the rule decides which of two values
 // moves, not whether they share: Chaitin's rule already pairs the web
 // with every such value, live where the PHI defines the web, and a
@@ -144,7 +147,8 @@ func outOfSSA(p *Pass) bool { return leaveSSA(p, true) }
 func outOfSSAScalar(p *Pass) bool { return leaveSSA(p, false) }
 
 // leaveSSA is OutOfSSA; simt false leaves out what cssa-coalesce 1 and
-// 2 do at divergent joins (the pipeline always passes true).
+// 2 do at divergent joins and the rule across divergent branches (the
+// pipeline always passes true).
 func leaveSSA(p *Pass, simt bool) bool {
 	f, st := p.F, p.ssa
 	p.ssa = nil
@@ -195,6 +199,9 @@ func leaveSSA(p *Pass, simt bool) bool {
 	if n.simt > 0 {
 		p.Count("PHI webs kept apart at divergent joins", int64(n.simt))
 	}
+	if n.region > 0 {
+		p.Count("value pairs kept apart across divergent branches", int64(n.region))
+	}
 	if n.reused > 0 {
 		p.Count("values kept apart in a free register", int64(n.reused))
 	}
@@ -211,6 +218,7 @@ type assignResult struct {
 	removed, split int
 	reused         int // classes kept apart in another register that was free
 	simt           int // PHI webs the SIMT rule kept apart
+	region         int // pairs of values across divergent branches kept apart
 	cssaLeft       int
 }
 
@@ -374,6 +382,50 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	if p.Canceled() {
 		return assignResult{canceled: true}
 	}
+	// The SIMT rule across divergent branches (simtregion.go): values of
+	// one register, one uniform, on the two sides of a divergent branch.
+	var sides *simtSides
+	var uni *core.Uniformity
+	simtOK := func(r, w ir.RegID) bool {
+		return cls[r] != cls[w] && val[r] != val[w] && f.RegType[r] == f.RegType[w] && !uni.Varying[r] && !uni.Varying[w]
+	}
+	var regionPairs []pair
+	if simt {
+		uni = p.A.Uniformity()
+		sides = newSIMTSides(f, live, uni, p.A.PostDom())
+	}
+	if sides != nil {
+		// The values of side i by preferred register (a list per
+		// register through head and nxt), so each definition of side j
+		// meets only the values of its own register.
+		head := make([]int32, nr)
+		for k := range head {
+			head[k] = -1
+		}
+		var nxt []int32
+		sides.each(func(x, d []ir.RegID) {
+			nxt = nxt[:0]
+			for k, r := range x {
+				pr := pref[cls[r]]
+				nxt = append(nxt, head[pr])
+				head[pr] = int32(k)
+			}
+			for _, w := range d {
+				for k := head[pref[cls[w]]]; k >= 0; k = nxt[k] {
+					if r := x[k]; simtOK(r, w) {
+						regionPairs = append(regionPairs, pair{min(cls[r], cls[w]), max(cls[r], cls[w])})
+					}
+				}
+			}
+			for _, r := range x {
+				head[pref[cls[r]]] = -1
+			}
+		})
+		pairs = append(pairs, regionPairs...)
+	}
+	if pl.now() {
+		return assignResult{canceled: true}
+	}
 	if len(pairs) > 0 {
 		slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
 		pairs = slices.Compact(pairs)
@@ -492,6 +544,36 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	for c := range nr {
 		if reusable[c] && (!apart[c] || fixed[c] || ir.RegID(c) != cls[c]) {
 			reusable[c] = false
+		}
+	}
+	if sides != nil {
+		// A class that may take a free register must not take one that
+		// a value on the other side of a divergent branch ends in.
+		sides.each(func(x, d []ir.RegID) {
+			for _, w := range d {
+				if c := cls[w]; reusable[c] {
+					for _, r := range x {
+						if simtOK(r, w) {
+							simtPairs = append(simtPairs, classPair{c, cls[r]})
+						}
+					}
+				}
+			}
+			for _, r := range x {
+				if c := cls[r]; reusable[c] {
+					for _, w := range d {
+						if simtOK(r, w) {
+							simtPairs = append(simtPairs, classPair{c, cls[w]})
+						}
+					}
+				}
+			}
+		})
+		slices.SortFunc(regionPairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+		for _, e := range slices.Compact(regionPairs) {
+			if apart[e.a] && !fixed[e.a] || apart[e.b] && !fixed[e.b] {
+				res.region++
+			}
 		}
 	}
 	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, pl)
