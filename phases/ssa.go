@@ -290,6 +290,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// Chaitin's rule, per register group: walk each block backwards with
 	// counts of the live values per preferred register and per class.
 	live := p.A.Liveness()
+	// The uniformity of the values: the SIMT rules ask for it, and so
+	// does reuseFree, per class (kind: kindVarying when one of its values
+	// is varying, else kindUniform; 0 for a class no instruction names).
+	uni := p.A.Uniformity()
+	kind := make([]uint8, nr)
 	perPref := make([]int32, nr)
 	perCls := make([]int32, nr)
 	isLive := make([]bool, nr)
@@ -356,6 +361,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 				}
 			}
 			for _, x := range refs {
+				k := kindUniform
+				if uni.Varying[x.Reg] {
+					k = kindVarying
+				}
+				kind[cls[x.Reg]] |= k
 				if x.Def {
 					conflict(x.Reg, src)
 				}
@@ -384,14 +394,17 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	}
 	// The SIMT rule across divergent branches (simtregion.go): values of
 	// one register, one uniform, on the two sides of a divergent branch.
+	for c, k := range kind {
+		if k&kindVarying != 0 {
+			kind[c] = kindVarying
+		}
+	}
 	var sides *simtSides
-	var uni *core.Uniformity
 	simtOK := func(r, w ir.RegID) bool {
 		return cls[r] != cls[w] && val[r] != val[w] && f.RegType[r] == f.RegType[w] && !uni.Varying[r] && !uni.Varying[w]
 	}
 	var regionPairs []pair
 	if simt {
-		uni = p.A.Uniformity()
 		sides = newSIMTSides(f, live, uni, p.A.PostDom())
 	}
 	if sides != nil {
@@ -478,9 +491,6 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	}
 	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
 	if coalesce >= 1 && simt && hasPhi(f) {
-		// The uniformity analysis is asked for only at a join where the
-		// rule could change something.
-		var u *core.Uniformity
 		var tmp []ir.RegID
 		for _, b := range f.Layout {
 			if pl.stop() {
@@ -493,9 +503,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			if coalesce == 2 && !simtCandidate(f, live, b, cls, pref, fixed, apart, &tmp) {
 				continue
 			}
-			if u == nil {
-				u = p.A.Uniformity()
-			}
+			u := uni
 			divergent := false
 			for ; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
 				if u.Varying[f.Ops(i)[0].Reg()] {
@@ -576,7 +584,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			}
 		}
 	}
-	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, pl)
+	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
 	if reg == nil || p.Canceled() {
 		return assignResult{canceled: true}
 	}
@@ -862,7 +870,14 @@ type classPair struct{ a, b ir.RegID }
 // reusable classes only. It returns, per class root, the register chosen
 // (NoReg: none free; the class gets a register of its own), or nil when
 // pl says the run was canceled.
-func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, pl *poller) []ir.RegID {
+//
+// A class takes no register that a class of the other kind (kind: uniform
+// or varying) ends in: a register holding a varying value is varying,
+// and the uniform values in it would count in the per-lane file R (what
+// left three corpus functions above their input's maximum live R, the
+// register retry unable to undo it: OutOfSSA is required). It skips at
+// most maxKindSkips such registers, then keeps a register of its own.
+func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) []ir.RegID {
 	nr := len(cls)
 	reg := make([]ir.RegID, nr)
 	for c := range reg {
@@ -1028,11 +1043,13 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		}
 	}
 	taken := make([]bool, st.nr0)
-	inUse := make([]bool, st.nr0) // some class ends in the register
+	inUse := make([]bool, st.nr0)    // some class ends in the register
+	regKind := make([]uint8, st.nr0) // the kinds of the classes in each register
 	for c := range nr {
 		if named[c] && !reusable[c] {
 			if r := finalOf(ir.RegID(c)); int(r) < len(inUse) {
 				inUse[r] = true
+				regKind[r] |= kind[c]
 			}
 		}
 	}
@@ -1064,12 +1081,27 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		// A register other values end in first (it is named anyway),
 		// else one declared and unused.
 		t := f.RegType[c]
+		skips := 0
 		for pass := 0; pass < 2 && reg[c] == ir.NoReg; pass++ {
-			reg[c] = free.first(t, pass == 0, taken, pref[c])
+			for {
+				r := free.first(t, pass == 0, taken, pref[c])
+				if r == ir.NoReg || regKind[r]&^kind[c] == 0 {
+					reg[c] = r
+					break
+				}
+				// a register of the other kind: skip it, a few times
+				taken[r] = true
+				marked = append(marked, r)
+				if skips++; skips > maxKindSkips {
+					pass = 2
+					break
+				}
+			}
 		}
 		if r := reg[c]; r != ir.NoReg {
 			inUse[r] = true
 			free.markUsed(f, r)
+			regKind[r] |= kind[c]
 		}
 		for _, r := range marked {
 			taken[r] = false
@@ -1077,6 +1109,17 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	}
 	return reg
 }
+
+// maxKindSkips bounds the registers of the other kind one class skips in
+// reuseFree, so that a query stays a few word
+// operations (OutOfSSA linear) however the kinds are spread.
+const maxKindSkips = 16
+
+// The kinds of assignRegisters' classes and reuseFree's registers.
+const (
+	kindUniform uint8 = 1
+	kindVarying uint8 = 2
+)
 
 // simtCandidate reports whether the SIMT rule could keep a PHI web of
 // join b apart: some value of a web's preferred register, other than the
