@@ -19,9 +19,10 @@ import (
 // lanes read next. So a value live into one side's entry interferes with
 // every value defined in the other side's region (the blocks reachable
 // from its entry without passing the join), although no scalar path sees
-// both. OutOfSSA applies the rule to the pairs where both values are
-// uniform: a register that holds a varying value is varying, so per lane
-// (no UR holds it), and the pair cannot meet in one warp-wide register.
+// both. OutOfSSA applies the rule to the pairs where both values' classes
+// (a value with the PHI web or copies it joins) are uniform: a register
+// that holds a varying value is varying, so per lane (no UR holds it),
+// and the pair cannot meet in one warp-wide register.
 // It decides which values of one original register move
 // (assignRegisters' cover) and which free registers a moved value may
 // take (reuseFree).

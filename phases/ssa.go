@@ -393,7 +393,8 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		return assignResult{canceled: true}
 	}
 	// The SIMT rule across divergent branches (simtregion.go): values of
-	// one register, one uniform, on the two sides of a divergent branch.
+	// uniform classes (a class with a varying value makes its register
+	// per lane) on the two sides of a divergent branch.
 	for c, k := range kind {
 		if k&kindVarying != 0 {
 			kind[c] = kindVarying
@@ -401,9 +402,18 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	}
 	var sides *simtSides
 	simtOK := func(r, w ir.RegID) bool {
-		return cls[r] != cls[w] && val[r] != val[w] && f.RegType[r] == f.RegType[w] && !uni.Varying[r] && !uni.Varying[w]
+		return cls[r] != cls[w] && val[r] != val[w] && f.RegType[r] == f.RegType[w] && kind[cls[r]] == kindUniform && kind[cls[w]] == kindUniform
 	}
-	var regionPairs []pair
+	// A pair whose register also holds a varying class is no hazard
+	// while that class stays there (the register is per lane): such
+	// pairs are held until the cover has decided (below).
+	var regionPairs, held []pair
+	groupVar := make([]bool, nr)
+	for c, k := range kind {
+		if k == kindVarying && ir.RegID(c) == cls[c] {
+			groupVar[pref[c]] = true
+		}
+	}
 	if simt {
 		sides = newSIMTSides(f, live, uni, p.A.PostDom())
 	}
@@ -424,9 +434,15 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 				head[pr] = int32(k)
 			}
 			for _, w := range d {
-				for k := head[pref[cls[w]]]; k >= 0; k = nxt[k] {
+				pr := pref[cls[w]]
+				for k := head[pr]; k >= 0; k = nxt[k] {
 					if r := x[k]; simtOK(r, w) {
-						regionPairs = append(regionPairs, pair{min(cls[r], cls[w]), max(cls[r], cls[w])})
+						e := pair{min(cls[r], cls[w]), max(cls[r], cls[w])}
+						if groupVar[pr] {
+							held = append(held, e)
+						} else {
+							regionPairs = append(regionPairs, e)
+						}
 					}
 				}
 			}
@@ -477,6 +493,27 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 					apart[c] = true
 				}
 			}
+		}
+	}
+	if len(held) > 0 {
+		// The held pairs of registers no varying class stays in: one
+		// side moves.
+		stayVar := make([]bool, nr)
+		for c, k := range kind {
+			if k == kindVarying && ir.RegID(c) == cls[c] && (!apart[c] || fixed[c]) {
+				stayVar[pref[c]] = true
+			}
+		}
+		for _, e := range held {
+			if stayVar[pref[e.a]] || apart[e.a] && !fixed[e.a] || apart[e.b] && !fixed[e.b] {
+				continue
+			}
+			if !fixed[e.b] {
+				apart[e.b] = true
+			} else if !fixed[e.a] {
+				apart[e.a] = true
+			}
+			regionPairs = append(regionPairs, e)
 		}
 	}
 	// Classes apart by Chaitin's rule alone may take another free
