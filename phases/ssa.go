@@ -41,7 +41,10 @@ import (
 // it, or read by another of its PHIs), because lanes arriving from one
 // side hold those values while lanes from the other side wrote the web's
 // copies. At level 1 webs at divergent joins are never coalesced; at 0 no
-// CSSA copy is. Copies whose two sides end in one register disappear.
+// CSSA copy is. At every level, a value live on one side of a divergent
+// branch and a value defined on the other side never share a register
+// when either is uniform (simtregion.go: the hazard with no PHI between
+// the two). Copies whose two sides end in one register disappear.
 // (With PTX's per-thread registers the rule decides which of two values
 // moves, not whether they share: Chaitin's rule already pairs the web
 // with every such value, live where the PHI defines the web, and a
@@ -144,7 +147,8 @@ func outOfSSA(p *Pass) bool { return leaveSSA(p, true) }
 func outOfSSAScalar(p *Pass) bool { return leaveSSA(p, false) }
 
 // leaveSSA is OutOfSSA; simt false leaves out what cssa-coalesce 1 and
-// 2 do at divergent joins (the pipeline always passes true).
+// 2 do at divergent joins and the rule across divergent branches (the
+// pipeline always passes true).
 func leaveSSA(p *Pass, simt bool) bool {
 	f, st := p.F, p.ssa
 	p.ssa = nil
@@ -195,6 +199,9 @@ func leaveSSA(p *Pass, simt bool) bool {
 	if n.simt > 0 {
 		p.Count("PHI webs kept apart at divergent joins", int64(n.simt))
 	}
+	if n.region > 0 {
+		p.Count("value pairs kept apart across divergent branches", int64(n.region))
+	}
 	if n.reused > 0 {
 		p.Count("values kept apart in a free register", int64(n.reused))
 	}
@@ -211,6 +218,7 @@ type assignResult struct {
 	removed, split int
 	reused         int // classes kept apart in another register that was free
 	simt           int // PHI webs the SIMT rule kept apart
+	region         int // pairs of values across divergent branches kept apart
 	cssaLeft       int
 }
 
@@ -282,6 +290,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// Chaitin's rule, per register group: walk each block backwards with
 	// counts of the live values per preferred register and per class.
 	live := p.A.Liveness()
+	// The uniformity of the values: the SIMT rules ask for it, and so
+	// does reuseFree, per class (kind: kindVarying when one of its values
+	// is varying, else kindUniform; 0 for a class no instruction names).
+	uni := p.A.Uniformity()
+	kind := make([]uint8, nr)
 	perPref := make([]int32, nr)
 	perCls := make([]int32, nr)
 	isLive := make([]bool, nr)
@@ -348,6 +361,11 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 				}
 			}
 			for _, x := range refs {
+				k := kindUniform
+				if uni.Varying[x.Reg] {
+					k = kindVarying
+				}
+				kind[cls[x.Reg]] |= k
 				if x.Def {
 					conflict(x.Reg, src)
 				}
@@ -372,6 +390,69 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		setLive(r, false)
 	}
 	if p.Canceled() {
+		return assignResult{canceled: true}
+	}
+	// The SIMT rule across divergent branches (simtregion.go): values of
+	// uniform classes (a class with a varying value makes its register
+	// per lane) on the two sides of a divergent branch.
+	for c, k := range kind {
+		if k&kindVarying != 0 {
+			kind[c] = kindVarying
+		}
+	}
+	var sides *simtSides
+	simtOK := func(r, w ir.RegID) bool {
+		return cls[r] != cls[w] && val[r] != val[w] && f.RegType[r] == f.RegType[w] && kind[cls[r]] == kindUniform && kind[cls[w]] == kindUniform
+	}
+	// A pair whose register also holds a varying class is no hazard
+	// while that class stays there (the register is per lane): such
+	// pairs are held until the cover has decided (below).
+	var regionPairs, held []pair
+	groupVar := make([]bool, nr)
+	for c, k := range kind {
+		if k == kindVarying && ir.RegID(c) == cls[c] {
+			groupVar[pref[c]] = true
+		}
+	}
+	if simt {
+		sides = newSIMTSides(f, live, uni, p.A.PostDom())
+	}
+	if sides != nil {
+		// The values of side i by preferred register (a list per
+		// register through head and nxt), so each definition of side j
+		// meets only the values of its own register.
+		head := make([]int32, nr)
+		for k := range head {
+			head[k] = -1
+		}
+		var nxt []int32
+		sides.each(func(x, d []ir.RegID) {
+			nxt = nxt[:0]
+			for k, r := range x {
+				pr := pref[cls[r]]
+				nxt = append(nxt, head[pr])
+				head[pr] = int32(k)
+			}
+			for _, w := range d {
+				pr := pref[cls[w]]
+				for k := head[pr]; k >= 0; k = nxt[k] {
+					if r := x[k]; simtOK(r, w) {
+						e := pair{min(cls[r], cls[w]), max(cls[r], cls[w])}
+						if groupVar[pr] {
+							held = append(held, e)
+						} else {
+							regionPairs = append(regionPairs, e)
+						}
+					}
+				}
+			}
+			for _, r := range x {
+				head[pref[cls[r]]] = -1
+			}
+		})
+		pairs = append(pairs, regionPairs...)
+	}
+	if pl.now() {
 		return assignResult{canceled: true}
 	}
 	if len(pairs) > 0 {
@@ -414,6 +495,27 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			}
 		}
 	}
+	if len(held) > 0 {
+		// The held pairs of registers no varying class stays in: one
+		// side moves.
+		stayVar := make([]bool, nr)
+		for c, k := range kind {
+			if k == kindVarying && ir.RegID(c) == cls[c] && (!apart[c] || fixed[c]) {
+				stayVar[pref[c]] = true
+			}
+		}
+		for _, e := range held {
+			if stayVar[pref[e.a]] || apart[e.a] && !fixed[e.a] || apart[e.b] && !fixed[e.b] {
+				continue
+			}
+			if !fixed[e.b] {
+				apart[e.b] = true
+			} else if !fixed[e.a] {
+				apart[e.a] = true
+			}
+			regionPairs = append(regionPairs, e)
+		}
+	}
 	// Classes apart by Chaitin's rule alone may take another free
 	// register below (reuseFree); those the SIMT rule or level 0 keep
 	// apart keep a register of their own.
@@ -426,9 +528,6 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	}
 	// The SIMT rule (cssa-coalesce 2) and the uniform-only level (1).
 	if coalesce >= 1 && simt && hasPhi(f) {
-		// The uniformity analysis is asked for only at a join where the
-		// rule could change something.
-		var u *core.Uniformity
 		var tmp []ir.RegID
 		for _, b := range f.Layout {
 			if pl.stop() {
@@ -441,9 +540,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			if coalesce == 2 && !simtCandidate(f, live, b, cls, pref, fixed, apart, &tmp) {
 				continue
 			}
-			if u == nil {
-				u = p.A.Uniformity()
-			}
+			u := uni
 			divergent := false
 			for ; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
 				if u.Varying[f.Ops(i)[0].Reg()] {
@@ -494,7 +591,37 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			reusable[c] = false
 		}
 	}
-	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, pl)
+	if sides != nil {
+		// A class that may take a free register must not take one that
+		// a value on the other side of a divergent branch ends in.
+		sides.each(func(x, d []ir.RegID) {
+			for _, w := range d {
+				if c := cls[w]; reusable[c] {
+					for _, r := range x {
+						if simtOK(r, w) {
+							simtPairs = append(simtPairs, classPair{c, cls[r]})
+						}
+					}
+				}
+			}
+			for _, r := range x {
+				if c := cls[r]; reusable[c] {
+					for _, w := range d {
+						if simtOK(r, w) {
+							simtPairs = append(simtPairs, classPair{c, cls[w]})
+						}
+					}
+				}
+			}
+		})
+		slices.SortFunc(regionPairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+		for _, e := range slices.Compact(regionPairs) {
+			if apart[e.a] && !fixed[e.a] || apart[e.b] && !fixed[e.b] {
+				res.region++
+			}
+		}
+	}
+	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
 	if reg == nil || p.Canceled() {
 		return assignResult{canceled: true}
 	}
@@ -780,7 +907,14 @@ type classPair struct{ a, b ir.RegID }
 // reusable classes only. It returns, per class root, the register chosen
 // (NoReg: none free; the class gets a register of its own), or nil when
 // pl says the run was canceled.
-func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, pl *poller) []ir.RegID {
+//
+// A class takes no register that a class of the other kind (kind: uniform
+// or varying) ends in: a register holding a varying value is varying,
+// and the uniform values in it would count in the per-lane file R (what
+// left three corpus functions above their input's maximum live R, the
+// register retry unable to undo it: OutOfSSA is required). It skips at
+// most maxKindSkips such registers, then keeps a register of its own.
+func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) []ir.RegID {
 	nr := len(cls)
 	reg := make([]ir.RegID, nr)
 	for c := range reg {
@@ -946,11 +1080,13 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		}
 	}
 	taken := make([]bool, st.nr0)
-	inUse := make([]bool, st.nr0) // some class ends in the register
+	inUse := make([]bool, st.nr0)    // some class ends in the register
+	regKind := make([]uint8, st.nr0) // the kinds of the classes in each register
 	for c := range nr {
 		if named[c] && !reusable[c] {
 			if r := finalOf(ir.RegID(c)); int(r) < len(inUse) {
 				inUse[r] = true
+				regKind[r] |= kind[c]
 			}
 		}
 	}
@@ -982,12 +1118,27 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		// A register other values end in first (it is named anyway),
 		// else one declared and unused.
 		t := f.RegType[c]
+		skips := 0
 		for pass := 0; pass < 2 && reg[c] == ir.NoReg; pass++ {
-			reg[c] = free.first(t, pass == 0, taken, pref[c])
+			for {
+				r := free.first(t, pass == 0, taken, pref[c])
+				if r == ir.NoReg || regKind[r]&^kind[c] == 0 {
+					reg[c] = r
+					break
+				}
+				// a register of the other kind: skip it, a few times
+				taken[r] = true
+				marked = append(marked, r)
+				if skips++; skips > maxKindSkips {
+					pass = 2
+					break
+				}
+			}
 		}
 		if r := reg[c]; r != ir.NoReg {
 			inUse[r] = true
 			free.markUsed(f, r)
+			regKind[r] |= kind[c]
 		}
 		for _, r := range marked {
 			taken[r] = false
@@ -995,6 +1146,17 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	}
 	return reg
 }
+
+// maxKindSkips bounds the registers of the other kind one class skips in
+// reuseFree, so that a query stays a few word
+// operations (OutOfSSA linear) however the kinds are spread.
+const maxKindSkips = 16
+
+// The kinds of assignRegisters' classes and reuseFree's registers.
+const (
+	kindUniform uint8 = 1
+	kindVarying uint8 = 2
+)
 
 // simtCandidate reports whether the SIMT rule could keep a PHI web of
 // join b apart: some value of a web's preferred register, other than the

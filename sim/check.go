@@ -8,6 +8,11 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
+// staleSeeds is how many extra seeds in a row may execute no changed or
+// removed instruction that had not executed before DiffOptions'
+// UntilCovered stops.
+const staleSeeds = 4
+
 // DiffOptions controls the differential check.
 type DiffOptions struct {
 	Seeds    int   // number of random inputs (default 16)
@@ -18,6 +23,11 @@ type DiffOptions struct {
 	// versions differ and none of the changed instructions has executed
 	// in a compared run.
 	ExtraSeeds int
+	// UntilCovered: the extra seeds also run while some changed or
+	// removed instruction has not executed, as long as they keep
+	// executing ones that had not (staleSeeds seeds in a row that execute
+	// none new end them).
+	UntilCovered bool
 	// WarpShared, when set, runs both versions in the warp-shared
 	// register mode (Launch.WarpShared), each with the registers it
 	// returns for that version's function.
@@ -257,8 +267,39 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 		}
 		return false
 	}
+	// ranCount is how many changed and removed instructions have
+	// executed so far, and how many there are.
+	ranCount := func() (n, of int) {
+		for _, side := range [2]struct {
+			cs  []progChange
+			cov *Coverage
+		}{{res.changeAft, covA}, {res.changeBefore, covB}} {
+			for _, c := range side.cs {
+				ex := side.cov.Executed(c.p)
+				for _, id := range c.ids {
+					of++
+					if ex[id] {
+						n++
+					}
+				}
+			}
+		}
+		return n, of
+	}
+	lastRan, stale := -1, 0
 	for k := 0; k < o.Seeds+o.ExtraSeeds; k++ {
-		if k >= o.Seeds && (!changed || res.Matches > 0 && ranChange()) {
+		if k >= o.Seeds && o.UntilCovered && changed && res.Matches > 0 {
+			n, of := ranCount()
+			if n > lastRan {
+				stale = 0
+			} else {
+				stale++
+			}
+			lastRan = n
+			if n == of || stale >= staleSeeds {
+				break
+			}
+		} else if k >= o.Seeds && (!changed || res.Matches > 0 && ranChange()) {
 			break
 		}
 		if !changed && res.Matches > 0 {

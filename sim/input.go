@@ -211,8 +211,19 @@ func (g *inputGen) value(li int32, size int) uint64 {
 	r := g.r
 	switch {
 	case lc.ptr && size == 8:
-		if g.seed%4 == 1 && containsU(lc.cmp, 0) {
-			return 0 // a pointer tested for null: null on a quarter of the seeds
+		if containsU(lc.cmp, 0) {
+			// A pointer tested for null: on a quarter of the seeds all
+			// such pointers are null, on half of them each is null or
+			// not on its own (a pure function of the seed and the
+			// location), so that the paths taken with one optional
+			// buffer present and another absent run too (OptiX
+			// programs test several launch-parameter buffers in turn).
+			switch {
+			case g.seed%4 == 1:
+				return 0
+			case g.seed%4 >= 2 && mix(uint64(g.seed), uint64(li), 0x6e756c6c)&1 == 0:
+				return 0
+			}
 		}
 		if a, ok := g.region[li]; ok {
 			return a

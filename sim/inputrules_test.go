@@ -151,6 +151,67 @@ $done:
 	}
 }
 
+// Two pointer parameters tested for null, one after the other (an OptiX
+// program's optional launch-parameter buffers): within the check's 16
+// seeds, each is null while the other is a buffer on some seed, so both
+// paths between the two tests run (with every such pointer null on the
+// same seeds, the path for the first missing and the second present
+// never ran).
+func TestInputPointersTestedForNullEachOnItsOwn(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b, .param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<3>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, 7;
+	setp.eq.u64 %p1, %rd1, 0;
+	@%p1 bra $second;
+	ld.global.u32 %r1, [%rd1];
+$second:
+	setp.eq.u64 %p2, %rd2, 0;
+	@%p2 bra $done;
+	ld.global.u32 %r2, [%rd2];
+	add.u32 %r1, %r1, %r2;
+$done:
+	st.global.u32 [%rd3], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	var seen [2][2]bool // [a null][b null]
+	for seed := int64(0); seed < 16; seed++ {
+		in := maker.Make(seed, 1<<16)
+		a := binary.LittleEndian.Uint64(in.Launch.Params[0]) == 0
+		b := binary.LittleEndian.Uint64(in.Launch.Params[1]) == 0
+		seen[b2i(a)][b2i(b)] = true
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+	}
+	for a := range 2 {
+		for b := range 2 {
+			if !seen[a][b] {
+				t.Errorf("no seed of 16 gave a null=%v, b null=%v", a == 1, b == 1)
+			}
+		}
+	}
+}
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
+
 // An integer result of an uninterpreted function compared with an
 // immediate (an OptiX transform type, say) is that immediate on some
 // seeds: the results are drawn near the kernel's comparands on half of
@@ -578,5 +639,49 @@ $L:
 	}
 	if res.Status != sim.StatusCouldNotCompare || res.Runs != 4 {
 		t.Fatalf("status %v after %d seeds, want could not compare after the 4 regular ones", res.Status, res.Runs)
+	}
+}
+
+// UntilCovered: extra seeds run while part of the change has not
+// executed and they keep executing more of it. Seed 0 gives the optional
+// pointer a buffer, so the changed instruction on the missing-buffer path
+// runs only on a later seed: without UntilCovered the check stops after
+// the first seed with half of the change run.
+func TestDiffUntilCovered(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 opt, .param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [opt];
+	ld.param.u64 %rd2, [out];
+	ld.global.u32 %r2, [%rd2];
+	add.u32 %r3, %r2, 5;
+	setp.eq.u64 %p1, %rd1, 0;
+	@%p1 bra $missing;
+	ld.global.u32 %r1, [%rd1];
+	bra.uni $done;
+$missing:
+	add.u32 %r1, %r2, 1;
+$done:
+	add.u32 %r1, %r1, %r3;
+	st.global.u32 [%rd2], %r1;
+	ret;
+}
+`
+	after := strings.Replace(strings.Replace(src, "add.u32 %r1, %r2, 1;", "add.u32 %r1, 1, %r2;", 1), "add.u32 %r3, %r2, 5;", "add.u32 %r3, 5, %r2;", 1)
+	for _, until := range []bool{false, true} {
+		res, err := sim.Diff(parseKernel(t, src, "k"), parseKernel(t, after, "k"), sim.DiffOptions{Seeds: 1, ExtraSeeds: 8, UntilCovered: until})
+		if err != nil || res.Mismatch != nil {
+			t.Fatalf("UntilCovered %v: %v %v", until, err, res.Mismatch)
+		}
+		run, total := res.Executed()
+		if want := map[bool]int{false: total / 2, true: total}[until]; run != want || total == 0 {
+			t.Errorf("UntilCovered %v: %d of %d changed instructions executed in %d runs, want %d", until, run, total, res.Runs, want)
+		}
 	}
 }

@@ -59,8 +59,9 @@ gets a status:
 
 flags:
   --seeds N            random inputs per kernel (default 16)
-  --extra-seeds N      more inputs while a changed kernel's change has not run (default 16;
-                       none when every seed ran the original into the step limit)
+  --extra-seeds N      more inputs while a changed kernel's change has not run, or has run
+                       only in part and the last 4 extra inputs executed some of the rest
+                       (default 16; none when every seed ran the original into the step limit)
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
@@ -520,7 +521,7 @@ func (c *checker) optimized(ctx context.Context, path string, src []byte) (*ptxo
 }
 
 func (c *checker) diffOptions() sim.DiffOptions {
-	return sim.DiffOptions{Seeds: c.seeds, Seed: c.seed, MaxSteps: c.maxSteps, ExtraSeeds: c.extraSeeds}
+	return sim.DiffOptions{Seeds: c.seeds, Seed: c.seed, MaxSteps: c.maxSteps, ExtraSeeds: c.extraSeeds, UntilCovered: true}
 }
 
 // checkKernel diffs one kernel against its counterpart.
