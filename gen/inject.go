@@ -369,15 +369,28 @@ func (g *gen) injMovChain(left int) {
 // counted. A copy is a "mov %d, %s" between registers, guarded or not,
 // or a selp with such a source (it holds the value in some lanes); the
 // marker instructions' results, their copies and copies of those form
-// the set of registers whose readers count. Without SSA a copy's
-// register may hold other values too, which can only make the count
-// larger: the measure errs towards redundancy left.
+// the set of registers whose readers count. A function without PHIs is
+// measured on an SSA copy (core.BuildSSA; PHIs then pass marker values on
+// like copies and are not counted themselves): in the registers an
+// optimizer chose, a register may hold other values too, and its readers
+// would count as readers of the marker (out-of-SSA reusing a marker's
+// register for an unrelated value made 40 "left" of 7 injected). Where
+// that copy cannot be built, or f has PHIs already, registers are taken
+// as they are, which can only make the count larger: the measure errs
+// towards redundancy left.
 func Measure(f *ir.Func, injs []Injection) (left, redundant int) {
 	for _, in := range injs {
 		redundant += in.Redundant()
 	}
 	if len(injs) == 0 {
 		return 0, 0
+	}
+	phis := false
+	if !hasPhis(f) {
+		g := f.Clone()
+		if _, err := core.BuildSSA(g); err == nil {
+			f, phis = g, true
+		}
 	}
 	live := liveInstrs(f)
 	var refs []core.RegRef
@@ -407,6 +420,15 @@ func Measure(f *ir.Func, injs []Injection) (left, redundant int) {
 			changed = false
 			for _, b := range f.Layout {
 				for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+					if phis && live[i] && f.Op[i] == ir.OpPhi && !inSet[f.Ops(i)[0].Reg()] {
+						core.PhiIncoming(f, i, func(_ int, v ir.Operand, _ ir.BlockID) {
+							if v.IsReg() && inSet[v.Reg()] && !inSet[f.Ops(i)[0].Reg()] {
+								inSet[f.Ops(i)[0].Reg()] = true
+								changed = true
+							}
+						})
+						continue
+					}
 					if !live[i] || (f.Op[i] != ir.OpMov && f.Op[i] != ir.OpSelp) {
 						continue
 					}
@@ -427,7 +449,7 @@ func Measure(f *ir.Func, injs []Injection) (left, redundant int) {
 		n := 0
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-				if !live[i] || marker[i] {
+				if !live[i] || marker[i] || phis && f.Op[i] == ir.OpPhi {
 					continue
 				}
 				refs = core.AppendRegRefs(f, i, refs[:0])
@@ -552,4 +574,14 @@ func (g *gen) injGuardedChain() {
 	// the select and its two readers; once propagated, the @%p reader
 	// reads %m and the select is dead
 	g.injs = append(g.injs, Injection{Kind: MovChain, Markers: []uint32{k}, Readers: 3, Ideal: 1})
+}
+
+// hasPhis reports whether f holds a PHI (it is in SSA form already).
+func hasPhis(f *ir.Func) bool {
+	for _, b := range f.Layout {
+		if i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi {
+			return true
+		}
+	}
+	return false
 }
