@@ -19,7 +19,8 @@ import (
 // over small local arrays (unrolling), every fifth bounds the value pools
 // (loop-carried values with bounded pressure), every odd one adds
 // GeneralOptimize's fodder (float constants, constant predicates,
-// compare-and-pick selects, equal guarded chains).
+// compare-and-pick selects, equal guarded chains), every seventh cheap
+// values read before a loop and again after it (gen.Config.LongRanges).
 func longRunConfig(n int64) gen.Config {
 	cfg := gen.Config{
 		Seed:       900000 + n,
@@ -35,6 +36,9 @@ func longRunConfig(n int64) gen.Config {
 	if n%5 == 0 {
 		cfg.Pool = 8
 	}
+	// every seventh: cheap values live across loops (splitting by
+	// rematerialization, the movement engine)
+	cfg.LongRanges = n%7 == 3
 	return cfg
 }
 
