@@ -17,6 +17,11 @@ import (
 // more per block). The per-function part weighs on a small kernel, so
 // the bound is on what each added block costs between two sizes.
 func TestPipelineAllocatesPerBlock(t *testing.T) {
+	if raceEnabled {
+		// Measured under the race step: 8.20 allocations per block on
+		// the 2K kernel where the same code makes 7.70 without it.
+		t.Skip("counts allocations, which the race detector's instrumentation changes: run without -race")
+	}
 	// The phases' own allocations (the register retry off), and the
 	// default pipeline, where a function that ends above its input's max
 	// live runs a second time under the guard (PressureRetry: a snapshot
