@@ -227,39 +227,24 @@ func (pr *predicator) movable(i ir.InstrID) bool {
 	return true
 }
 
-// armBody checks arm x and returns how many instructions it moves.
-func (pr *predicator) armBody(x ir.BlockID) (int, bool) {
+// armBody checks arm x and returns how many instructions it moves and
+// whether they are all plain movs (each giving a value a name for the
+// join to choose: what a uniform branch may convert, as the copy
+// propagation after predication folds them into the selects).
+func (pr *predicator) armBody(x ir.BlockID) (n int, copies, ok bool) {
 	f := pr.f
-	n := 0
+	copies = true
 	for i := f.BlockFirst[x]; i != ir.NoInstr; i = f.Next[i] {
 		if f.InstrProps(i).Has(ir.PTerminator) && i == f.BlockLast[x] {
 			break
 		}
 		if !pr.movable(i) {
-			return 0, false
+			return 0, false, false
 		}
+		copies = copies && f.Op[i] == ir.OpMov && f.Mods[i] == 0 && f.OpCount[i] == 2
 		n++
 	}
-	return n, true
-}
-
-// onlyCopies: arm x (NoBlock: none) holds nothing but plain movs, each
-// giving a value a name for the join to choose (the copy propagation
-// after predication folds them into the selects).
-func (pr *predicator) onlyCopies(x ir.BlockID) bool {
-	f := pr.f
-	if x == ir.NoBlock {
-		return true
-	}
-	for i := f.BlockFirst[x]; i != ir.NoInstr; i = f.Next[i] {
-		if f.InstrProps(i).Has(ir.PTerminator) && i == f.BlockLast[x] {
-			break
-		}
-		if f.Op[i] != ir.OpMov || f.Mods[i] != 0 || f.OpCount[i] != 2 {
-			return false
-		}
-	}
-	return true
+	return n, copies, true
 }
 
 // convert if-converts: a ends with branch br (guard g) to taken; the arms
@@ -267,17 +252,19 @@ func (pr *predicator) onlyCopies(x ir.BlockID) bool {
 // fromFall name the predecessors of j on the taken and fall-through side.
 func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j, fromTaken, fromFall ir.BlockID) bool {
 	f := pr.f
-	nb, ok := pr.armBody(b)
+	nb, copies, ok := pr.armBody(b)
 	if !ok {
 		return false
 	}
 	nc := 0
 	if c != ir.NoBlock {
-		if nc, ok = pr.armBody(c); !ok {
+		var cc bool
+		if nc, cc, ok = pr.armBody(c); !ok {
 			return false
 		}
+		copies = copies && cc
 	}
-	if nb+nc > pr.limit || pr.uniform && !(pr.onlyCopies(b) && pr.onlyCopies(c)) {
+	if nb+nc > pr.limit || pr.uniform && !copies {
 		return false
 	}
 	// J's PHIs must all be of a type selp takes, with one value per edge.

@@ -346,18 +346,13 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	out := byFiles.of(a)
 	// Start again before the first guarded phase, the first result set
 	// aside (its arrays are no longer the function's: the copy's are).
+	// The guarded run edits a copy of the snapshot, which stays whole for
+	// a third run (below).
 	first := *f
 	from := rp.nstats
 	firstStats := slices.Clone(stats[from:])
-	spent := int64(0)
-	for _, s := range firstStats {
-		spent += s.NS
-	}
-	// A copy of the resume point for a third run (below): the guarded
-	// run edits the snapshot's arrays in place.
-	rp3 := rp
-	rp3.snap = rp.snap.Clone()
-	*f = *rp.snap
+	total := sumNS(firstStats) // every run's time; what the kept one did not take was discarded
+	*f = *rp.snap.Clone()
 	a.Invalidate(PreserveAll)
 	if html != nil {
 		html.rewind(rp.html)
@@ -366,6 +361,7 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	if err != nil || ctx.Err() != nil {
 		return stats, err
 	}
+	total += sumNS(stats[from:])
 	kept := "guarded"
 	if excess(byFiles.of(a), capLive) > excess(out, capLive) {
 		*f = first
@@ -383,34 +379,28 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	if e := excess(byFiles.of(a), capLive); e > 0 {
 		best := *f
 		bestStats := slices.Clone(stats[from:])
-		for _, s := range bestStats {
-			spent += s.NS
-		}
-		*f = *rp3.snap
+		*f = *rp.snap
 		a.Invalidate(PreserveAll)
 		if html != nil {
-			html.rewind(rp3.html)
+			html.rewind(rp.html)
 		}
-		stats, err = runPipelineWith(ctx, c, sc, a, stats[:from], html, capLevels{}, false, byClasses, nil, false, nil, &rp3)
+		stats, err = runPipelineWith(ctx, c, sc, a, stats[:from], html, capLevels{}, false, byClasses, nil, false, nil, &rp)
 		if err != nil || ctx.Err() != nil {
 			return stats, err
 		}
+		total += sumNS(stats[from:])
 		if excess(byFiles.of(a), capLive) < e {
 			kept = "uncapped"
 		} else {
 			*f = best
 			a.Invalidate(PreserveAll)
-			for _, s := range stats[from:] {
-				spent += s.NS
-			}
 			stats = append(stats[:from], bestStats...)
-			spent -= sumNS(bestStats)
 		}
 	}
 	if len(stats) > from {
-		// The discarded run's time goes to the first phase run again,
+		// The discarded runs' time goes to the first phase run again,
 		// as a replayed segment's does.
-		stats[from].NS += spent
+		stats[from].NS += total - sumNS(stats[from:])
 		stats[from].Counters = append(stats[from].Counters, Counter{"pipeline run again for the register cap (" + kept + " result kept)", 1})
 	}
 	return stats, nil
