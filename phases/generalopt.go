@@ -1095,6 +1095,7 @@ func (g *genOpt) globalCopyProp() int64 {
 	f := g.f
 	du := g.du
 	n := int64(0)
+	var ux unpackIndex // repeated unpacks (generalopt_unpack.go)
 	for r := range f.NumRegs() {
 		if g.globalBudget <= 0 {
 			break
@@ -1105,6 +1106,12 @@ func (g *genOpt) globalCopyProp() int64 {
 			continue
 		}
 		dst, src, _, _, ok := g.copySource(c)
+		fromUnpack := false
+		if !ok {
+			dst = d
+			src, ok = g.unpackCopy(&ux, c, d)
+			fromUnpack = ok
+		}
 		if !ok || dst != d {
 			continue
 		}
@@ -1150,6 +1157,10 @@ func (g *genOpt) globalCopyProp() int64 {
 			}
 			g.globalBudget--
 			n++
+			if fromUnpack {
+				g.p.Count("CopyProp: repeated unpack elements propagated", 1)
+				fromUnpack = false // counted once per element
+			}
 		}
 	}
 	g.copies += n

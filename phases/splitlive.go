@@ -51,7 +51,11 @@ import (
 // A register source that is not live at a recomputation point may be
 // computed again there too when it is a leaf (a cheap value of no
 // register, no wider than v): a chain of two, as a pointer parameter's
-// ld.param and cvta.to.global. What the seeds also do — split a value
+// ld.param and cvta.to.global; otherwise, when it is narrower than v, it
+// is kept live to the sites in v's place (splitlive_sink.go: narrower
+// sources). A definition may also move down its own block to its first
+// reader, past points at the maximum (splitlive_sink.go: sinks); the
+// cover below weighs these with the recomputations. What the seeds also do — split a value
 // that is not cheap with a copy into a new register at a loop boundary —
 // is not done: in printed PTX the copy keeps the value live, so it lowers
 // nothing here.
@@ -84,7 +88,9 @@ import (
 // live value, and no point gains one (a recomputation sits right before a
 // reference whose own point held v already, and its register sources are
 // live there; a chain's leaf stands in for v, no wider, before v is
-// defined). The rounds stop when no class has a cover, every class is at
+// defined; a narrower source kept live stands in for v, and where both
+// are live it stays below the maximum; a sunk definition sits where its
+// value was live already). The rounds stop when no class has a cover, every class is at
 // or below the register budget (PressureBudgetR or TargetOccupancy's for
 // data, PressureBudgetP for predicates; none by default), after
 // maxSplitRounds, or when the knob SplitLiveRangesBudget (instructions
@@ -101,8 +107,10 @@ const maxSplitSites = 4
 // maxSplitRoundCost is the most instructions one round may add: a round
 // lowers each class it covers by one register (more where a 64-bit value
 // goes), and past that many instructions a register is not worth them
-// (on the -O0 quality suite the rounds cost 1 to 6, but one of 8 lowered
-// softmax_row by one register).
+// (on the -O0 quality suite the rounds cost 1 to 6; softmax_row, which
+// one of 8 recomputed instructions lowered by one register, gets there
+// for 1 by keeping a narrower source live and moving a load down its
+// block).
 const maxSplitRoundCost = 6
 
 // maxSplitConstraints bounds the hot points one round looks at: a
@@ -123,6 +131,15 @@ type splitCand struct {
 	// chain: register sources computed again before it at every site
 	nchain int8
 	chain  [2]ir.RegID
+	// next: how many of srcs (the last ones) are not live at the sites
+	// and are kept live to them instead (narrower than the value: see
+	// "Narrower sources" in splitlive_sink.go)
+	next int8
+	// sink: a move of def down its block to just before to (no new
+	// instruction; splitlive_sink.go), freeing the points from its
+	// position to to's
+	sink bool
+	to   ir.InstrID
 }
 
 // splitter holds one run's state; its arrays are borrowed from the
@@ -153,6 +170,15 @@ type splitter struct {
 	// the candidates live into or out of the block being looked at
 	blockCands []int32
 	chosen     []uint8 // per register: chosenSplit, chosenSource (of a split's recomputation)
+	// max: this round's maximum per class; sinks: the block's sink
+	// candidates (splitlive_sink.go); extPicked: a candidate with a
+	// narrower source kept live is chosen this round (one per round)
+	max       [2]int
+	sinks     []int32
+	extPicked bool
+	sunk      int // values moved down their block
+	narrowed  int // values whose narrower source is kept live instead
+	sinkRefs  []core.RegRef
 }
 
 // splitLiveRanges is OriSplitLiveRanges: the conservative form, run early
@@ -206,7 +232,13 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 	if changed {
 		// What the run did and the maximum live registers per class
 		// before and after it (data: R and UR; predicates: P and UP).
-		p.Count("values rematerialized", int64(s.values))
+		p.Count("values rematerialized", int64(s.values-s.sunk))
+		if s.sunk > 0 {
+			p.Count("values sunk within their block", int64(s.sunk))
+		}
+		if s.narrowed > 0 {
+			p.Count("narrower sources kept live", int64(s.narrowed))
+		}
 		p.Count("instructions added", split)
 		p.Count("rounds that lowered the maximum", rounds)
 		p.Count("max live R+UR before", int64(before[0]))
@@ -263,6 +295,7 @@ func grow32(s []int32, n int) []int32 {
 func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64) (int, int64) {
 	f, a := s.f, s.p.A
 	l := a.Liveness()
+	s.max = max
 	var loops *core.Loops
 	if loopsOnly {
 		loops = a.Loops()
@@ -343,6 +376,7 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 	}
 	s.chosen = s.chosen[:nr]
 	clear(s.chosen)
+	s.extPicked = false
 	var picked []int32
 	added := int64(0)
 	// Predicates first (a predicate's recomputation reads data registers,
@@ -397,6 +431,7 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 		if !ok {
 			picked, added = picked[:mark], markAdded
 			clear(s.chosen)
+			s.extPicked = false
 			covered.Clear()
 			for _, k := range picked {
 				s.mark(&s.cands[k])
@@ -408,7 +443,13 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 		return 0, 0
 	}
 	for _, k := range picked {
-		s.apply(&s.cands[k])
+		c := &s.cands[k]
+		s.apply(c)
+		if c.sink {
+			s.sunk++
+		} else if c.next > 0 {
+			s.narrowed++
+		}
 	}
 	s.values += len(picked)
 	return len(picked), added
@@ -417,6 +458,9 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 // mark records c as chosen.
 func (s *splitter) mark(c *splitCand) {
 	s.chosen[c.reg] = chosenSplit
+	if c.next > 0 {
+		s.extPicked = true
+	}
 	for _, r := range c.srcs[:c.nsrc] {
 		s.chosen[r] = chosenSource
 	}
@@ -427,7 +471,7 @@ func (s *splitter) mark(c *splitCand) {
 // no chosen value may be a source of c, and c may not be a source of a
 // chosen one (its old value would no longer reach that recomputation).
 func (s *splitter) compatible(c *splitCand) bool {
-	if s.chosen[c.reg] != 0 {
+	if s.chosen[c.reg] != 0 || c.next > 0 && s.extPicked {
 		return false
 	}
 	for _, r := range c.srcs[:c.nsrc] {
@@ -501,7 +545,8 @@ func (s *splitter) constraints(l *core.Liveness, b ir.BlockID, c int, m int) boo
 		s.outOf[k] = n < nout
 		s.blockCands = append(s.blockCands, int32(k))
 	}
-	if len(s.blockCands) == 0 {
+	s.sinkCands(l, b, c, m)
+	if len(s.blockCands) == 0 && len(s.sinks) == 0 {
 		return false
 	}
 	if f.BlockFirst[b] == ir.NoInstr {
@@ -548,6 +593,13 @@ func (s *splitter) constraints(l *core.Liveness, b ir.BlockID, c int, m int) boo
 				free = live && (lo < 0 || ph < lo || ph > hi)
 			}
 			if free {
+				s.pairCon = append(s.pairCon, con)
+				s.pairCand = append(s.pairCand, k)
+			}
+		}
+		for _, k := range s.sinks {
+			// free from the definition's place to the one before to's
+			if sc := &s.cands[k]; s.pos[sc.def] <= ph && ph < s.pos[sc.to] {
 				s.pairCon = append(s.pairCon, con)
 				s.pairCand = append(s.pairCand, k)
 			}
@@ -642,6 +694,9 @@ func (s *splitter) candidate(r ir.RegID) int {
 	var chainBuf [2]ir.RegID
 	chain := chainBuf[:0]
 	slots := core.RegSlots(f, r)
+	var extBuf [4]ir.RegID
+	ext := extBuf[:0]
+	extSlots := 0
 	j := 0
 	for _, src := range srcs {
 		live := true
@@ -656,12 +711,24 @@ func (s *splitter) candidate(r ir.RegID) int {
 			j++
 			continue
 		}
-		if len(chain) == len(chainBuf) || !s.leaf(src, slots) {
+		if len(chain) < len(chainBuf) && s.leaf(src, slots) {
+			chain = append(chain, src)
+			continue
+		}
+		// kept live to the sites instead (splitlive_sink.go)
+		if classIdx(ir.FileOf(f.RegType[src], false)) != classIdx(ir.FileOf(f.RegType[r], false)) || f.RegVec[src] != 0 {
 			return -1
 		}
-		chain = append(chain, src)
+		ext = append(ext, src)
+		extSlots += core.RegSlots(f, src)
 	}
 	srcs = srcs[:j]
+	if len(ext) > 0 {
+		if extSlots >= slots || !s.homeRoom(d, r, extSlots) {
+			return -1
+		}
+		srcs = append(srcs, ext...)
+	}
 	// The instructions the split adds: a recomputation (and its chain)
 	// per site, less d itself where its block no longer reads v (the
 	// last dead-code sweep removes it).
@@ -671,7 +738,7 @@ func (s *splitter) candidate(r ir.RegID) int {
 	}
 	k := len(s.cands)
 	c := splitCand{reg: r, def: d, sites: int32(len(sites)), cost: int32(cost), slots: int32(slots),
-		class: ir.File(classIdx(ir.FileOf(f.RegType[r], false))), nsrc: int8(len(srcs)), nchain: int8(len(chain))}
+		class: ir.File(classIdx(ir.FileOf(f.RegType[r], false))), nsrc: int8(len(srcs)), nchain: int8(len(chain)), next: int8(len(ext))}
 	copy(c.srcs[:], srcs)
 	copy(c.chain[:], chain)
 	s.cands = append(s.cands, c)
@@ -784,6 +851,11 @@ func (s *splitter) rematerializable(d ir.InstrID, r ir.RegID) bool {
 // in every block other than its definition's that reads it.
 func (s *splitter) apply(c *splitCand) {
 	f := s.f
+	if c.sink {
+		f.Unlink(c.def)
+		f.InsertBefore(c.to, c.def)
+		return
+	}
 	du := s.p.A.DefUse()
 	bd := f.Block[c.def]
 	lastBlock := ir.NoBlock
