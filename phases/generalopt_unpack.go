@@ -22,6 +22,14 @@ import "github.com/ptxopt/ptxopt/ir"
 // avoiding E, would reach C avoiding E), so piece k of %s at C is %a_k,
 // and the global rule's argument carries %a_k to the uses.
 //
+// Only where every reader of %s is an unpack of that form that E
+// dominates (E included): then the repeated unpacks die with their
+// readers moved, %s ends at E, and %a_k, which takes over %s's slots
+// from E on, lengthens no live range past what %s and %c_k covered (a
+// %s still read elsewhere would stay live beside the %a_k: measured on
+// the corpus, that raised the register maximum of a function holding
+// repeated unpacks of a double that other instructions also read).
+//
 //	before:  mov.b64 {%a, %b}, %rd1;  …  mov.b64 {%c, %d}, %rd1;  add.f32 %f, %c, %d;
 //	after:   mov.b64 {%a, %b}, %rd1;  …  mov.b64 {%c, %d}, %rd1;  add.f32 %f, %a, %b;
 //	         (the second unpack is dead)
@@ -30,7 +38,10 @@ import "github.com/ptxopt/ptxopt/ir"
 // compares later unpacks with (built on the first unpack met).
 type unpackIndex struct {
 	first []ir.InstrID // register -> its earliest dominating unpack with single-definition elements
-	built bool
+	// onlyUnpacks: register -> 0 not yet known, 1 every reader is an
+	// unpack first dominates (or first), 2 not
+	onlyUnpacks []uint8
+	built       bool
 }
 
 // unpackOf returns the source register of i when i is an unguarded
@@ -61,6 +72,8 @@ func (x *unpackIndex) build(g *genOpt) {
 	for r := range x.first {
 		x.first[r] = ir.NoInstr
 	}
+	x.onlyUnpacks = take[uint8](g.sc, f.NumRegs())
+	clear(x.onlyUnpacks)
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			s, ok := g.unpackOf(i)
@@ -97,7 +110,7 @@ func (g *genOpt) unpackCopy(x *unpackIndex, c ir.InstrID, d ir.RegID) (ir.Operan
 		x.build(g)
 	}
 	e := x.first[s]
-	if e == ir.NoInstr || e == c || !g.before(e, c) || f.Form(e) != f.Form(c) {
+	if e == ir.NoInstr || e == c || !g.before(e, c) || f.Form(e) != f.Form(c) || !x.readOnlyByUnpacks(g, s) {
 		return ir.NoOperand, false
 	}
 	switch defs := g.du.Defs(s); len(defs) {
@@ -127,4 +140,33 @@ func (g *genOpt) unpackCopy(x *unpackIndex, c ir.InstrID, d ir.RegID) (ir.Operan
 		return ee[k].AsUse(), true
 	}
 	return ir.NoOperand, false
+}
+
+// readOnlyByUnpacks reports whether every reader of s is an unpack of s
+// of first[s]'s form that first[s] dominates, or first[s] itself.
+func (x *unpackIndex) readOnlyByUnpacks(g *genOpt, s ir.RegID) bool {
+	if v := x.onlyUnpacks[s]; v != 0 {
+		return v == 1
+	}
+	f := g.f
+	e := x.first[s]
+	ok := true
+	for _, u := range g.du.Uses(s) {
+		i := u.Instr
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		if i == e {
+			continue
+		}
+		if src, isUnpack := g.unpackOf(i); !isUnpack || src != s || f.Form(i) != f.Form(e) || !g.before(e, i) {
+			ok = false
+			break
+		}
+	}
+	x.onlyUnpacks[s] = 2
+	if ok {
+		x.onlyUnpacks[s] = 1
+	}
+	return ok
 }

@@ -123,6 +123,10 @@ type genCheck struct {
 	inspect func(seed int64, whole bool, injs []gen.Injection, before, after *ir.Func)
 	// knobs, when not nil, are set in both runs.
 	knobs []KnobSetting
+	// mutate, when not nil, turns each generated module into the
+	// kernel the runs start from (a shape the generator does not make,
+	// added to its kernels).
+	mutate func(t *testing.T, m *ir.Module) *ir.Func
 }
 
 // checkGeneratedRun runs the named phases alone, and the whole pipeline,
@@ -164,6 +168,9 @@ func checkGeneratedRun(t *testing.T, gc genCheck) (alone, whole int64) {
 		checked++
 		m, injs := gen.Generate(gc.cfg(seed))
 		f := gen.Func(m)
+		if gc.mutate != nil {
+			f = gc.mutate(t, m)
+		}
 		for _, c := range []*Config{only, all} {
 			after := f.Clone()
 			stats, err := Run(context.Background(), c, sc, after, nil)
