@@ -179,6 +179,7 @@ type splitter struct {
 	sunk      int // values moved down their block
 	narrowed  int // values whose narrower source is kept live instead
 	sinkRefs  []core.RegRef
+	hotPos    []int32
 }
 
 // splitLiveRanges is OriSplitLiveRanges: the conservative form, run early

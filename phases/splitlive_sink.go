@@ -84,10 +84,25 @@ func (s *splitter) homeRoom(d ir.InstrID, r ir.RegID, add int) bool {
 func (s *splitter) sinkCands(l *core.Liveness, b ir.BlockID, c int, m int) {
 	f := s.f
 	s.sinks = s.sinks[:0]
+	// the block's points at the maximum, in order: a definition is
+	// looked at only when one lies within sinkWindow below it
+	s.hotPos = s.hotPos[:0]
+	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+		if int(s.live[c][i]) == m {
+			s.hotPos = append(s.hotPos, s.pos[i])
+		}
+	}
 	du := s.p.A.DefUse()
 	var jrefs []core.RegRef
+	h := 0
 	for d := f.BlockFirst[b]; d != ir.NoInstr; d = f.Next[d] {
-		if pinned(f, d) || f.InstrProps(d)&ir.PPseudo != 0 {
+		for h < len(s.hotPos) && s.hotPos[h] < s.pos[d] {
+			h++
+		}
+		if h == len(s.hotPos) {
+			break
+		}
+		if s.hotPos[h]-s.pos[d] >= sinkWindow || pinned(f, d) || f.InstrProps(d)&ir.PPseudo != 0 {
 			continue
 		}
 		s.sinkRefs = core.AppendRegRefs(f, d, s.sinkRefs[:0])
