@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
@@ -146,14 +147,26 @@ $L__loop:
 // TestSplitSinkAndNarrowGenerated: moving definitions down their block
 // and keeping narrower sources live keep what generated kernels with
 // long live ranges compute, alone and in the whole pipeline, and fire on
-// them.
+// them; and the sinks on kernels with -O0-style frames, whose loads and
+// stores through aliasing and non-aliasing pointers the moved loads must
+// not cross.
 func TestSplitSinkAndNarrowGenerated(t *testing.T) {
 	skipUnderRace(t)
-	for _, name := range []string{"values sunk within their block", "narrower sources kept live"} {
-		t.Run(name, func(t *testing.T) {
-			alone, whole := checkGeneratedRun(t, genCheck{named: []string{"OriSplitHighPressureLiveRanges"}, counter: name, cfg: longRangeKernel})
+	frames := func(n int64) gen.Config {
+		return gen.Config{Seed: 9900 + n, Size: 150 + int(n%4)*100, Frames: true, Pool: 8}
+	}
+	for _, tc := range []struct {
+		name, counter string
+		cfg           func(int64) gen.Config
+	}{
+		{"sunk, long ranges", "values sunk within their block", longRangeKernel},
+		{"narrowed, long ranges", "narrower sources kept live", longRangeKernel},
+		{"sunk, frames", "values sunk within their block", frames},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			alone, whole := checkGeneratedRun(t, genCheck{named: []string{"OriSplitHighPressureLiveRanges"}, counter: tc.counter, cfg: tc.cfg})
 			if alone == 0 || whole == 0 {
-				t.Errorf("%q: %d alone, %d in the whole pipeline: want some in both", name, alone, whole)
+				t.Errorf("%q: %d alone, %d in the whole pipeline: want some in both", tc.counter, alone, whole)
 			}
 		})
 	}
