@@ -319,17 +319,20 @@ type kernelReport struct {
 	Reason string `json:"reason,omitempty"`
 	// seeds: run, compared (both completed), trapped in both, trapped in
 	// the original only, original at the step limit
-	Runs            int    `json:"runs"`
-	Compared        int    `json:"compared"`
-	TrappedBoth     int    `json:"trapped_both"`
-	OrigUndefined   int    `json:"original_undefined"`
-	StepLimited     int    `json:"step_limited"`
-	Mismatch        string `json:"mismatch,omitempty"`
-	MismatchSeed    *int64 `json:"mismatch_seed,omitempty"`
-	Changed         int    `json:"changed"`
-	ChangedExecuted int    `json:"changed_executed"`
-	Removed         int    `json:"removed"`
-	RemovedExecuted int    `json:"removed_executed"`
+	Runs          int    `json:"runs"`
+	Compared      int    `json:"compared"`
+	TrappedBoth   int    `json:"trapped_both"`
+	OrigUndefined int    `json:"original_undefined"`
+	StepLimited   int    `json:"step_limited"`
+	Mismatch      string `json:"mismatch,omitempty"`
+	MismatchSeed  *int64 `json:"mismatch_seed,omitempty"`
+	// MismatchVariant lists the null choices flipped in the seed's input
+	// when the variant search found the mismatch.
+	MismatchVariant []int32 `json:"mismatch_variant,omitempty"`
+	Changed         int     `json:"changed"`
+	ChangedExecuted int     `json:"changed_executed"`
+	Removed         int     `json:"removed"`
+	RemovedExecuted int     `json:"removed_executed"`
 	// Unexecuted lists the changed and removed instructions that did not
 	// execute in a compared run.
 	Unexecuted []changedJSON `json:"unexecuted,omitempty"`
@@ -373,6 +376,7 @@ func buildReport(path string, results []kernelResult) checkReport {
 			k.Mismatch = describe(r.mismatch)
 			seed := r.mismatch.Seed
 			k.MismatchSeed = &seed
+			k.MismatchVariant = r.mismatch.Variant
 			if r.mismatch.BeforeError == nil && r.mismatch.AfterError == nil {
 				k.Compared++ // both completed on the mismatching seed
 			}
@@ -427,7 +431,7 @@ func (c *checker) printText(rep checkReport, results []kernelResult) {
 		switch r.status {
 		case sim.StatusMismatch:
 			if r.mismatch != nil {
-				fmt.Fprintf(c.stdout, "MISMATCH %s: seed %d: %s\n", k.Name, r.mismatch.Seed, describe(r.mismatch))
+				fmt.Fprintf(c.stdout, "MISMATCH %s: %s: %s\n", k.Name, r.mismatch.Input(), describe(r.mismatch))
 			} else {
 				fmt.Fprintf(c.stdout, "MISMATCH %s: %s\n", k.Name, k.Reason)
 			}
@@ -629,6 +633,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 			}
 			o := c.diffOptions()
 			o.Seed, o.Seeds, o.ExtraSeeds = seed, 1, 0
+			o.Variant = r.mismatch.Variant
 			res, err := sim.Diff(f, g, o)
 			if err != nil || res.Mismatch == nil {
 				return
