@@ -397,8 +397,8 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 	// The variant search: code behind several null tests (a buffer
 	// absent, another present) runs on few seeds, each choice being a
 	// coin flip. From each input that executed code of the original no
-	// earlier one had, flip one null choice at a time; a variant that
-	// does so too is a starting point in turn. It ends when every changed
+	// earlier one had, newest first, flip one null choice at a time; a
+	// variant that does so too is a starting point in turn. It ends when every changed
 	// and removed instruction has executed, or after
 	// variantRuns(choices) runs.
 	if o.UntilCovered && changed && res.Mismatch == nil && res.Matches > 0 && maker.Choices() > 0 {
@@ -407,8 +407,10 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			if n, of := ranCount(); n == of {
 				break
 			}
-			p := productive[0]
-			productive = productive[1:]
+			// the newest first: a variant that went further than its
+			// parent is the likeliest way further still
+			p := productive[len(productive)-1]
+			productive = productive[:len(productive)-1]
 			for c := range int32(maker.Choices()) {
 				if budget == 0 {
 					break

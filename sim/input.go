@@ -56,7 +56,7 @@ func isNullChoice(lc *loc) bool {
 }
 
 // Choices returns how many null choices the kernel's inputs have: the
-// locations MakeVariant can flip.
+// choices MakeVariant can flip.
 func (im *InputMaker) Choices() int { return len(im.choices) }
 
 // MakeInput makes the input of seed for kernel f with regions of
@@ -95,13 +95,13 @@ func (im *InputMaker) Make(seed int64, bufBytes int) Input {
 	return im.makeAt(seed, bufBytes, globalBase, nil)
 }
 
-// MakeVariant is Make with the null choices listed in flip (indices
-// into the kernel's choices, 0 to Choices()-1) made the other way: a
-// pointer seed's input leaves null gets a buffer, and one it gives a
-// buffer is null. Everything else is seed's input. The coverage search
-// of Diff walks these variants to reach code behind several null tests
-// at once (an OptiX program that runs only when one launch-parameter
-// buffer is absent and another present).
+// MakeVariant is Make with the null choices listed in flip (0 to
+// Choices()-1) made the other way: a pointer seed's input leaves null
+// gets a buffer, and one it gives a buffer is null. Everything else is
+// seed's input. The coverage
+// search of Diff walks these variants to reach code behind several null
+// tests at once (an OptiX program that runs only when one
+// launch-parameter buffer is absent and another present).
 func (im *InputMaker) MakeVariant(seed int64, bufBytes int, flip []int32) Input {
 	return im.makeAt(seed, bufBytes, globalBase, flip)
 }
@@ -114,12 +114,12 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 	mem := NewMemory()
 	mem.next = base
 	g := &inputGen{m: im, seed: seed, r: r, mem: mem, style: int(uint64(seed) % fillStyles), size: uint64(max(bufBytes, pageSize)), region: map[int32]uint64{}}
-	if len(flip) > 0 {
-		g.flip = make([]bool, len(im.k.locs))
-		for _, c := range flip {
-			if c >= 0 && int(c) < len(im.choices) {
-				g.flip[im.choices[c]] = !g.flip[im.choices[c]]
+	for _, c := range flip {
+		if c >= 0 && int(c) < len(im.choices) {
+			if g.flip == nil {
+				g.flip = make([]bool, len(im.k.locs))
 			}
+			g.flip[im.choices[c]] = !g.flip[im.choices[c]]
 		}
 	}
 	k := im.k
