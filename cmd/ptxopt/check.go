@@ -38,8 +38,8 @@ The optimization flags are those of ptxopt (-O0..-O3, --sm, --knob,
 --knob-file, --disable-phase, --named-phases, --verify). Each kernel runs in
 the simulator on --seeds random inputs (buffers behind pointer parameters,
 scalars mixing small and edge values, small launches); all memory is compared
-bit for bit. A mismatch names the kernel, the seed and the first differing
-address, and (without --against) a reduced reproducer is written: the input
+bit for bit. A mismatch names the kernel, the seed (and the flipped null
+tests when a variant found it) and the first differing address, and (without --against) a reduced reproducer is written: the input
 with instructions removed while the mismatch persists (at most --reduce-time).
 
 Coverage of the change: the instructions of the two versions are aligned
@@ -61,7 +61,10 @@ flags:
   --seeds N            random inputs per kernel (default 16)
   --extra-seeds N      more inputs while a changed kernel's change has not run, or has run
                        only in part and the last 4 extra inputs executed some of the rest
-                       (default 16; none when every seed ran the original into the step limit)
+                       (default 16; none when every seed ran the original into the step limit);
+                       then, while part of the change has not run, variants of the inputs
+                       that ran new code with one null-tested pointer flipped at a time (4 runs
+                       per null test, 64 at most; a mismatch names its flips)
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
