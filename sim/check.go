@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -28,6 +29,10 @@ type DiffOptions struct {
 	// executing ones that had not (staleSeeds seeds in a row that execute
 	// none new end them).
 	UntilCovered bool
+	// Variant flips these null choices (InputMaker.MakeVariant) in every
+	// seed's input: it reproduces a mismatch the variant search found
+	// (Mismatch.Variant).
+	Variant []int32
 	// WarpShared, when set, runs both versions in the warp-shared
 	// register mode (Launch.WarpShared), each with the registers it
 	// returns for that version's function.
@@ -77,8 +82,12 @@ func (s Status) Verified() bool { return s == StatusUnchanged || s == StatusMatc
 
 // Mismatch describes the first observed difference.
 type Mismatch struct {
-	Kernel      string
-	Seed        int64
+	Kernel string
+	Seed   int64
+	// Variant lists the null choices flipped in seed's input when the
+	// variant search found the mismatch (DiffOptions.Variant reproduces
+	// it); nil for the seed's own input.
+	Variant     []int32
 	Addr        uint64 // first differing address (0 for status mismatches)
 	Before      byte
 	After       byte
@@ -92,12 +101,21 @@ type Mismatch struct {
 
 func (m *Mismatch) Error() string {
 	if m.Output != "" {
-		return fmt.Sprintf("sim: %s seed %d: %s", m.Kernel, m.Seed, m.Output)
+		return fmt.Sprintf("sim: %s %s: %s", m.Kernel, m.Input(), m.Output)
 	}
 	if m.BeforeError != nil || m.AfterError != nil {
-		return fmt.Sprintf("sim: %s seed %d: completion differs: before=%v after=%v", m.Kernel, m.Seed, m.BeforeError, m.AfterError)
+		return fmt.Sprintf("sim: %s %s: completion differs: before=%v after=%v", m.Kernel, m.Input(), m.BeforeError, m.AfterError)
 	}
-	return fmt.Sprintf("sim: %s seed %d: memory differs at %#x: before %#02x after %#02x", m.Kernel, m.Seed, m.Addr, m.Before, m.After)
+	return fmt.Sprintf("sim: %s %s: memory differs at %#x: before %#02x after %#02x", m.Kernel, m.Input(), m.Addr, m.Before, m.After)
+}
+
+// Input names the input of the mismatch: "seed N", with the flipped null
+// choices when the variant search found it.
+func (m *Mismatch) Input() string {
+	if len(m.Variant) == 0 {
+		return fmt.Sprintf("seed %d", m.Seed)
+	}
+	return fmt.Sprintf("seed %d with null choices %v flipped", m.Seed, m.Variant)
 }
 
 // ChangedInstr is one instruction the versions do not share.
@@ -286,6 +304,58 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 		}
 		return n, of
 	}
+	// run runs seed (with the null choices in flip made the other way)
+	// on both versions and merges what it executed; it reports whether
+	// the original executed an instruction no earlier compared run had
+	// (fresh), and whether the loop ends (a mismatch, or an error that is
+	// not a trap).
+	run := func(seed int64, flip []int32) (fresh, stop bool, err error) {
+		mb, ma, rb, ra, eb, ea := runSeed(pb, pa, maker, seed, flip, o)
+		res.Runs++
+		for _, e := range []error{eb, ea} {
+			if e != nil && !isTrap(e) {
+				res.Status = StatusMismatch
+				return false, true, e
+			}
+		}
+		switch {
+		case isStepLimit(eb):
+			res.StepLimited++
+			return false, false, nil
+		case eb != nil && ea != nil:
+			res.NotExercised++
+			return false, false, nil
+		case eb != nil:
+			res.OrigUndefined++
+			if res.Undefined == nil {
+				res.Undefined = eb
+			}
+			return false, false, nil
+		case ea != nil:
+			res.Mismatch = &Mismatch{Kernel: before.Name, Seed: seed, BeforeError: eb, AfterError: ea}
+		default:
+			if mm := compareMem(mb, ma); mm != nil {
+				mm.Kernel, mm.Seed = before.Name, seed
+				res.Mismatch = mm
+			}
+		}
+		fresh = covB.Merge(rb) > 0
+		covA.Merge(ra)
+		if res.Mismatch != nil {
+			res.Mismatch.Variant = slices.Clone(flip)
+			return fresh, true, nil
+		}
+		res.Matches++
+		return fresh, false, nil
+	}
+	// productive are the compared inputs that executed code of the
+	// original no earlier input had: the starting points of the variant
+	// search.
+	type variant struct {
+		seed int64
+		flip []int32
+	}
+	var productive []variant
 	lastRan, stale := -1, 0
 	for k := 0; k < o.Seeds+o.ExtraSeeds; k++ {
 		if k >= o.Seeds && o.UntilCovered && changed && res.Matches > 0 {
@@ -313,41 +383,55 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			break
 		}
 		seed := o.Seed + int64(k)
-		mb, ma, rb, ra, eb, ea := runSeed(pb, pa, maker, seed, o)
-		res.Runs++
-		for _, e := range []error{eb, ea} {
-			if e != nil && !isTrap(e) {
-				res.Status = StatusMismatch
-				return res, e
-			}
+		fresh, stop, err := run(seed, o.Variant)
+		if err != nil {
+			return res, err
 		}
-		switch {
-		case isStepLimit(eb):
-			res.StepLimited++
-			continue
-		case eb != nil && ea != nil:
-			res.NotExercised++
-			continue
-		case eb != nil:
-			res.OrigUndefined++
-			if res.Undefined == nil {
-				res.Undefined = eb
-			}
-			continue
-		case ea != nil:
-			res.Mismatch = &Mismatch{Kernel: before.Name, Seed: seed, BeforeError: eb, AfterError: ea}
-		default:
-			if mm := compareMem(mb, ma); mm != nil {
-				mm.Kernel, mm.Seed = before.Name, seed
-				res.Mismatch = mm
-			}
-		}
-		covB.Merge(rb)
-		covA.Merge(ra)
-		if res.Mismatch != nil {
+		if stop {
 			break
 		}
-		res.Matches++
+		if fresh && o.UntilCovered {
+			productive = append(productive, variant{seed, o.Variant})
+		}
+	}
+	// The variant search: code behind several null tests (a buffer
+	// absent, another present) runs on few seeds, each choice being a
+	// coin flip. From each input that executed code of the original no
+	// earlier one had, newest first, flip one null choice at a time; a
+	// variant that does so too is a starting point in turn. It ends when every changed
+	// and removed instruction has executed, or after
+	// variantRuns(choices) runs.
+	if o.UntilCovered && changed && res.Mismatch == nil && res.Matches > 0 && maker.Choices() > 0 {
+		budget := variantRuns(maker.Choices())
+		for len(productive) > 0 && budget > 0 {
+			if n, of := ranCount(); n == of {
+				break
+			}
+			// the newest first: a variant that went further than its
+			// parent is the likeliest way further still
+			p := productive[len(productive)-1]
+			productive = productive[:len(productive)-1]
+			for c := range int32(maker.Choices()) {
+				if budget == 0 {
+					break
+				}
+				budget--
+				flip := toggle(p.flip, c)
+				fresh, stop, err := run(p.seed, flip)
+				if err != nil {
+					return res, err
+				}
+				if stop {
+					break
+				}
+				if fresh {
+					productive = append(productive, variant{p.seed, flip})
+				}
+			}
+			if res.Mismatch != nil {
+				break
+			}
+		}
 	}
 	res.collect(covB, covA)
 	switch {
@@ -444,6 +528,21 @@ func (r *DiffResult) collect(covB, covA *Coverage) {
 	add(r.changeBefore, covB, true)
 }
 
+// variantRuns is the variant search's budget of runs for a kernel with
+// choices null choices: every choice flipped from a few starting points.
+func variantRuns(choices int) int { return min(4*choices, 64) }
+
+// toggle returns flip with choice c added, or removed when it is there
+// (a new slice: flip is shared with the variant it came from).
+func toggle(flip []int32, c int32) []int32 {
+	if i := slices.Index(flip, c); i >= 0 {
+		return slices.Delete(slices.Clone(flip), i, i+1)
+	}
+	out := append(slices.Clone(flip), c)
+	slices.Sort(out)
+	return out
+}
+
 // maxDynShared bounds the growth of extern shared memory.
 const maxDynShared = 1 << 20
 
@@ -451,11 +550,11 @@ const maxDynShared = 1 << 20
 // of seed. When the original runs out of extern shared memory, the input
 // gets twice as much (up to maxDynShared) and the seed runs again; when
 // it runs into the step limit, the seed runs again on a single warp.
-func runSeed(pb, pa *Program, maker *InputMaker, seed int64, o DiffOptions) (mb, ma *Memory, rb, ra *Coverage, eb, ea error) {
+func runSeed(pb, pa *Program, maker *InputMaker, seed int64, flip []int32, o DiffOptions) (mb, ma *Memory, rb, ra *Coverage, eb, ea error) {
 	dyn := -1
 	oneWarp := false
 	for {
-		in := maker.Make(seed, o.BufBytes)
+		in := maker.MakeVariant(seed, o.BufBytes, flip)
 		in.Launch.MaxSteps = o.MaxSteps
 		if dyn >= 0 {
 			in.Launch.DynShared = dyn

@@ -24,8 +24,9 @@ func (c *Coverage) of(p *Program) []bool {
 	return c.hit[p.idx]
 }
 
-// Merge adds the instructions o saw executed to c.
-func (c *Coverage) Merge(o *Coverage) {
+// Merge adds the instructions o saw executed to c and returns how many
+// of them c had not seen.
+func (c *Coverage) Merge(o *Coverage) (added int) {
 	for k, h := range o.hit {
 		if h == nil {
 			continue
@@ -37,11 +38,13 @@ func (c *Coverage) Merge(o *Coverage) {
 			c.hit[k] = make([]bool, len(h))
 		}
 		for pc, x := range h {
-			if x {
+			if x && !c.hit[k][pc] {
 				c.hit[k][pc] = true
+				added++
 			}
 		}
 	}
+	return added
 }
 
 // Executed reports, by instruction ID of p's function, which instructions

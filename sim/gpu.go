@@ -129,7 +129,7 @@ func ExportGPU(f *ir.Func, seed int64, o DiffOptions) (*GPUCase, []byte, error) 
 	}
 	// the same input with every buffer moved by gpuShift: the words that
 	// moved with them are the pointers
-	moved := maker.makeAt(seed, o.BufBytes, globalBase+gpuShift)
+	moved := maker.makeAt(seed, o.BufBytes, globalBase+gpuShift, nil)
 	start := in.Mem.Clone()
 	l := in.Launch
 	l.MaxSteps = o.MaxSteps

@@ -27,14 +27,37 @@ type InputMaker struct {
 	f    *ir.Func
 	k    *kfacts
 	imms []uint64 // integer immediates of the kernel
+	// choices are the locations whose value is a yes/no choice the
+	// kernel branches on: a pointer (or a 64-bit value) tested for null.
+	// A variant of a seed's input flips some of them (see MakeVariant).
+	choices []int32
 }
 
 // NewInputMaker analyzes f (a kernel).
 func NewInputMaker(f *ir.Func) *InputMaker {
 	im := &InputMaker{f: f, k: analyzeKernel(f)}
 	_, im.imms = kernelImmediates(f)
+	for i := range im.k.locs {
+		if isNullChoice(&im.k.locs[i]) {
+			im.choices = append(im.choices, int32(i))
+		}
+	}
 	return im
 }
+
+// isNullChoice reports whether location lc holds a value the kernel
+// tests for null: a pointer compared with 0, or a 64-bit value compared
+// with 0 alone (an optional pointer the facts did not see used as one).
+func isNullChoice(lc *loc) bool {
+	if lc.size != 8 || !containsU(lc.cmp, 0) {
+		return false
+	}
+	return lc.ptr || len(lc.cmp) == 1 && !lc.count
+}
+
+// Choices returns how many null choices the kernel's inputs have: the
+// choices MakeVariant can flip.
+func (im *InputMaker) Choices() int { return len(im.choices) }
 
 // MakeInput makes the input of seed for kernel f with regions of
 // bufBytes behind pointers (a convenience for NewInputMaker(f).Make).
@@ -62,23 +85,43 @@ type inputGen struct {
 	threads int
 	region  map[int32]uint64 // pointer location -> address it holds
 	depth   int
+	flip    []bool // by location: the null choice is the other one
 }
 
 // Make builds the input of seed: launch shape, parameter bytes, .const
 // launch-parameter bytes, buffers, and the pointers results of functions
 // without a body return.
 func (im *InputMaker) Make(seed int64, bufBytes int) Input {
-	return im.makeAt(seed, bufBytes, globalBase)
+	return im.makeAt(seed, bufBytes, globalBase, nil)
+}
+
+// MakeVariant is Make with the null choices listed in flip (0 to
+// Choices()-1) made the other way: a pointer seed's input leaves null
+// gets a buffer, and one it gives a buffer is null. Everything else is
+// seed's input. The coverage
+// search of Diff walks these variants to reach code behind several null
+// tests at once (an OptiX program that runs only when one
+// launch-parameter buffer is absent and another present).
+func (im *InputMaker) MakeVariant(seed int64, bufBytes int, flip []int32) Input {
+	return im.makeAt(seed, bufBytes, globalBase, flip)
 }
 
 // makeAt is Make with the buffers placed from address base: the same
 // bytes everywhere except the addresses (the GPU export finds the
 // pointers of an input by making it at two bases).
-func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64) Input {
+func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32) Input {
 	r := rand.New(rand.NewSource(seed))
 	mem := NewMemory()
 	mem.next = base
 	g := &inputGen{m: im, seed: seed, r: r, mem: mem, style: int(uint64(seed) % fillStyles), size: uint64(max(bufBytes, pageSize)), region: map[int32]uint64{}}
+	for _, c := range flip {
+		if c >= 0 && int(c) < len(im.choices) {
+			if g.flip == nil {
+				g.flip = make([]bool, len(im.k.locs))
+			}
+			g.flip[im.choices[c]] = !g.flip[im.choices[c]]
+		}
+	}
 	k := im.k
 	l := Launch{Grid: Dim3{1 + r.Intn(3), 1, 1}, Block: Dim3{32 * (1 + r.Intn(4)), 1, 1}}
 	if r.Intn(4) == 0 {
@@ -218,19 +261,15 @@ func (g *inputGen) value(li int32, size int) uint64 {
 			// location), so that the paths taken with one optional
 			// buffer present and another absent run too (OptiX
 			// programs test several launch-parameter buffers in turn).
-			switch {
-			case g.seed%4 == 1:
-				return 0
-			case g.seed%4 >= 2 && mix(uint64(g.seed), uint64(li), 0x6e756c6c)&1 == 0:
+			null := g.seed%4 == 1 || g.seed%4 >= 2 && mix(uint64(g.seed), uint64(li), 0x6e756c6c)&1 == 0
+			if g.flip != nil && g.flip[li] {
+				null = !null
+			}
+			if null {
 				return 0
 			}
 		}
-		if a, ok := g.region[li]; ok {
-			return a
-		}
-		a := g.newRegion(li)
-		g.region[li] = a
-		return a
+		return g.regionOf(li)
 	case lc.float && len(lc.fcmp) > 0 && (size == 4 || size == 8) && g.seed%2 == 1:
 		// a float compared with immediates: near them on odd seeds
 		v := nearFloat(lc.fcmp, r.Uint64())
@@ -239,7 +278,12 @@ func (g *inputGen) value(li int32, size int) uint64 {
 		}
 		return math.Float64bits(v)
 	case size == 8 && len(lc.cmp) == 1 && lc.cmp[0] == 0 && !lc.count:
-		return 0 // a 64-bit value only tested for zero: an optional pointer left null
+		// a 64-bit value only tested for zero: an optional pointer, left
+		// null unless a variant flips it
+		if g.flip != nil && g.flip[li] {
+			return g.regionOf(li)
+		}
+		return 0
 	case len(lc.cmp) > 0 && (g.seed%2 == 1 || !lc.count):
 		c := lc.cmp[int(g.seed/2+int64(r.Intn(2)))%len(lc.cmp)]
 		v := c + uint64(r.Intn(3)) - 1
@@ -258,6 +302,17 @@ func (g *inputGen) value(li int32, size int) uint64 {
 		return uint64(r.Intn(64)) &^ uint64(max(lc.idxAlign, 1)-1)
 	}
 	return scalarValue(r, nil, g.m.imms)
+}
+
+// regionOf returns the buffer of pointer location li, made at its first
+// use.
+func (g *inputGen) regionOf(li int32) uint64 {
+	if a, ok := g.region[li]; ok {
+		return a
+	}
+	a := g.newRegion(li)
+	g.region[li] = a
+	return a
 }
 
 // count draws a value near the number of threads (a size a kernel

@@ -38,8 +38,8 @@ The optimization flags are those of ptxopt (-O0..-O3, --sm, --knob,
 --knob-file, --disable-phase, --named-phases, --verify). Each kernel runs in
 the simulator on --seeds random inputs (buffers behind pointer parameters,
 scalars mixing small and edge values, small launches); all memory is compared
-bit for bit. A mismatch names the kernel, the seed and the first differing
-address, and (without --against) a reduced reproducer is written: the input
+bit for bit. A mismatch names the kernel, the seed (and the flipped null
+tests when a variant found it) and the first differing address, and (without --against) a reduced reproducer is written: the input
 with instructions removed while the mismatch persists (at most --reduce-time).
 
 Coverage of the change: the instructions of the two versions are aligned
@@ -61,7 +61,10 @@ flags:
   --seeds N            random inputs per kernel (default 16)
   --extra-seeds N      more inputs while a changed kernel's change has not run, or has run
                        only in part and the last 4 extra inputs executed some of the rest
-                       (default 16; none when every seed ran the original into the step limit)
+                       (default 16; none when every seed ran the original into the step limit);
+                       then, while part of the change has not run, variants of the inputs
+                       that ran new code with one null-tested pointer flipped at a time (4 runs
+                       per null test, 64 at most; a mismatch names its flips)
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
@@ -319,17 +322,20 @@ type kernelReport struct {
 	Reason string `json:"reason,omitempty"`
 	// seeds: run, compared (both completed), trapped in both, trapped in
 	// the original only, original at the step limit
-	Runs            int    `json:"runs"`
-	Compared        int    `json:"compared"`
-	TrappedBoth     int    `json:"trapped_both"`
-	OrigUndefined   int    `json:"original_undefined"`
-	StepLimited     int    `json:"step_limited"`
-	Mismatch        string `json:"mismatch,omitempty"`
-	MismatchSeed    *int64 `json:"mismatch_seed,omitempty"`
-	Changed         int    `json:"changed"`
-	ChangedExecuted int    `json:"changed_executed"`
-	Removed         int    `json:"removed"`
-	RemovedExecuted int    `json:"removed_executed"`
+	Runs          int    `json:"runs"`
+	Compared      int    `json:"compared"`
+	TrappedBoth   int    `json:"trapped_both"`
+	OrigUndefined int    `json:"original_undefined"`
+	StepLimited   int    `json:"step_limited"`
+	Mismatch      string `json:"mismatch,omitempty"`
+	MismatchSeed  *int64 `json:"mismatch_seed,omitempty"`
+	// MismatchVariant lists the null choices flipped in the seed's input
+	// when the variant search found the mismatch.
+	MismatchVariant []int32 `json:"mismatch_variant,omitempty"`
+	Changed         int     `json:"changed"`
+	ChangedExecuted int     `json:"changed_executed"`
+	Removed         int     `json:"removed"`
+	RemovedExecuted int     `json:"removed_executed"`
 	// Unexecuted lists the changed and removed instructions that did not
 	// execute in a compared run.
 	Unexecuted []changedJSON `json:"unexecuted,omitempty"`
@@ -373,6 +379,7 @@ func buildReport(path string, results []kernelResult) checkReport {
 			k.Mismatch = describe(r.mismatch)
 			seed := r.mismatch.Seed
 			k.MismatchSeed = &seed
+			k.MismatchVariant = r.mismatch.Variant
 			if r.mismatch.BeforeError == nil && r.mismatch.AfterError == nil {
 				k.Compared++ // both completed on the mismatching seed
 			}
@@ -427,7 +434,7 @@ func (c *checker) printText(rep checkReport, results []kernelResult) {
 		switch r.status {
 		case sim.StatusMismatch:
 			if r.mismatch != nil {
-				fmt.Fprintf(c.stdout, "MISMATCH %s: seed %d: %s\n", k.Name, r.mismatch.Seed, describe(r.mismatch))
+				fmt.Fprintf(c.stdout, "MISMATCH %s: %s: %s\n", k.Name, r.mismatch.Input(), describe(r.mismatch))
 			} else {
 				fmt.Fprintf(c.stdout, "MISMATCH %s: %s\n", k.Name, k.Reason)
 			}
@@ -629,6 +636,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 			}
 			o := c.diffOptions()
 			o.Seed, o.Seeds, o.ExtraSeeds = seed, 1, 0
+			o.Variant = r.mismatch.Variant
 			res, err := sim.Diff(f, g, o)
 			if err != nil || res.Mismatch == nil {
 				return
