@@ -17,7 +17,8 @@ import (
 
 // pressureFigures are the register figures of one function that -O3 must
 // not raise: the maximum live registers of the report (ptxopt -v's
-// "registers" and "predicates": the R and P files, uniformity split), the
+// registers, predicates, uniform registers and uniform predicates: the
+// R, P, UR and UP files as the uniformity analysis splits them), the
 // maximum live per register class (core's pressure walk with registers
 // counted by type: data and predicates, whatever their uniformity), and
 // the registers declared per PTX type (what the printer declares: the
@@ -123,8 +124,8 @@ func runMeasured(t *testing.T, path string, src []byte, opts ptxopt.Options) (in
 }
 
 // TestCorpusRegisterPressure: on every corpus function, -O3 raises
-// neither the maximum live registers of the R and P files (ptxopt -v's
-// figures), nor of the data and predicate classes, nor the registers
+// neither the maximum live registers of any register file ptxopt -v
+// reports (R, UR, P, UP), nor of the data and predicate classes, nor the registers
 // declared of any PTX type, above the input's. Two exceptions, both where
 // something else became registers:
 //   - promotion: a function whose .local frame shrank (from its input,
@@ -138,14 +139,10 @@ func runMeasured(t *testing.T, path string, src []byte, opts ptxopt.Options) (in
 //     inlining alone (-O3 with OriInline as the only named phase, the SSA
 //     conversions included).
 //
-// Every offending function is listed with its figures. The uniform files
-// (UR, UP) are checked as R and P are; knownUniformRises names the one
-// function whose UR still rises, and the test fails if it stops rising
-// (so the list cannot go stale) as it does for any other function.
+// Every offending function is listed with its figures.
 func TestCorpusRegisterPressure(t *testing.T) {
 	files := testenv.CorpusFiles(t)
 	var bad []string
-	known := map[string]bool{}
 	inlined, promoted := 0, 0
 	n := 0
 	for _, path := range files {
@@ -178,17 +175,6 @@ func TestCorpusRegisterPressure(t *testing.T) {
 				continue
 			}
 			r := out[name].raised(ref)
-			key := filepath.Base(path) + " " + name
-			if _, ok := knownUniformRises[key]; ok {
-				known[key] = true
-				if len(r) == 0 {
-					bad = append(bad, key+": listed in knownUniformRises but no figure rises any more (remove it)")
-					continue
-				}
-				if r = withoutUniform(r); len(r) == 0 {
-					continue
-				}
-			}
 			if len(r) == 0 {
 				continue
 			}
@@ -196,49 +182,10 @@ func TestCorpusRegisterPressure(t *testing.T) {
 			bad = append(bad, line)
 		}
 	}
-	for key := range knownUniformRises {
-		if !known[key] {
-			bad = append(bad, key+": listed in knownUniformRises but not in the corpus")
-		}
-	}
 	t.Logf("%d functions: %d with their frame promoted to registers (not checked), %d with calls inlined (held to their figures after inlining)", n, promoted, inlined)
 	if len(bad) > 0 {
 		t.Errorf("%d functions have higher register figures after -O3 than before:\n%s", len(bad), strings.Join(bad, "\n"))
 	}
-}
-
-// knownUniformRises are the corpus functions (file and name) whose
-// uniform files still rise after -O3, with the cause. Not fixed: the
-// rise is the uniformity analysis's conservative rule (a register defined
-// after a divergent branch and live into a join of its region is
-// varying), not a value living longer.
-var knownUniformRises = map[string]string{
-	// UR 1 -> 3, R 26 -> 25. The constants 0.0 and 1.0 (%f56, %f79) are
-	// defined once, after a divergent branch, in a block that dominates
-	// the join of a small diamond: the input's measure counts them in R
-	// because they are live into that join. OriDoPredication turns the
-	// diamond into selp (no join left), so they are uniform afterwards
-	// (UR 2 after OutOfSSA); OriSplitHighPressureLiveRanges then
-	// rematerializes 1.0 near its later uses, R 26 -> 25 and UR 2 -> 3.
-	// Tried (not committed): holding UR and UP to the input's level in
-	// the retry fixes it but makes the retry rerun the 30K generated
-	// kernel of TestGvnCsePressureEstimate (GvnCse, LateOriCommoning and
-	// LICM undone: 18,232 -> 19,283 instructions); refining the
-	// uniformity rule (one definition dominating the join, in no loop)
-	// fixes it but moves values of 12 other functions from R to UR in
-	// the input's measure only, which then rise in R or P.
-	"vosen__ZLUDA__optixPathTracer_generated_disney.ptx _Z4EvalR17MaterialParameterR5StateR19PerRayData_radiance": "UR: uniformity of constants live into a divergent join",
-}
-
-// withoutUniform drops the uniform files' entries from raised's list.
-func withoutUniform(r []string) []string {
-	var s []string
-	for _, x := range r {
-		if !strings.HasPrefix(x, "max live UR ") && !strings.HasPrefix(x, "max live UP ") {
-			s = append(s, x)
-		}
-	}
-	return s
 }
 
 func shortName(s string) string {
