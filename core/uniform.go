@@ -187,13 +187,42 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceI
 	// runs (a pure instruction: immediates, symbols, special registers
 	// that are not volatile; or a load of the kernel's own parameters or
 	// of .const memory), and from registers that are onceValued
-	// themselves (to maxOnceDepth); and the definitions are all the same
-	// instruction (a value rematerialized into its own register). Whether
+	// themselves (to maxOnceDepth), each defined at every definition of r
+	// (definedAt); and the definitions are all the same instruction (a
+	// value rematerialized into its own register). Whether
 	// that value is the same in every lane is the rest of the analysis's
 	// business (data dependence); what this settles is that lanes
 	// reaching a join after one of its definitions all carry the value it
 	// gave, whichever path they took and whenever they ran it (a loop
 	// recomputes the same value), so the join merges nothing.
+	// posOf is i's place in its block (numbered the first time it is
+	// asked for).
+	var pos []int32
+	posOf := func(i ir.InstrID) int32 {
+		if pos == nil {
+			pos = make([]int32, f.NumInstrs())
+			for _, b := range f.Layout {
+				n := int32(0)
+				for j := f.BlockFirst[b]; j != ir.NoInstr; j = f.Next[j] {
+					pos[j] = n
+					n++
+				}
+			}
+		}
+		return pos[i]
+	}
+	// definedAt reports whether a definition of x dominates instruction
+	// i: x holds its value whenever i reads it (a read before any
+	// definition, say in a loop's first iteration, would see another).
+	definedAt := func(x ir.RegID, i ir.InstrID) bool {
+		for _, d := range du.Defs(x) {
+			j := d.Instr
+			if bj, bi := f.Block[j], f.Block[i]; bj != bi && dom.Dominates(bj, bi) || bj == bi && posOf(j) < posOf(i) {
+				return true
+			}
+		}
+		return false
+	}
 	var onceValued func(r ir.RegID, depth int) bool
 	onceValued = func(r ir.RegID, depth int) bool {
 		if once == nil {
@@ -214,14 +243,16 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceI
 		for k := 0; k < len(ds) && ok; k++ {
 			i := ds[k].Instr
 			ok = f.Block[i] != ir.NoBlock && timeInvariant(f, i) && (k == 0 || sameInstr(f, ds[0].Instr, i))
-			if !ok || k > 0 {
-				continue // the operands of an equal instruction are the first's
-			}
 			var buf [16]RegRef
 			for _, x := range AppendRegRefs(f, i, buf[:0]) {
-				if x.Def && x.Reg != r || !x.Def && !onceValued(x.Reg, depth+1) {
-					ok = false
+				if !ok {
 					break
+				}
+				if x.Def {
+					ok = x.Reg == r
+				} else {
+					// (an equal instruction's operands are the first's)
+					ok = (k > 0 || onceValued(x.Reg, depth+1)) && definedAt(x.Reg, i)
 				}
 			}
 		}
