@@ -17,13 +17,15 @@ import (
 
 // pressureFigures are the register figures of one function that -O3 must
 // not raise: the maximum live registers of the report (ptxopt -v's
-// "registers" and "predicates": the R and P files, uniformity split), the
+// registers, predicates, uniform registers and uniform predicates: the
+// R, P, UR and UP files as the uniformity analysis splits them), the
 // maximum live per register class (core's pressure walk with registers
 // counted by type: data and predicates, whatever their uniformity), and
 // the registers declared per PTX type (what the printer declares: the
 // register table).
 type pressureFigures struct {
 	fileR, fileP   int
+	fileUR, fileUP int
 	classR, classP int
 	declared       map[string]int
 	calls          int
@@ -32,7 +34,7 @@ type pressureFigures struct {
 
 func measurePressure(f *ir.Func, report ptxopt.RegFiles, localBytes int) pressureFigures {
 	cl := phases.NewAnalyses(f).LiveClasses()
-	pf := pressureFigures{fileR: report.R, fileP: report.P, classR: cl[ir.FileR], classP: cl[ir.FileP], declared: map[string]int{}, localBytes: localBytes}
+	pf := pressureFigures{fileR: report.R, fileP: report.P, fileUR: report.UR, fileUP: report.UP, classR: cl[ir.FileR], classP: cl[ir.FileP], declared: map[string]int{}, localBytes: localBytes}
 	for r, t := range f.RegType {
 		k := t.String()
 		if v := f.RegVec[r]; v != 0 {
@@ -60,6 +62,8 @@ func (out pressureFigures) raised(ref pressureFigures) []string {
 	}
 	add("max live R", ref.fileR, out.fileR)
 	add("max live P", ref.fileP, out.fileP)
+	add("max live UR", ref.fileUR, out.fileUR)
+	add("max live UP", ref.fileUP, out.fileUP)
 	add("max live data", ref.classR, out.classR)
 	add("max live predicates", ref.classP, out.classP)
 	var types []string
@@ -75,7 +79,7 @@ func (out pressureFigures) raised(ref pressureFigures) []string {
 
 // larger is the larger of a and b in every figure.
 func larger(a, b pressureFigures) pressureFigures {
-	m := pressureFigures{fileR: max(a.fileR, b.fileR), fileP: max(a.fileP, b.fileP), classR: max(a.classR, b.classR), classP: max(a.classP, b.classP),
+	m := pressureFigures{fileR: max(a.fileR, b.fileR), fileP: max(a.fileP, b.fileP), fileUR: max(a.fileUR, b.fileUR), fileUP: max(a.fileUP, b.fileUP), classR: max(a.classR, b.classR), classP: max(a.classP, b.classP),
 		declared: map[string]int{}, localBytes: max(a.localBytes, b.localBytes)}
 	for _, d := range []map[string]int{a.declared, b.declared} {
 		for k, v := range d {
@@ -120,8 +124,8 @@ func runMeasured(t *testing.T, path string, src []byte, opts ptxopt.Options) (in
 }
 
 // TestCorpusRegisterPressure: on every corpus function, -O3 raises
-// neither the maximum live registers of the R and P files (ptxopt -v's
-// figures), nor of the data and predicate classes, nor the registers
+// neither the maximum live registers of any register file ptxopt -v
+// reports (R, UR, P, UP), nor of the data and predicate classes, nor the registers
 // declared of any PTX type, above the input's. Two exceptions, both where
 // something else became registers:
 //   - promotion: a function whose .local frame shrank (from its input,

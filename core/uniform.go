@@ -27,7 +27,15 @@ import (
 //     it is varying everywhere. (Conservative: a register defined inside
 //     a uniform inner loop of R and live around it is also marked.) In
 //     SSA form the same holds of a PHI at such a join whose incoming
-//     values differ.
+//     values differ. Not marked: a register that holds one value per
+//     thread whichever of its definitions ran, and whenever (onceValued:
+//     each definition the same pure instruction over such registers,
+//     immediates, fixed special registers, the kernel's parameters or
+//     .const memory), with a definition dominating the join: every lane
+//     arriving there carries that one value (a constant set after the
+//     branch, or rematerialized into its own register, is not a merge;
+//     counting it in R made a pass that removed the join, or moved its
+//     definitions, look as if it raised the uniform files).
 //
 // The analysis is optimistic: everything starts uniform, and a worklist
 // over registers (def-use chains) adds varying ones until nothing
@@ -105,15 +113,23 @@ func kernelParamLoad(f *ir.Func, i ir.InstrID) bool {
 // ComputeUniformity runs the analysis on f, computing what it needs.
 func ComputeUniformity(f *ir.Func) *Uniformity {
 	ensureCFG(f)
-	return ComputeUniformityWith(f, ComputeDefUse(f), func() (*Liveness, *DomTree) {
-		return ComputeLiveness(f, LiveOptions{}), PostDominators(f)
+	return ComputeUniformityWith(f, ComputeDefUse(f), func() DivergenceInputs {
+		return DivergenceInputs{Live: ComputeLiveness(f, LiveOptions{}), PostDom: PostDominators(f), Dom: Dominators(f)}
 	})
 }
 
+// DivergenceInputs are the analyses the uniformity analysis needs once
+// some branch is divergent.
+type DivergenceInputs struct {
+	Live    *Liveness
+	PostDom *DomTree
+	Dom     *DomTree
+}
+
 // ComputeUniformityWith runs the analysis with f's def-use chains du and,
-// asked for only when some branch is divergent, its liveness and
-// post-dominator tree (an analysis cache hands over what it holds).
-func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness, *DomTree)) *Uniformity {
+// asked for only when some branch is divergent, its liveness, dominator
+// and post-dominator trees (an analysis cache hands over what it holds).
+func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceInputs) *Uniformity {
 	ensureCFG(f)
 	nr, nb := f.NumRegs(), f.NumBlocks()
 	flags := make([]bool, nr+nb)
@@ -162,10 +178,111 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 		tmp     []ir.RegID
 		defsOf  csr // registers defined in each block (from du)
 		nglobal int
+		dom     *DomTree
+		once    []uint8 // onceValued's answers: 0 not asked, 1 yes, 2 no, 3 being asked
 	)
+	// onceValued reports whether r holds one value per thread whenever it
+	// is read after a definition: every definition of r is unguarded, no
+	// PHI, computes r alone from nothing that changes while the thread
+	// runs (a pure instruction: immediates, symbols, special registers
+	// that are not volatile; or a load of the kernel's own parameters or
+	// of .const memory), and from registers that are onceValued
+	// themselves (to maxOnceDepth), each defined at every definition of r
+	// (definedAt); and the definitions are all the same instruction (a
+	// value rematerialized into its own register). Whether
+	// that value is the same in every lane is the rest of the analysis's
+	// business (data dependence); what this settles is that lanes
+	// reaching a join after one of its definitions all carry the value it
+	// gave, whichever path they took and whenever they ran it (a loop
+	// recomputes the same value), so the join merges nothing.
+	// posOf is i's place in its block (numbered the first time it is
+	// asked for).
+	var pos []int32
+	posOf := func(i ir.InstrID) int32 {
+		if pos == nil {
+			pos = make([]int32, f.NumInstrs())
+			for _, b := range f.Layout {
+				n := int32(0)
+				for j := f.BlockFirst[b]; j != ir.NoInstr; j = f.Next[j] {
+					pos[j] = n
+					n++
+				}
+			}
+		}
+		return pos[i]
+	}
+	// definedAt reports whether a definition of x dominates instruction
+	// i: x holds its value whenever i reads it (a read before any
+	// definition, say in a loop's first iteration, would see another).
+	definedAt := func(x ir.RegID, i ir.InstrID) bool {
+		for _, d := range du.Defs(x) {
+			j := d.Instr
+			if bj, bi := f.Block[j], f.Block[i]; bj != bi && dom.Dominates(bj, bi) || bj == bi && posOf(j) < posOf(i) {
+				return true
+			}
+		}
+		return false
+	}
+	var onceValued func(r ir.RegID, depth int) bool
+	onceValued = func(r ir.RegID, depth int) bool {
+		if once == nil {
+			once = make([]uint8, nr)
+		}
+		switch once[r] {
+		case 1:
+			return true
+		case 2, 3:
+			return false
+		}
+		if depth > maxOnceDepth {
+			return false
+		}
+		once[r] = 3
+		ds := du.Defs(r)
+		ok := len(ds) > 0
+		for k := 0; k < len(ds) && ok; k++ {
+			i := ds[k].Instr
+			ok = f.Block[i] != ir.NoBlock && timeInvariant(f, i) && (k == 0 || sameInstr(f, ds[0].Instr, i))
+			var buf [16]RegRef
+			for _, x := range AppendRegRefs(f, i, buf[:0]) {
+				if !ok {
+					break
+				}
+				if x.Def {
+					ok = x.Reg == r
+				} else {
+					// (an equal instruction's operands are the first's)
+					ok = (k > 0 || onceValued(x.Reg, depth+1)) && definedAt(x.Reg, i)
+				}
+			}
+		}
+		if ok {
+			once[r] = 1
+		} else {
+			once[r] = 2
+		}
+		return ok
+	}
+	// merged reports whether r, defined in the region and live into the
+	// join c, may carry values from different paths there: unless it is
+	// onceValued and one of its definitions dominates c (every lane
+	// arriving ran one; with no such definition a path may bring r
+	// undefined).
+	merged := func(r ir.RegID, c ir.BlockID) bool {
+		if !onceValued(r, 0) {
+			return true
+		}
+		for _, d := range du.Defs(r) {
+			if dom.Dominates(f.Block[d.Instr], c) {
+				return false
+			}
+		}
+		return true
+	}
 	diverge := func(b ir.BlockID) {
 		if live == nil {
-			live, pd = divergence()
+			in := divergence()
+			live, pd, dom = in.Live, in.PostDom, in.Dom
 			marks := make([]uint32, nb+nr)
 			seen, defd = marks[:nb:nb], marks[nb:]
 			defsOf = defsByBlock(f, du)
@@ -242,7 +359,7 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 		if len(cand) <= nglobal/32+16 {
 			for _, r := range cand {
 				for _, c := range joins {
-					if live.IsLiveIn(c, r) {
+					if live.IsLiveIn(c, r) && merged(r, c) {
 						mark(r)
 						break
 					}
@@ -253,7 +370,7 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 		for _, c := range joins {
 			tmp = live.LiveInRegs(c, tmp[:0])
 			for _, r := range tmp {
-				if defd[r] == stamp {
+				if defd[r] == stamp && merged(r, c) {
 					mark(r)
 				}
 			}
@@ -273,6 +390,56 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() (*Liveness,
 		}
 	}
 	return u
+}
+
+// maxOnceDepth bounds the chain of operands onceValued follows.
+const maxOnceDepth = 16
+
+// timeInvariant reports whether instruction i computes the same result
+// from the same operands whenever the thread runs it: a pure instruction
+// (volatile special registers make an instruction impure), or a load,
+// with no other effect, of .const memory or of the kernel's own
+// parameters, which nothing writes while the kernel runs. Guarded
+// instructions and PHIs are not.
+func timeInvariant(f *ir.Func, i ir.InstrID) bool {
+	if f.Guard[i] != ir.NoOperand || f.Op[i] == ir.OpPhi {
+		return false
+	}
+	p := f.InstrProps(i)
+	if p&(ir.PSideEffect|ir.PVolatile|ir.PCall|ir.POpaque|ir.PConvergent|ir.PWritesMem) != 0 {
+		return false
+	}
+	if p&ir.PReadsMem != 0 {
+		return f.Space[i] == ir.SpaceConst || kernelParamLoad(f, i)
+	}
+	return p&ir.PPure != 0
+}
+
+// sameInstr reports whether x and y are the same instruction written
+// twice: opcode, types, modifiers and operands (addresses by content).
+func sameInstr(f *ir.Func, x, y ir.InstrID) bool {
+	if f.Op[x] != f.Op[y] || f.Type[x] != f.Type[y] || f.Type2[x] != f.Type2[y] || f.Space[x] != f.Space[y] ||
+		f.Mods[x] != f.Mods[y] || f.Guard[x] != f.Guard[y] {
+		return false
+	}
+	ox, oy := f.Ops(x), f.Ops(y)
+	if len(ox) != len(oy) {
+		return false
+	}
+	for k := range ox {
+		a, b := ox[k], oy[k]
+		if a.Kind() == ir.KAddr && b.Kind() == ir.KAddr {
+			ax, ay := f.Addrs[a.Index()], f.Addrs[b.Index()]
+			if ax.Off != ay.Off || ax.HasOff != ay.HasOff || !slices.Equal(f.ListElems(ax.Elems), f.ListElems(ay.Elems)) {
+				return false
+			}
+			continue
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
 }
 
 // defsByBlock lists, per block, the registers defined there (a register

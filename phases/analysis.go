@@ -267,8 +267,8 @@ func (a *Analyses) Liveness() *core.Liveness {
 // Uniformity returns the uniformity analysis.
 func (a *Analyses) Uniformity() *core.Uniformity {
 	if !a.have(AUniformity) {
-		a.uni = core.ComputeUniformityWith(a.f, a.DefUse(), func() (*core.Liveness, *core.DomTree) {
-			return a.Liveness(), a.PostDom()
+		a.uni = core.ComputeUniformityWith(a.f, a.DefUse(), func() core.DivergenceInputs {
+			return core.DivergenceInputs{Live: a.Liveness(), PostDom: a.PostDom(), Dom: a.Dom()}
 		})
 		a.files = a.uni.Files(a.f)
 		a.got(AUniformity)
