@@ -525,7 +525,7 @@ func (m *mover) texSweep() int64 {
 			}
 		}
 	}
-	if !any {
+	if !any && !texFullSweep {
 		return 0
 	}
 	// The register files (the uniformity analysis) are asked for once per
@@ -559,6 +559,12 @@ func (m *mover) texSweep() int64 {
 	}
 	return moved
 }
+
+// texFullSweep (tests and benchmarks only) makes the texture sweeps
+// compute their analyses even when the dry run finds no fetch that could
+// move: BenchmarkMovementScaling's "full" rows time that path at every
+// size, where the pipeline takes it only on kernels with a candidate.
+var texFullSweep bool
 
 // fileIn is r's register file: from files, or by its type (R or P) when
 // files is nil (a dry run).
