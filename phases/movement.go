@@ -251,9 +251,14 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		return false
 	}
 	defs := du.Defs(r)
-	if len(defs) != 1 || defs[0].Instr != i || !operandsStable(f, i, du) || touchesMultiVersion(m.p, i) {
+	if len(defs) != 1 || defs[0].Instr != i {
 		return false
 	}
+	// The checks of i's operands (their definitions, their versions)
+	// come last, on the instructions that would move: most stay where
+	// they are for a reason their uses give, and the operands'
+	// definitions are scattered over the function (a cache miss each on
+	// a large one).
 	uses := du.Uses(r)
 	if len(uses) == 0 {
 		return false
@@ -305,7 +310,8 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		// placed within a block is settled (two chains sunk before one
 		// reader would otherwise trade places on every sweep), and the
 		// second one moves what a move into another block exposed.
-		if m.second || first == ir.NoInstr || first == f.Next[i] || f.Op[i] == ir.OpLdu || f.Op[i] == ir.OpLd && f.Space[i] != ir.SpaceParam || !sinkPays(f, i, du) || !m.take() {
+		if m.second || first == ir.NoInstr || first == f.Next[i] || f.Op[i] == ir.OpLdu || f.Op[i] == ir.OpLd && f.Space[i] != ir.SpaceParam ||
+			!m.operandsMovable(i, du) || !sinkPays(f, i, du) || !m.take() {
 			return false
 		}
 		f.Unlink(i)
@@ -313,7 +319,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		pos.moved(i)
 		return true
 	}
-	if !sinkPays(f, i, du) || !m.take() {
+	if !m.operandsMovable(i, du) || !sinkPays(f, i, du) || !m.take() {
 		return false
 	}
 	f.Unlink(i)
@@ -336,6 +342,13 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		}
 	}
 	return true
+}
+
+// operandsMovable: i's register operands have at most one unguarded
+// definition each and none is a version of a register written several
+// times (operandsStable, touchesMultiVersion).
+func (m *mover) operandsMovable(i ir.InstrID, du *core.DefUse) bool {
+	return operandsStable(m.f, i, du) && !touchesMultiVersion(m.p, i)
 }
 
 // sinkWalk bounds the dominator-tree steps one sink may take.
