@@ -294,8 +294,8 @@ func (g *gvn) run() int64 {
 		// The scoped table holds, at any time, the entries of the blocks
 		// on one dominator-tree path from the root: it starts at the size
 		// of the local one and doubles as it fills (gvnTable.grow). On the
-		// generated kernel of 1M instructions it holds at most 40K
-		// entries of 690K candidates (LateOriCommoning 87K): a table of
+		// generated kernel of 1M instructions it holds at most 38K
+		// entries of 690K candidates (LateOriCommoning 84K): a table of
 		// one or two megabytes, where one sized for every candidate
 		// (16 MB) made nearly every probe a cache miss.
 		g.global.init(g.sc, longest)
@@ -861,7 +861,7 @@ type gvnUndo struct {
 func (t *gvnTable) init(sc *Scratch, n int) {
 	t.sc = sc
 	t.alloc(n)
-	t.log = take[gvnUndo](sc, n)[:0] // at most one undo entry per candidate
+	t.log = take[gvnUndo](sc, n)[:0] // one entry per insertion in effect; appends past n grow it
 }
 
 // alloc gives the table empty slots for n entries at half load at most.
