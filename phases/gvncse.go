@@ -276,14 +276,13 @@ func (g *gvn) run() int64 {
 			g.galias[r] = ir.NoReg
 		}
 	}
-	cand, longest := 0, 0
+	longest := 0
 	for _, b := range f.Layout {
 		k := int32(0)
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			g.pos[i] = k
 			k++
 		}
-		cand += int(k)
 		longest = max(longest, int(k))
 	}
 	// The local table is emptied at the end of every block (block adds
@@ -292,7 +291,14 @@ func (g *gvn) run() int64 {
 	// whole function spread each block's few entries over megabytes.
 	g.local.init(g.sc, longest)
 	if g.mode >= 2 {
-		g.global.init(g.sc, cand)
+		// The scoped table holds, at any time, the entries of the blocks
+		// on one dominator-tree path from the root: it starts at the size
+		// of the local one and doubles as it fills (gvnTable.grow). On the
+		// generated kernel of 1M instructions it holds at most 38K
+		// entries of 690K candidates (LateOriCommoning 84K): a table of
+		// one or two megabytes, where one sized for every candidate
+		// (16 MB) made nearly every probe a cache miss.
+		g.global.init(g.sc, longest)
 		for r := range f.NumRegs() {
 			d := ir.RegID(r)
 			if defs := g.du.Defs(d); len(defs) == 1 {
@@ -828,12 +834,14 @@ func (g *gvn) sameKey(a, b ir.InstrID) bool {
 // through undo, in reverse order of insertion, so linear probing stays
 // valid. A slot holds the instruction and the high 32 bits of its key's
 // hash side by side, so a probe reads one cache line (the dominator-scoped
-// table of a large function is megabytes: two arrays cost two misses per
+// table of a large function can be megabytes: two arrays cost two misses per
 // probe); the low bits chose the slot, and sameKey decides equality.
 type gvnTable struct {
 	slots []gvnSlot // instr NoInstr: empty
 	log   []gvnUndo
 	mask  uint64
+	used  int // occupied slots
+	sc    *Scratch
 }
 
 type gvnSlot struct {
@@ -841,22 +849,61 @@ type gvnSlot struct {
 	hi    uint32 // the hash's high 32 bits
 }
 
+// gvnUndo records one insertion: the instruction and its hash (for grow),
+// the slot it took and what the slot held before.
 type gvnUndo struct {
-	slot uint32
-	prev gvnSlot
+	h     uint64
+	instr ir.InstrID
+	slot  uint32
+	prev  gvnSlot
 }
 
 func (t *gvnTable) init(sc *Scratch, n int) {
+	t.sc = sc
+	t.alloc(n)
+	t.log = take[gvnUndo](sc, n)[:0] // one entry per insertion in effect; appends past n grow it
+}
+
+// alloc gives the table empty slots for n entries at half load at most.
+func (t *gvnTable) alloc(n int) {
 	size := 16
 	for size < 2*n {
 		size <<= 1
 	}
-	t.slots = take[gvnSlot](sc, size)
+	t.slots = take[gvnSlot](t.sc, size)
 	for k := range t.slots {
 		t.slots[k].instr = ir.NoInstr
 	}
 	t.mask = uint64(size - 1)
-	t.log = take[gvnUndo](sc, n)[:0] // at most one undo entry per candidate
+	t.used = 0
+}
+
+// grow doubles the table and inserts the log's entries again in their
+// order: the table then holds what the same insertions would have made at
+// the new size (an equal key replaces the entry it meets, whatever the
+// size), and the rewritten log undoes them as before.
+func (t *gvnTable) grow(g *gvn) {
+	t.alloc(len(t.slots))
+	for j := range t.log {
+		u := &t.log[j]
+		u.slot, u.prev = t.place(g, u.h, u.instr)
+	}
+}
+
+// place puts i (hash h) into its slot, replacing an entry with an equal
+// key, and returns the slot and what it held.
+func (t *gvnTable) place(g *gvn, h uint64, i ir.InstrID) (uint32, gvnSlot) {
+	hi := uint32(h >> 32)
+	for k := h & t.mask; ; k = (k + 1) & t.mask {
+		s := t.slots[k]
+		if s.instr == ir.NoInstr || (s.hi == hi && g.sameKey(s.instr, i)) {
+			if s.instr == ir.NoInstr {
+				t.used++
+			}
+			t.slots[k] = gvnSlot{instr: i, hi: hi}
+			return uint32(k), s
+		}
+	}
 }
 
 // find returns the entry with l's key (hash h), or NoInstr; valid, when
@@ -882,21 +929,20 @@ func (t *gvnTable) find(g *gvn, h uint64, l ir.InstrID, valid func(e, l ir.Instr
 
 // insert adds i (hash h), replacing an entry with an equal key.
 func (t *gvnTable) insert(g *gvn, h uint64, i ir.InstrID) {
-	hi := uint32(h >> 32)
-	for k := h & t.mask; ; k = (k + 1) & t.mask {
-		s := t.slots[k]
-		if s.instr == ir.NoInstr || (s.hi == hi && g.sameKey(s.instr, i)) {
-			t.log = append(t.log, gvnUndo{slot: uint32(k), prev: s})
-			t.slots[k] = gvnSlot{instr: i, hi: hi}
-			return
-		}
+	if 2*(t.used+1) > len(t.slots) {
+		t.grow(g)
 	}
+	k, prev := t.place(g, h, i)
+	t.log = append(t.log, gvnUndo{h: h, instr: i, slot: k, prev: prev})
 }
 
 func (t *gvnTable) undo(mark int) {
 	for j := len(t.log) - 1; j >= mark; j-- {
 		u := t.log[j]
 		t.slots[u.slot] = u.prev
+		if u.prev.instr == ir.NoInstr {
+			t.used--
+		}
 	}
 	t.log = t.log[:mark]
 }

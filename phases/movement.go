@@ -256,9 +256,14 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		return false
 	}
 	defs := du.Defs(r)
-	if len(defs) != 1 || defs[0].Instr != i || !operandsStable(f, i, du) || touchesMultiVersion(m.p, i) {
+	if len(defs) != 1 || defs[0].Instr != i {
 		return false
 	}
+	// The checks of i's operands (their definitions, their versions)
+	// come last, on the instructions that would move: most stay where
+	// they are for a reason their uses give, and the operands'
+	// definitions are scattered over the function (a cache miss each on
+	// a large one).
 	uses := du.Uses(r)
 	if len(uses) == 0 {
 		return false
@@ -310,7 +315,8 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		// placed within a block is settled (two chains sunk before one
 		// reader would otherwise trade places on every sweep), and the
 		// second one moves what a move into another block exposed.
-		if m.second || first == ir.NoInstr || first == f.Next[i] || f.Op[i] == ir.OpLdu || f.Op[i] == ir.OpLd && f.Space[i] != ir.SpaceParam || !m.sinkPays(i, r, target, first, du, pos) || !m.take() {
+		if m.second || first == ir.NoInstr || first == f.Next[i] || f.Op[i] == ir.OpLdu || f.Op[i] == ir.OpLd && f.Space[i] != ir.SpaceParam ||
+			!m.operandsMovable(i, du) || !m.sinkPays(i, r, target, first, du, pos) || !m.take() {
 			return false
 		}
 		f.Unlink(i)
@@ -318,7 +324,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		pos.moved(i)
 		return true
 	}
-	if !m.sinkPaysAcross(i, r, target, first, du, pos) || !m.take() {
+	if !m.operandsMovable(i, du) || !m.sinkPaysAcross(i, r, target, first, du, pos) || !m.take() {
 		return false
 	}
 	f.Unlink(i)
@@ -341,6 +347,13 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		}
 	}
 	return true
+}
+
+// operandsMovable: i's register operands have at most one unguarded
+// definition each and none is a version of a register written several
+// times (operandsStable, touchesMultiVersion).
+func (m *mover) operandsMovable(i ir.InstrID, du *core.DefUse) bool {
+	return operandsStable(m.f, i, du) && !touchesMultiVersion(m.p, i)
 }
 
 // sinkWalk bounds the dominator-tree steps one sink may take.
@@ -666,7 +679,7 @@ func (m *mover) texSweep() int64 {
 			}
 		}
 	}
-	if !any {
+	if !any && !texFullSweep {
 		return 0
 	}
 	// The register files (the uniformity analysis) are asked for once per
@@ -700,6 +713,12 @@ func (m *mover) texSweep() int64 {
 	}
 	return moved
 }
+
+// texFullSweep (tests and benchmarks only) makes the texture sweeps
+// compute their analyses even when the dry run finds no fetch that could
+// move: BenchmarkMovementScaling's "full" rows time that path at every
+// size, where the pipeline takes it only on kernels with a candidate.
+var texFullSweep bool
 
 // fileIn is r's register file: from files, or by its type (R or P) when
 // files is nil (a dry run).

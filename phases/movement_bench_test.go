@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/gen"
@@ -12,39 +13,67 @@ import (
 
 // BenchmarkMovementScaling times each phase of the HoistInvariants family
 // alone, per instruction, on the scaling benchmark's generated kernels
-// of 10K and 300K instructions (seed 1, pool 64, as BenchmarkPipelineScaling and cmd/ptxgen -pool 64):
+// of 10K, 300K and 1M instructions (seed 1, pool 64, as BenchmarkPipelineScaling and cmd/ptxgen -pool 64;
+// -short stops at 300K):
 // the -O3 pipeline runs once up to the phase, and each iteration runs the
 // phase on a fresh copy of the function as it stood there, with an empty
 // analysis cache (what the phase computes is its own cost). Compare the
 // ns/instr of one size with the next: near-linear is a flat figure.
 //
+// The texture movements first make a dry run of their walk on the
+// def-use chains and compute nothing more when no fetch could move: on
+// the 10K kernel no fetch can, on the 1M one a few can, so their plain
+// rows compare the dry run with the whole work. The "full" rows
+// (texFullSweep) time the whole work at every size: the dry run, the
+// register files (uniformity), liveness, the pressure trace and the
+// sweep.
+//
 //	go test ./phases -run '^$' -bench BenchmarkMovementScaling -benchtime 5x
 func BenchmarkMovementScaling(b *testing.B) {
-	sizes := []int{10_000, 300_000}
+	sizes := []int{10_000, 300_000, 1_000_000}
 	if testing.Short() {
 		sizes = sizes[:2]
 	}
 	for _, name := range []string{"OriHoistInvariantsLate", "DoKillMovement", "DoKillMovementUp", "DoTexMovement", "DoTexMovementRaw"} {
 		for _, n := range sizes {
-			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
-				f, st, c, fn := stateBefore(b, name, n)
-				instrs := f.NumInstrs() - f.NumDead()
-				sc := NewScratch()
-				b.ResetTimer()
-				for b.Loop() {
-					b.StopTimer()
-					g := f.Clone()
-					runtime.GC() // the copies' garbage is not the phase's
-					p := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st.clone(), stat: &PhaseStat{}}
-					b.StartTimer()
-					fn(p)
-					b.StopTimer()
-					p.A.Release()
-					sc.reset()
-					b.StartTimer()
+			// the state before the phase, made by the first row that runs
+			// and shared with the "full" row
+			var f *ir.Func
+			var st *ssaState
+			var c *Config
+			var fn PassFunc
+			for _, full := range []bool{false, true} {
+				row := fmt.Sprintf("%s/%d", name, n)
+				if full {
+					if !strings.HasPrefix(name, "DoTex") {
+						continue
+					}
+					row = fmt.Sprintf("%s/full/%d", name, n)
 				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(instrs), "ns/instr")
-			})
+				b.Run(row, func(b *testing.B) {
+					if f == nil {
+						f, st, c, fn = stateBefore(b, name, n)
+					}
+					instrs := f.NumInstrs() - f.NumDead()
+					sc := NewScratch()
+					texFullSweep = full
+					defer func() { texFullSweep = false }()
+					b.ResetTimer()
+					for b.Loop() {
+						b.StopTimer()
+						g := f.Clone()
+						runtime.GC() // the copies' garbage is not the phase's
+						p := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st.clone(), stat: &PhaseStat{}}
+						b.StartTimer()
+						fn(p)
+						b.StopTimer()
+						p.A.Release()
+						sc.reset()
+						b.StartTimer()
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(instrs), "ns/instr")
+				})
+			}
 		}
 	}
 }

@@ -69,7 +69,11 @@ func predication(p *Pass) bool {
 	if limit <= 0 || f.NumInstrs() == 0 || !p.SSA() || p.Canceled() {
 		return false
 	}
-	pr := &predicator{p: p, f: f, du: p.A.DefUse(), limit: limit, uni: p.A.Uniformity(), all: p.Knobs.Bool(PredicateUniformBranches)}
+	// The def-use chains and the uniformity analysis are asked for at a
+	// round's first shape (before it changes anything): a function with
+	// no shape computes neither, and under PredicateUniformBranches no
+	// round computes the uniformity.
+	pr := &predicator{p: p, f: f, limit: limit, all: p.Knobs.Bool(PredicateUniformBranches)}
 	changed := false
 	// Layout positions change only for the blocks a conversion empties,
 	// which no later shape can use as A (they are left without
@@ -102,7 +106,7 @@ func predication(p *Pass) bool {
 		if pl.now() {
 			break
 		}
-		pr.du, pr.uni = p.A.DefUse(), p.A.Uniformity()
+		pr.du, pr.uni = nil, nil
 	}
 	if pr.nBranches > 0 {
 		p.Count("branches predicated", pr.nBranches)
@@ -128,10 +132,10 @@ const maxUniformChoices = 2
 type predicator struct {
 	p     *Pass
 	f     *ir.Func
-	du    *core.DefUse
+	du    *core.DefUse // nil until the round's first shape
 	limit int
-	uni   *core.Uniformity
-	all   bool // PredicateUniformBranches
+	uni   *core.Uniformity // nil until a shape asks (never under PredicateUniformBranches)
+	all   bool             // PredicateUniformBranches
 	// uniform: the shape under try has a uniform branch (and all is off).
 	uniform bool
 	moved   []ir.InstrID
@@ -175,9 +179,6 @@ func (pr *predicator) try(k int) bool {
 	if g == ir.NoOperand || !g.IsReg() || g.Flags()&^ir.FlagNot != 0 || f.Mods[br] != 0 && !f.Mods[br].Has(ir.ModUni) {
 		return false
 	}
-	// At a uniform branch only a choice of values converts (arms that
-	// move nothing); uniform is false under PredicateUniformBranches.
-	pr.uniform = !pr.all && !pr.uni.Divergent[a]
 	t := braTarget(f, br)
 	if t == ir.NoBlock || t == a || t == b || !onlyPred(f, b, a) {
 		return false
@@ -247,11 +248,33 @@ func (pr *predicator) armBody(x ir.BlockID) (n int, copies, ok bool) {
 	return n, copies, true
 }
 
+// analyses gives pr the round's def-use chains and says whether a's
+// branch is uniform (false under PredicateUniformBranches), computing
+// what the round has not asked for yet. convert calls it before any
+// change, so what it computes describes the function as the round found
+// it.
+func (pr *predicator) analyses(a ir.BlockID) {
+	if pr.du == nil {
+		pr.du = pr.p.A.DefUse()
+	}
+	if pr.all {
+		pr.uniform = false
+		return
+	}
+	if pr.uni == nil {
+		pr.uni = pr.p.A.Uniformity()
+	}
+	pr.uniform = !pr.uni.Divergent[a]
+}
+
 // convert if-converts: a ends with branch br (guard g) to taken; the arms
 // are b (and c, NoBlock for a triangle); j is the join; fromTaken and
 // fromFall name the predecessors of j on the taken and fall-through side.
 func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j, fromTaken, fromFall ir.BlockID) bool {
 	f := pr.f
+	// At a uniform branch only a choice of values converts (arms that
+	// move nothing).
+	pr.analyses(a)
 	nb, copies, ok := pr.armBody(b)
 	if !ok {
 		return false

@@ -151,61 +151,67 @@ func quartiles(xs []int) string {
 	return fmt.Sprintf("min %d q1 %d median %d q3 %d max %d", q(0), q(1), q(2), q(3), q(4))
 }
 
-// BenchmarkSplitScaling: OriSplitHighPressureLiveRanges on its own (with
-// the SSA conversions around it) on generated kernels of 10K to 1M
+// BenchmarkSplitScaling: OriSplitLiveRanges and
+// OriSplitHighPressureLiveRanges each on its own (with the SSA
+// conversions around the late one) on generated kernels of 10K to 1M
 // instructions with long live ranges; the metrics are the phase's own
 // time per input instruction, and per instruction and round (each round
 // a liveness, a trace and the cover; how many rounds run depends on the
-// kernel, at most maxSplitRounds). Near-linear: the 1M figure per round
+// kernel, at most maxSplitRounds, and a run that splits measures once
+// more after its last round than one that finds nothing to split). Near-linear: the 1M figure per round
 // within 1.5x of the 10K one. -short stops at 300K.
 func BenchmarkSplitScaling(b *testing.B) {
-	for _, n := range []int{10_000, 300_000, 1_000_000} {
-		if testing.Short() && n > 300_000 {
-			continue
+	for _, name := range []string{"OriSplitLiveRanges", "OriSplitHighPressureLiveRanges"} {
+		for _, n := range []int{10_000, 300_000, 1_000_000} {
+			if testing.Short() && n > 300_000 {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) { benchSplit(b, name, n) })
 		}
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64, LongRanges: true}))
-			target, _ := ParseTarget("sm_80")
-			c, err := NewConfig(MaxOpt, target, nil, nil, []string{"OriSplitHighPressureLiveRanges"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			sc := NewScratch()
-			ns, split, rounds := int64(0), int64(0), int64(0)
-			b.ResetTimer()
-			for b.Loop() {
-				b.StopTimer()
-				g := f.Clone()
-				b.StartTimer()
-				stats, err := Run(context.Background(), c, sc, g, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, s := range stats {
-					if s.Name == "OriSplitHighPressureLiveRanges" {
-						ns += s.NS
-						split += counter(stats, "values rematerialized")
-						rounds += 1 + counter(stats, "rounds that lowered the maximum")
-					}
-				}
-			}
-			b.StopTimer()
-			// The reference: one liveness and pressure trace of the same
-			// kernel (what each round computes), per instruction.
-			const refRuns = 3
-			t0 := time.Now()
-			for range refRuns {
-				NewAnalyses(f).LiveClasses()
-			}
-			b.ReportMetric(float64(time.Since(t0).Nanoseconds())/(refRuns*float64(f.NumInstrs())), "liveness+trace-ns/instr")
-			per := float64(b.N) * float64(f.NumInstrs())
-			b.ReportMetric(float64(ns)/per, "split-ns/instr")
-			b.ReportMetric(float64(split)/float64(b.N), "values/run")
-			// rounds measured (those that split, and the last): the work
-			// per round is linear, the rounds bounded (maxSplitRounds)
-			b.ReportMetric(float64(ns)/(float64(rounds)*float64(f.NumInstrs())), "split-ns/instr/round")
-		})
 	}
+}
+
+func benchSplit(b *testing.B, name string, n int) {
+	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64, LongRanges: true}))
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, nil, nil, []string{name})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := NewScratch()
+	ns, split, rounds := int64(0), int64(0), int64(0)
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		g := f.Clone()
+		b.StartTimer()
+		stats, err := Run(context.Background(), c, sc, g, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, s := range stats {
+			if s.Name == name {
+				ns += s.NS
+				split += counter(stats, "values rematerialized")
+				// the measures made: one per round that split, and
+				// the last
+				rounds += 1 + counter(stats, "rounds that lowered the maximum")
+			}
+		}
+	}
+	b.StopTimer()
+	// The reference: one liveness and pressure trace of the same
+	// kernel (what each round computes), per instruction.
+	const refRuns = 3
+	t0 := time.Now()
+	for range refRuns {
+		NewAnalyses(f).LiveClasses()
+	}
+	b.ReportMetric(float64(time.Since(t0).Nanoseconds())/(refRuns*float64(f.NumInstrs())), "liveness+trace-ns/instr")
+	per := float64(b.N) * float64(f.NumInstrs())
+	b.ReportMetric(float64(ns)/per, "split-ns/instr")
+	b.ReportMetric(float64(split)/float64(b.N), "values/run")
+	b.ReportMetric(float64(ns)/(float64(rounds)*float64(f.NumInstrs())), "split-ns/instr/round")
 }
 
 // TestOccupancyBudget: the register budget TargetOccupancy gives (from
