@@ -295,6 +295,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		refs:  take[core.RegRef](p.Scratch, 32)[:0],
 		refs2: take[core.RegRef](p.Scratch, 32)[:0],
 	}
+	g.dirty.all = true // every walk is full unless startDirty says otherwise
 	for _, s := range subs {
 		g.on[s] = true
 	}
@@ -311,6 +312,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if once {
 		rounds = 1
 	}
+	if !once && g.window == 0 {
+		g.startDirty()
+	}
 	if p.Phase != nil && p.Phase.Name == "GeneralOptimizeEarly" {
 		// the seeds' phase 13 iteration cap (unlimited by default)
 		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
@@ -319,11 +323,15 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		if round > 0 && p.Canceled() {
 			break // the driver stops with the context's error
 		}
+		g.beginRound(round)
 		n := int64(0)
 		if g.on[spFold] && p.SSA() {
 			if k := simplifyPhis(p); k > 0 {
 				p.Count("trivial PHIs removed", int64(k))
 				n += int64(k)
+				// PHI simplification renames uses anywhere: not traced,
+				// so this round and the next walk everything.
+				g.dirty.partial, g.dirty.all, g.dirty.full = false, true, true
 			}
 		}
 		if g.on[spCopyProp] || g.on[spFold] || g.on[spPred] {
@@ -338,7 +346,10 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 			n += k
 		}
 		if g.on[spPred] {
-			n += g.cfgCleanup()
+			if k := g.cfgCleanup(); k > 0 {
+				n += k
+				g.dirty.full = true // the CFG changed: dominance is not traced
+			}
 		}
 		if g.on[spDead] {
 			n += g.deadCode()
@@ -353,7 +364,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 			break
 		}
 		changed = true
+		g.endRound()
 	}
+	g.stopDirty()
 	if g.combine && g.on[spFold] && !p.Canceled() {
 		// One more walk with the combining rules alone, once every other
 		// rule settled (the reuse rules read the separate forms), then
@@ -456,6 +469,9 @@ type genOpt struct {
 	mmType ir.Type
 
 	refs, refs2 []core.RegRef
+	// Dirty rounds (generalopt_dirty.go).
+	dirty    dirtyState
+	duMerged int64 // merges when the def-use chains were last known current
 	// Local tables, indexed by register: the copy (or constant) the
 	// register holds, its definitions seen so far (ver), the last
 	// unguarded definition (ldef), and when it was last written (last,
@@ -861,6 +877,9 @@ func (g *genOpt) localWalk() int64 {
 	g.mode = walkLocal
 	n, rw0 := int64(0), g.rewrites
 	for _, b := range f.Layout {
+		if !g.blockMarked(b) {
+			continue // unchanged since its last walk (generalopt_dirty.go)
+		}
 		g.stamp++
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
@@ -975,12 +994,14 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 			if g.ver[src.Reg()] != ver {
 				continue
 			}
+			g.touch(i)
 			o := core.OperandAt(f, i, x.Loc)
 			core.SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(src.Reg())))
 		} else {
 			if g.noImm || !intImm(f, src) || !g.immAllowed(i, x.Loc, x.Reg) {
 				continue
 			}
+			g.touch(i)
 			core.SetOperandAt(f, i, x.Loc, src)
 		}
 		switch {
@@ -1033,15 +1054,11 @@ func (g *genOpt) globalWalk() int64 {
 		// (rules/reuse.rules) need the def-use chains of this walk.
 		return 0
 	}
-	// Rewrites since the chains were cached make them stale.
-	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
-		g.a.Invalidate(instrAnalyses)
-		g.duAt = edits
-	}
+	g.currentDefUse()
 	if !f.CFGValid() {
 		f.ComputeCFG()
 	}
-	g.du = g.a.DefUse()
+	g.followAll()
 	g.dom = g.a.Dom()
 	g.mode = walkGlobal
 	if cap(g.pos) < f.NumInstrs() {
@@ -1079,10 +1096,14 @@ func (g *genOpt) globalWalk() int64 {
 	rw0 := g.rewrites
 	if g.on[spFold] || g.on[spPred] {
 		for _, b := range f.Layout {
+			if !g.blockMarked(b) {
+				continue
+			}
 			for i := f.BlockFirst[b]; i != ir.NoInstr; {
 				next := f.Next[i]
 				g.cur = i
 				g.applyRules(i)
+				g.flush()
 				i = next
 			}
 		}
@@ -1100,6 +1121,10 @@ func (g *genOpt) globalCopyProp() int64 {
 			break
 		}
 		d := ir.RegID(r)
+		g.flush() // the rewrites so far reach further registers
+		if !g.regMarked(d) {
+			continue // out of reach of every edit (generalopt_dirty.go)
+		}
 		c, ok := g.single(d)
 		if !ok || len(du.Uses(d)) == 0 {
 			continue
@@ -1141,11 +1166,13 @@ func (g *genOpt) globalCopyProp() int64 {
 				continue
 			}
 			if src.Kind() == ir.KReg {
+				g.touch(i)
 				core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
 			} else {
 				if g.noImm || !g.immAllowed(i, u.Loc, d) {
 					continue
 				}
+				g.touch(i)
 				core.SetOperandAt(f, i, u.Loc, src)
 			}
 			g.globalBudget--
@@ -1189,11 +1216,8 @@ func signExtend(v uint64, w int) int64 {
 // the sweep runs backwards and repeats while it removes.
 func (g *genOpt) deadCode() int64 {
 	f := g.f
-	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
-		g.a.Invalidate(instrAnalyses)
-		g.duAt = edits
-	}
-	du := g.a.DefUse()
+	g.currentDefUse()
+	du := g.du
 	uses := take[int32](g.sc, f.NumRegs())
 	for r := range uses {
 		uses[r] = int32(len(du.Uses(ir.RegID(r))))
@@ -1209,6 +1233,7 @@ func (g *genOpt) deadCode() int64 {
 			for i := f.BlockLast[b]; i != ir.NoInstr; {
 				prev := f.Prev[i]
 				if g.deadInstr(i, uses) {
+					g.touch(i)
 					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
 					for _, x := range g.refs {
 						if !x.Def {
@@ -1231,6 +1256,17 @@ func (g *genOpt) deadCode() int64 {
 		g.count("DeadCode: instructions removed", n)
 	}
 	return n
+}
+
+// currentDefUse sets g.du to def-use chains of the function as it is:
+// edits since the cached chains were computed (rewrites, rules, CFG
+// edits, removals, merges) make them stale.
+func (g *genOpt) currentDefUse() {
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt || g.merged != g.duMerged {
+		g.a.Invalidate(instrAnalyses)
+		g.duAt, g.duMerged = edits, g.merged
+	}
+	g.du = g.a.DefUse()
 }
 
 // deadInstr reports whether instruction i computes only registers

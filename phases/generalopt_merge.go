@@ -99,7 +99,11 @@ func (g *genOpt) mergeEquivalent() int64 {
 		}
 	}
 	n := int64(0)
+	g.flush() // what the global walk's edits reach (generalopt_dirty.go)
 	for _, b := range f.Layout {
+		if !g.blockMarked(b) {
+			continue
+		}
 		m.blk, m.wr = m.blk[:0], m.wr[:0]
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			m.pos[i] = int32(len(m.blk))
@@ -127,6 +131,7 @@ func (g *genOpt) mergeEquivalent() int64 {
 					if f.RegType[di] != f.RegType[dst.Reg()] {
 						t = bitTypeOf(t.Bits())
 					}
+					g.touch(j)
 					f.SetOps(j, []ir.Operand{dst, ir.RegOp(di)})
 					f.SetForm(j, ir.Form{Op: ir.OpMov, Type: t})
 					n++

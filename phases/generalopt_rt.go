@@ -266,6 +266,7 @@ func (g *genOpt) fire(r ruleID, i ir.InstrID) bool {
 	g.ruleBudget--
 	g.ruleHits[r]++
 	g.rewrites++
+	g.touch(i)
 	return true
 }
 
