@@ -312,7 +312,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if once {
 		rounds = 1
 	}
-	if !once && g.window == 0 {
+	if !once && g.window == 0 && !p.Knobs.Bool(GeneralOptimizeFullRounds) {
 		g.startDirty()
 	}
 	if p.Phase != nil && p.Phase.Name == "GeneralOptimizeEarly" {
@@ -386,6 +386,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	}
 	if g.copies > 0 {
 		p.Count("CopyProp: copies propagated", g.copies)
+	}
+	if g.dirty.rounds > 0 {
+		p.Count("rounds that walked only what the last round's edits reach", int64(g.dirty.rounds))
 	}
 	if g.merged > 0 {
 		p.Count("MergeEquivalentConditionalFlow: equivalent chains merged", g.merged)

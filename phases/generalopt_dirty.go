@@ -60,6 +60,7 @@ type dirtyState struct {
 	full bool
 
 	nInstrs, nRegs, nBlocks int // the function's sizes when recording began
+	rounds                  int // rounds that began partial (a counter of the report)
 
 	// Edits: prev of the last round, cur of this one; seed holds the
 	// registers each named before its edit.
@@ -165,6 +166,9 @@ func (g *genOpt) beginRound(round int) {
 		d.layoutPos = take[int32](g.sc, d.nBlocks)
 	}
 	d.all = !d.partial
+	if d.partial {
+		d.rounds++
+	}
 	d.full = false
 	d.flushed, d.seeded, d.duOK = 0, 0, false
 	if !d.partial {
