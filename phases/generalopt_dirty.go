@@ -45,9 +45,31 @@ import (
 // spent stays spent. A region that grows past half the function turns
 // the rest of the round into a full one.
 
-// dirtyLevels: how many rows deep an edit is followed downstream (two
-// are needed, one more is margin).
-const dirtyLevels = 2
+// dirtyLevels: how many rows deep an edit is followed downstream. A rule
+// at y reads the value of a register r it does not name only through the
+// definitions of its sources: select formation (minMaxOf) through a setp
+// to the setp's sources; findReuse through an add to the add's constant
+// operand, and (lowClear) further through the add's other operand's
+// definition, a shl, mul or and, to its constant operand: at most three
+// rows (r's, the shl's result's, the add's result's), through those
+// opcodes only (looksThrough). Every other look-through (the nested
+// patterns: not, neg, cvta) reads the inner definition's form and
+// operand names, which change only when it is edited itself, and
+// whether its sources have one dominating definition, which no edit
+// here changes (edits keep destinations; dead code removes only
+// definitions of registers nothing reads).
+const dirtyLevels = 3
+
+// looksThrough reports whether a rule may read, at a use of the result of
+// an instruction of opcode op, the value of one of that instruction's
+// sources (see dirtyLevels).
+func looksThrough(op ir.Opcode) bool {
+	switch op {
+	case ir.OpSetp, ir.OpAdd, ir.OpShl, ir.OpMul, ir.OpAnd:
+		return true
+	}
+	return false
+}
 
 type dirtyState struct {
 	on bool // a fixed-point bundle: edits are recorded
@@ -360,8 +382,8 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 					continue
 				}
 				d.blkEpoch[f.Block[x]] = d.epoch
-				if top.d == 0 || k == 0 {
-					continue // defs of r: only look-through reads r's definition
+				if top.d == 0 || k == 0 || !looksThrough(f.Op[x]) {
+					continue // no rule reads r's value through x's result
 				}
 				d.refs = core.AppendRegRefs(f, x, d.refs[:0])
 				for _, y := range d.refs {
