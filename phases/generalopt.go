@@ -1219,11 +1219,29 @@ func signExtend(v uint64, w int) int64 {
 // the sweep runs backwards and repeats while it removes.
 func (g *genOpt) deadCode() int64 {
 	f := g.f
-	g.currentDefUse()
-	du := g.du
 	uses := take[int32](g.sc, f.NumRegs())
-	for r := range uses {
-		uses[r] = int32(len(du.Uses(ir.RegID(r))))
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits == g.duAt && g.merged == g.duMerged && g.du != nil {
+		// the chains are current: their rows' lengths
+		for r := range uses {
+			uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
+		}
+	} else {
+		// Stale: count the reads in one walk (what the chains would
+		// count: instructions linked into blocks) instead of building
+		// rows nothing else reads before the next edit. The cached
+		// chains go (whoever asks next rebuilds them).
+		g.a.Invalidate(instrAnalyses)
+		g.duAt, g.duMerged = edits, g.merged
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+				for _, x := range g.refs {
+					if !x.Def {
+						uses[x.Reg]++
+					}
+				}
+			}
+		}
 	}
 	for _, r := range f.ReturnRegs(nil) {
 		uses[r]++ // live when the function returns
