@@ -414,6 +414,12 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 // linear, and chains of copies usually settle in two or three.
 const maxGeneralOptimizeRounds = 8
 
+// useEdit is a change of d in register r's use count.
+type useEdit struct {
+	r ir.RegID
+	d int32
+}
+
 // walkMode says which facts the current walk knows registers by.
 type walkMode uint8
 
@@ -475,6 +481,10 @@ type genOpt struct {
 	// Dirty rounds (generalopt_dirty.go).
 	dirty    dirtyState
 	duMerged int64 // merges when the def-use chains were last known current
+	// duEdits: the uses global copy propagation moved since this
+	// round's global walk computed g.du (nil: the chains are not known to
+	// be this round's, or other edits followed); merging counts from them.
+	duEdits []useEdit
 	// Local tables, indexed by register: the copy (or constant) the
 	// register holds, its definitions seen so far (ver), the last
 	// unguarded definition (ldef), and when it was last written (last,
@@ -1051,6 +1061,7 @@ func (g *genOpt) before(a, b ir.InstrID) bool {
 // single definitions make known.
 func (g *genOpt) globalWalk() int64 {
 	f := g.f
+	g.duEdits = nil
 	if len(f.Layout) < 2 && !g.on[spFold] {
 		// One block: the local walk knew everything copy propagation
 		// can use; only rules that look for other uses of a value
@@ -1062,6 +1073,12 @@ func (g *genOpt) globalWalk() int64 {
 		f.ComputeCFG()
 	}
 	g.followAll()
+	// (the rules' walk below edits more than uses: counts from the
+	// chains hold only without it)
+	g.duEdits = nil
+	if !g.on[spFold] && !g.on[spPred] {
+		g.duEdits = take[useEdit](g.sc, 64)[:0]
+	}
 	g.dom = g.a.Dom()
 	g.mode = walkGlobal
 	if cap(g.pos) < f.NumInstrs() {
@@ -1171,12 +1188,14 @@ func (g *genOpt) globalCopyProp() int64 {
 			if src.Kind() == ir.KReg {
 				g.touch(i)
 				core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
+				g.moveUse(d, src.Reg())
 			} else {
 				if g.noImm || !g.immAllowed(i, u.Loc, d) {
 					continue
 				}
 				g.touch(i)
 				core.SetOperandAt(f, i, u.Loc, src)
+				g.moveUse(d, ir.NoReg)
 			}
 			g.globalBudget--
 			n++
@@ -1184,6 +1203,18 @@ func (g *genOpt) globalCopyProp() int64 {
 	}
 	g.copies += n
 	return n
+}
+
+// moveUse records that a use of register from became a use of to (NoReg:
+// of an immediate), for the counts of mergeEquivalent.
+func (g *genOpt) moveUse(from, to ir.RegID) {
+	if g.duEdits == nil {
+		return
+	}
+	g.duEdits = append(g.duEdits, useEdit{from, -1})
+	if to != ir.NoReg {
+		g.duEdits = append(g.duEdits, useEdit{to, 1})
+	}
 }
 
 // allUsesRewritable reports whether globalCopyProp would rewrite every

@@ -28,6 +28,9 @@ func TestGeneralOptimizeDirtyRoundsSameOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// check mode: the IR verifier after every phase, the analysis cache,
+	// and merging's counts from the def-use chains against a walk
+	cDirty.Verify = true
 	cFull, err := NewConfig(3, tg, []KnobSetting{full}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
