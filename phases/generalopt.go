@@ -469,6 +469,11 @@ type genOpt struct {
 
 	mode walkMode
 	cur  ir.InstrID // the instruction the walk is at
+	// visit counts the walks' steps (a new g.cur); src keeps the
+	// sources of the visit memoVisit in memo (memoOK: which).
+	visit, memoVisit uint64
+	memo             [4]val
+	memoOK           uint8
 
 	// What findReuse found for reuse (rules/reuse.rules): the instruction
 	// whose result the rewrite adds the constant to.
@@ -897,7 +902,7 @@ func (g *genOpt) localWalk() int64 {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
 			g.step++
-			g.cur = i
+			g.cur, g.visit = i, g.visit+1
 			if g.on[spCopyProp] {
 				n += g.substitute(i)
 			}
@@ -1121,7 +1126,7 @@ func (g *genOpt) globalWalk() int64 {
 			}
 			for i := f.BlockFirst[b]; i != ir.NoInstr; {
 				next := f.Next[i]
-				g.cur = i
+				g.cur, g.visit = i, g.visit+1
 				g.applyRules(i)
 				g.flush()
 				i = next

@@ -147,6 +147,7 @@ func (g *genOpt) stopDirty() {
 // touch records that instruction i is about to be edited.
 func (g *genOpt) touch(i ir.InstrID) {
 	d := &g.dirty
+	g.memoVisit = 0 // the visit's sources may have changed (src)
 	if !d.on {
 		return
 	}

@@ -139,7 +139,30 @@ func (g *genOpt) shape(i ir.InstrID, n int) bool {
 }
 
 // src returns source k of instruction i (shape checked) as a val.
+//
+// The rules of one instruction ask for the same sources again and again
+// (each rule of an opcode is tried in turn), and known's lookups miss the
+// cache on large functions: the walk's instruction keeps its sources for
+// the rest of its visit. Any edit (touch) drops them, and a new visit
+// (g.visit) starts afresh, so a kept value is what src would compute.
 func (g *genOpt) src(i ir.InstrID, k int) val {
+	if i != g.cur || k >= len(g.memo) {
+		return g.srcOf(i, k)
+	}
+	if g.memoVisit != g.visit {
+		g.memoVisit, g.memoOK = g.visit, 0
+	}
+	if g.memoOK&(1<<k) != 0 {
+		return g.memo[k]
+	}
+	v := g.srcOf(i, k)
+	g.memo[k] = v
+	g.memoOK |= 1 << k
+	return v
+}
+
+// srcOf is src without the visit's memory.
+func (g *genOpt) srcOf(i ir.InstrID, k int) val {
 	f := g.f
 	o := f.Ops(i)[1+k]
 	t := srcType(f, i, k)
