@@ -471,9 +471,11 @@ type genOpt struct {
 	cur  ir.InstrID // the instruction the walk is at
 	// visit counts the walks' steps (a new g.cur); src keeps the
 	// sources of the visit memoVisit in memo (memoOK: which).
-	visit, memoVisit uint64
-	memo             [4]val
-	memoOK           uint8
+	visit, memoVisit  uint64
+	memo              [4]val
+	memoOK            uint8
+	shapeOK, shapeRes bool // shape's answer for shapeN sources, this visit
+	shapeN            int
 
 	// What findReuse found for reuse (rules/reuse.rules): the instruction
 	// whose result the rewrite adds the constant to.

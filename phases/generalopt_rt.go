@@ -117,6 +117,22 @@ func srcType(f *ir.Func, i ir.InstrID, k int) ir.Type {
 // shape reports whether instruction i has one plain scalar register
 // destination as wide as its type and n sources, and may be rewritten.
 func (g *genOpt) shape(i ir.InstrID, n int) bool {
+	// kept for the visit like src's sources (every rule of the opcode asks)
+	if i == g.cur && g.memoVisit == g.visit && g.shapeOK && g.shapeN == n {
+		return g.shapeRes
+	}
+	r := g.shapeOf(i, n)
+	if i == g.cur {
+		if g.memoVisit != g.visit {
+			g.memoVisit, g.memoOK = g.visit, 0
+		}
+		g.shapeOK, g.shapeN, g.shapeRes = true, n, r
+	}
+	return r
+}
+
+// shapeOf is shape without the visit's memory.
+func (g *genOpt) shapeOf(i ir.InstrID, n int) bool {
 	f := g.f
 	ops := f.Ops(i)
 	if len(ops) != n+1 || f.InstrProps(i)&(noRewrite|ir.PSideEffect) != 0 {
@@ -150,7 +166,7 @@ func (g *genOpt) src(i ir.InstrID, k int) val {
 		return g.srcOf(i, k)
 	}
 	if g.memoVisit != g.visit {
-		g.memoVisit, g.memoOK = g.visit, 0
+		g.memoVisit, g.memoOK, g.shapeOK = g.visit, 0, false
 	}
 	if g.memoOK&(1<<k) != 0 {
 		return g.memo[k]
