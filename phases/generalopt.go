@@ -1084,7 +1084,10 @@ func (g *genOpt) globalWalk() int64 {
 	// chains hold only without it)
 	g.duEdits = nil
 	if !g.on[spFold] && !g.on[spPred] {
-		g.duEdits = take[useEdit](g.sc, 64)[:0]
+		g.duEdits = g.sc.genOpt.edits[:0]
+		if g.duEdits == nil {
+			g.duEdits = make([]useEdit, 0, 64)
+		}
 	}
 	g.dom = g.a.Dom()
 	g.mode = walkGlobal
@@ -1222,6 +1225,7 @@ func (g *genOpt) moveUse(from, to ir.RegID) {
 	if to != ir.NoReg {
 		g.duEdits = append(g.duEdits, useEdit{to, 1})
 	}
+	g.sc.genOpt.edits = g.duEdits // kept grown for the next run
 }
 
 // allUsesRewritable reports whether globalCopyProp would rewrite every

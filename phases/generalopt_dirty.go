@@ -114,6 +114,18 @@ type seedReg struct {
 	def bool
 }
 
+// genOptBufs are a bundle run's growable lists, kept in the worker's
+// Scratch between runs so that a run allocates only to grow them.
+type genOptBufs struct {
+	prev, cur         []ir.InstrID
+	prevSeed, curSeed []seedReg
+	prevBlk, curBlk   []ir.BlockID
+	stack             []regAt
+	refs, irefs       []core.RegRef
+	urefs             []core.RegRef
+	edits             []useEdit
+}
+
 type regAt struct {
 	r ir.RegID
 	d int8
@@ -131,9 +143,11 @@ func (g *genOpt) startDirty() {
 	d.regDepth = take[int8](g.sc, d.nRegs)
 	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
-	d.prev, d.cur = d.prev[:0], d.cur[:0]
-	d.prevSeed, d.curSeed = d.prevSeed[:0], d.curSeed[:0]
-	d.prevBlk, d.curBlk = d.prevBlk[:0], d.curBlk[:0]
+	b := &g.sc.genOpt
+	d.prev, d.cur = b.prev[:0], b.cur[:0]
+	d.prevSeed, d.curSeed = b.prevSeed[:0], b.curSeed[:0]
+	d.prevBlk, d.curBlk = b.prevBlk[:0], b.curBlk[:0]
+	d.stack, d.refs, d.irefs, d.urefs = b.stack[:0], b.refs[:0], b.irefs[:0], b.urefs[:0]
 	d.flushed, d.seeded = 0, 0
 	d.epoch = 1
 }
@@ -141,6 +155,12 @@ func (g *genOpt) startDirty() {
 // stopDirty ends recording: every walk after it is a full one.
 func (g *genOpt) stopDirty() {
 	d := &g.dirty
+	if d.on {
+		// the buffers, grown, go back to the worker for the next run
+		b := &g.sc.genOpt
+		b.prev, b.cur, b.prevSeed, b.curSeed, b.prevBlk, b.curBlk = d.prev, d.cur, d.prevSeed, d.curSeed, d.prevBlk, d.curBlk
+		b.stack, b.refs, b.irefs, b.urefs = d.stack, d.refs, d.irefs, d.urefs
+	}
 	d.on, d.partial, d.all = false, false, true
 }
 
