@@ -25,9 +25,16 @@ import (
 //     definitions and uses). They walk the blocks within reach of an
 //     edit: every edited instruction records, when it is edited, the
 //     registers it named and its block, and, once edited, the registers
-//     it names; from those registers every instruction naming one is
-//     reached through the chains' rows, its block marked, and its own
-//     registers followed, dirtyLevels rows deep. The rows are those of
+//     it names. A register it defines is followed downstream through the
+//     chains' rows (followReg): every instruction naming it has its block
+//     marked, and the results of those that read it with an opcode a rule
+//     looks through are followed in turn, dirtyLevels rows deep. A
+//     register it reads (followSeed) changes only in its counts and rows:
+//     it is marked for global copy propagation (which rewrites its uses),
+//     its definitions' blocks are marked, its uses' when merging (which
+//     reads the use counts of its chains' sources), and the results of its
+//     add uses are followed (findReuse scans the uses of the register an
+//     add adds a constant to). The rows are those of
 //     chains computed after the edits they do not list were recorded, so
 //     a path through an instruction they miss starts at that (edited)
 //     instruction instead. The edits of the previous round and of this
