@@ -49,6 +49,9 @@ type instrRef struct {
 	RegRef
 }
 
+// NumRegs returns how many registers the chains cover.
+func (d *DefUse) NumRegs() int { return len(d.defStart) - 1 }
+
 // Defs returns the definitions of r.
 func (d *DefUse) Defs(r ir.RegID) []Ref { return d.defs[d.defStart[r]:d.defStart[r+1]] }
 

@@ -295,6 +295,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		refs:  take[core.RegRef](p.Scratch, 32)[:0],
 		refs2: take[core.RegRef](p.Scratch, 32)[:0],
 	}
+	g.dirty.all = true // every walk is full unless startDirty says otherwise
 	for _, s := range subs {
 		g.on[s] = true
 	}
@@ -311,6 +312,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if once {
 		rounds = 1
 	}
+	if !once && g.window == 0 && !p.Knobs.Bool(GeneralOptimizeFullRounds) {
+		g.startDirty()
+	}
 	if p.Phase != nil && p.Phase.Name == "GeneralOptimizeEarly" {
 		// the seeds' phase 13 iteration cap (unlimited by default)
 		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
@@ -319,11 +323,15 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		if round > 0 && p.Canceled() {
 			break // the driver stops with the context's error
 		}
+		g.beginRound(round)
 		n := int64(0)
 		if g.on[spFold] && p.SSA() {
 			if k := simplifyPhis(p); k > 0 {
 				p.Count("trivial PHIs removed", int64(k))
 				n += int64(k)
+				// PHI simplification renames uses anywhere: not traced,
+				// so this round and the next walk everything.
+				g.dirty.partial, g.dirty.all, g.dirty.full = false, true, true
 			}
 		}
 		if g.on[spCopyProp] || g.on[spFold] || g.on[spPred] {
@@ -338,7 +346,10 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 			n += k
 		}
 		if g.on[spPred] {
-			n += g.cfgCleanup()
+			if k := g.cfgCleanup(); k > 0 {
+				n += k
+				g.dirty.full = true // the CFG changed: dominance is not traced
+			}
 		}
 		if g.on[spDead] {
 			n += g.deadCode()
@@ -353,7 +364,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 			break
 		}
 		changed = true
+		g.endRound()
 	}
+	g.stopDirty()
 	if g.combine && g.on[spFold] && !p.Canceled() {
 		// One more walk with the combining rules alone, once every other
 		// rule settled (the reuse rules read the separate forms), then
@@ -373,6 +386,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	}
 	if g.copies > 0 {
 		p.Count("CopyProp: copies propagated", g.copies)
+	}
+	if g.dirty.rounds > 0 {
+		p.Count("rounds that walked only what the last round's edits reach", int64(g.dirty.rounds))
 	}
 	if g.merged > 0 {
 		p.Count("MergeEquivalentConditionalFlow: equivalent chains merged", g.merged)
@@ -397,6 +413,12 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 // maxGeneralOptimizeRounds bounds the fixed-point iteration; each round is
 // linear, and chains of copies usually settle in two or three.
 const maxGeneralOptimizeRounds = 8
+
+// useEdit is a change of d in register r's use count.
+type useEdit struct {
+	r ir.RegID
+	d int32
+}
 
 // walkMode says which facts the current walk knows registers by.
 type walkMode uint8
@@ -447,6 +469,13 @@ type genOpt struct {
 
 	mode walkMode
 	cur  ir.InstrID // the instruction the walk is at
+	// visit counts the walks' steps (a new g.cur); src keeps the
+	// sources of the visit memoVisit in memo (memoOK: which).
+	visit, memoVisit  uint64
+	memo              [4]val
+	memoOK            uint8
+	shapeOK, shapeRes bool // shape's answer for shapeN sources, this visit
+	shapeN            int
 
 	// What findReuse found for reuse (rules/reuse.rules): the instruction
 	// whose result the rewrite adds the constant to.
@@ -456,6 +485,13 @@ type genOpt struct {
 	mmType ir.Type
 
 	refs, refs2 []core.RegRef
+	// Dirty rounds (generalopt_dirty.go).
+	dirty    dirtyState
+	duMerged int64 // merges when the def-use chains were last known current
+	// duEdits: the uses global copy propagation moved since this
+	// round's global walk computed g.du (nil: the chains are not known to
+	// be this round's, or other edits followed); merging counts from them.
+	duEdits []useEdit
 	// Local tables, indexed by register: the copy (or constant) the
 	// register holds, its definitions seen so far (ver), the last
 	// unguarded definition (ldef), and when it was last written (last,
@@ -861,11 +897,14 @@ func (g *genOpt) localWalk() int64 {
 	g.mode = walkLocal
 	n, rw0 := int64(0), g.rewrites
 	for _, b := range f.Layout {
+		if !g.blockMarked(b) {
+			continue // unchanged since its last walk (generalopt_dirty.go)
+		}
 		g.stamp++
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
 			g.step++
-			g.cur = i
+			g.cur, g.visit = i, g.visit+1
 			if g.on[spCopyProp] {
 				n += g.substitute(i)
 			}
@@ -975,12 +1014,14 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 			if g.ver[src.Reg()] != ver {
 				continue
 			}
+			g.touch(i)
 			o := core.OperandAt(f, i, x.Loc)
 			core.SetOperandAt(f, i, x.Loc, o.WithIndex(uint32(src.Reg())))
 		} else {
 			if g.noImm || !intImm(f, src) || !g.immAllowed(i, x.Loc, x.Reg) {
 				continue
 			}
+			g.touch(i)
 			core.SetOperandAt(f, i, x.Loc, src)
 		}
 		switch {
@@ -1027,21 +1068,27 @@ func (g *genOpt) before(a, b ir.InstrID) bool {
 // single definitions make known.
 func (g *genOpt) globalWalk() int64 {
 	f := g.f
+	g.duEdits = nil
 	if len(f.Layout) < 2 && !g.on[spFold] {
 		// One block: the local walk knew everything copy propagation
 		// can use; only rules that look for other uses of a value
 		// (rules/reuse.rules) need the def-use chains of this walk.
 		return 0
 	}
-	// Rewrites since the chains were cached make them stale.
-	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
-		g.a.Invalidate(instrAnalyses)
-		g.duAt = edits
-	}
+	g.currentDefUse()
 	if !f.CFGValid() {
 		f.ComputeCFG()
 	}
-	g.du = g.a.DefUse()
+	g.followAll()
+	// (the rules' walk below edits more than uses: counts from the
+	// chains hold only without it)
+	g.duEdits = nil
+	if !g.on[spFold] && !g.on[spPred] {
+		g.duEdits = g.sc.genOpt.edits[:0]
+		if g.duEdits == nil {
+			g.duEdits = make([]useEdit, 0, 64)
+		}
+	}
 	g.dom = g.a.Dom()
 	g.mode = walkGlobal
 	if cap(g.pos) < f.NumInstrs() {
@@ -1079,10 +1126,14 @@ func (g *genOpt) globalWalk() int64 {
 	rw0 := g.rewrites
 	if g.on[spFold] || g.on[spPred] {
 		for _, b := range f.Layout {
+			if !g.blockMarked(b) {
+				continue
+			}
 			for i := f.BlockFirst[b]; i != ir.NoInstr; {
 				next := f.Next[i]
-				g.cur = i
+				g.cur, g.visit = i, g.visit+1
 				g.applyRules(i)
+				g.flush()
 				i = next
 			}
 		}
@@ -1101,6 +1152,10 @@ func (g *genOpt) globalCopyProp() int64 {
 			break
 		}
 		d := ir.RegID(r)
+		g.flush() // the rewrites so far reach further registers
+		if !g.regMarked(d) {
+			continue // out of reach of every edit (generalopt_dirty.go)
+		}
 		c, ok := g.single(d)
 		if !ok || len(du.Uses(d)) == 0 {
 			continue
@@ -1148,12 +1203,16 @@ func (g *genOpt) globalCopyProp() int64 {
 				continue
 			}
 			if src.Kind() == ir.KReg {
+				g.touch(i)
 				core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
+				g.moveUse(d, src.Reg())
 			} else {
 				if g.noImm || !g.immAllowed(i, u.Loc, d) {
 					continue
 				}
+				g.touch(i)
 				core.SetOperandAt(f, i, u.Loc, src)
+				g.moveUse(d, ir.NoReg)
 			}
 			g.globalBudget--
 			n++
@@ -1165,6 +1224,19 @@ func (g *genOpt) globalCopyProp() int64 {
 	}
 	g.copies += n
 	return n
+}
+
+// moveUse records that a use of register from became a use of to (NoReg:
+// of an immediate), for the counts of mergeEquivalent.
+func (g *genOpt) moveUse(from, to ir.RegID) {
+	if g.duEdits == nil {
+		return
+	}
+	g.duEdits = append(g.duEdits, useEdit{from, -1})
+	if to != ir.NoReg {
+		g.duEdits = append(g.duEdits, useEdit{to, 1})
+	}
+	g.sc.genOpt.edits = g.duEdits // kept grown for the next run
 }
 
 // allUsesRewritable reports whether globalCopyProp would rewrite every
@@ -1200,14 +1272,29 @@ func signExtend(v uint64, w int) int64 {
 // the sweep runs backwards and repeats while it removes.
 func (g *genOpt) deadCode() int64 {
 	f := g.f
-	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt {
-		g.a.Invalidate(instrAnalyses)
-		g.duAt = edits
-	}
-	du := g.a.DefUse()
 	uses := take[int32](g.sc, f.NumRegs())
-	for r := range uses {
-		uses[r] = int32(len(du.Uses(ir.RegID(r))))
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits == g.duAt && g.merged == g.duMerged && g.du != nil {
+		// the chains are current: their rows' lengths
+		for r := range uses {
+			uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
+		}
+	} else {
+		// Stale: count the reads in one walk (what the chains would
+		// count: instructions linked into blocks) instead of building
+		// rows nothing else reads before the next edit. The cached
+		// chains go (whoever asks next rebuilds them).
+		g.a.Invalidate(instrAnalyses)
+		g.duAt, g.duMerged = edits, g.merged
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+				for _, x := range g.refs {
+					if !x.Def {
+						uses[x.Reg]++
+					}
+				}
+			}
+		}
 	}
 	for _, r := range f.ReturnRegs(nil) {
 		uses[r]++ // live when the function returns
@@ -1220,6 +1307,7 @@ func (g *genOpt) deadCode() int64 {
 			for i := f.BlockLast[b]; i != ir.NoInstr; {
 				prev := f.Prev[i]
 				if g.deadInstr(i, uses) {
+					g.touch(i)
 					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
 					for _, x := range g.refs {
 						if !x.Def {
@@ -1242,6 +1330,17 @@ func (g *genOpt) deadCode() int64 {
 		g.count("DeadCode: instructions removed", n)
 	}
 	return n
+}
+
+// currentDefUse sets g.du to def-use chains of the function as it is:
+// edits since the cached chains were computed (rewrites, rules, CFG
+// edits, removals, merges) make them stale.
+func (g *genOpt) currentDefUse() {
+	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt || g.merged != g.duMerged {
+		g.a.Invalidate(instrAnalyses)
+		g.duAt, g.duMerged = edits, g.merged
+	}
+	g.du = g.a.DefUse()
 }
 
 // deadInstr reports whether instruction i computes only registers

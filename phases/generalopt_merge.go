@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"fmt"
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -73,33 +74,71 @@ func (g *genOpt) mergeEquivalent() int64 {
 	m := &merger{g: g, pos: take[int32](g.sc, len(f.Op)), nDef: take[int32](g.sc, f.NumRegs()), nUse: take[int32](g.sc, f.NumRegs())}
 	clear(m.nDef)
 	clear(m.nUse)
-	// One pass over the function: the counts, and (in pos, until the
-	// blocks are walked) what each instruction writes.
 	wrOf := take[ir.RegID](g.sc, len(f.Op))
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			w := ir.NoReg
-			m.refs = core.AppendRegRefs(f, i, m.refs[:0])
-			for _, x := range m.refs {
-				if x.Def {
-					m.nDef[x.Reg]++
-					if w != ir.NoReg {
-						w = mergeMany
-					} else {
-						w = x.Reg
-					}
+	// writes says what instruction i writes: its one register result,
+	// mergeMany for several or an opaque instruction, NoReg for none.
+	writes := func(i ir.InstrID) ir.RegID {
+		w := ir.NoReg
+		m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+		for _, x := range m.refs {
+			if x.Def {
+				if w != ir.NoReg {
+					w = mergeMany
 				} else {
-					m.nUse[x.Reg]++
+					w = x.Reg
 				}
 			}
-			if f.InstrProps(i).Has(ir.POpaque) {
-				w = mergeMany
+		}
+		if f.InstrProps(i).Has(ir.POpaque) {
+			w = mergeMany
+		}
+		return w
+	}
+	if g.duEdits != nil && g.du.NumRegs() == f.NumRegs() {
+		// The counts are the def-use chains' (computed by this round's
+		// global walk) with the uses its copy propagation moved since:
+		// no walk over the function, and only the blocks walked below
+		// need what their instructions write.
+		for r := range f.NumRegs() {
+			m.nDef[r] = int32(len(g.du.Defs(ir.RegID(r))))
+			m.nUse[r] = int32(len(g.du.Uses(ir.RegID(r))))
+		}
+		for _, e := range g.duEdits {
+			m.nUse[e.r] += e.d
+		}
+		g.duEdits = nil
+		if g.p != nil && g.p.Config != nil && g.p.Config.Verify {
+			m.checkCounts()
+		}
+		for _, b := range f.Layout {
+			if g.blockMarked(b) {
+				for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+					wrOf[i] = writes(i)
+				}
 			}
-			wrOf[i] = w
+		}
+	} else {
+		// One pass over the function: the counts, and what each
+		// instruction writes.
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				wrOf[i] = writes(i)
+				for _, x := range m.refs {
+					if x.Def {
+						m.nDef[x.Reg]++
+					} else {
+						m.nUse[x.Reg]++
+					}
+				}
+			}
 		}
 	}
 	n := int64(0)
+	g.flush() // what the global walk's edits reach (generalopt_dirty.go)
 	for _, b := range f.Layout {
+		if !g.blockMarked(b) {
+			continue
+		}
 		m.blk, m.wr = m.blk[:0], m.wr[:0]
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			m.pos[i] = int32(len(m.blk))
@@ -127,6 +166,7 @@ func (g *genOpt) mergeEquivalent() int64 {
 					if f.RegType[di] != f.RegType[dst.Reg()] {
 						t = bitTypeOf(t.Bits())
 					}
+					g.touch(j)
 					f.SetOps(j, []ir.Operand{dst, ir.RegOp(di)})
 					f.SetForm(j, ir.Form{Op: ir.OpMov, Type: t})
 					n++
@@ -136,6 +176,31 @@ func (g *genOpt) mergeEquivalent() int64 {
 		}
 	}
 	return n
+}
+
+// checkCounts (check mode) recounts definitions and uses in one walk and
+// panics (the driver reports the phase) when the counts from the chains
+// differ: a use moved without being recorded.
+func (m *merger) checkCounts() {
+	f := m.g.f
+	nDef, nUse := make([]int32, f.NumRegs()), make([]int32, f.NumRegs())
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+			for _, x := range m.refs {
+				if x.Def {
+					nDef[x.Reg]++
+				} else {
+					nUse[x.Reg]++
+				}
+			}
+		}
+	}
+	for r := range nDef {
+		if nDef[r] != m.nDef[r] || nUse[r] != m.nUse[r] {
+			panic(fmt.Sprintf("MergeEquivalentConditionalFlow: register %d counted %d defs, %d uses from the chains, %d and %d by a walk", r, m.nDef[r], m.nUse[r], nDef[r], nUse[r]))
+		}
+	}
 }
 
 // node reports whether instruction x may be a node of a chain: pure, one

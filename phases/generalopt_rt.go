@@ -117,6 +117,22 @@ func srcType(f *ir.Func, i ir.InstrID, k int) ir.Type {
 // shape reports whether instruction i has one plain scalar register
 // destination as wide as its type and n sources, and may be rewritten.
 func (g *genOpt) shape(i ir.InstrID, n int) bool {
+	// kept for the visit like src's sources (every rule of the opcode asks)
+	if i == g.cur && g.memoVisit == g.visit && g.shapeOK && g.shapeN == n {
+		return g.shapeRes
+	}
+	r := g.shapeOf(i, n)
+	if i == g.cur {
+		if g.memoVisit != g.visit {
+			g.memoVisit, g.memoOK = g.visit, 0
+		}
+		g.shapeOK, g.shapeN, g.shapeRes = true, n, r
+	}
+	return r
+}
+
+// shapeOf is shape without the visit's memory.
+func (g *genOpt) shapeOf(i ir.InstrID, n int) bool {
 	f := g.f
 	ops := f.Ops(i)
 	if len(ops) != n+1 || f.InstrProps(i)&(noRewrite|ir.PSideEffect) != 0 {
@@ -139,7 +155,30 @@ func (g *genOpt) shape(i ir.InstrID, n int) bool {
 }
 
 // src returns source k of instruction i (shape checked) as a val.
+//
+// The rules of one instruction ask for the same sources again and again
+// (each rule of an opcode is tried in turn), and known's lookups miss the
+// cache on large functions: the walk's instruction keeps its sources for
+// the rest of its visit. Any edit (touch) drops them, and a new visit
+// (g.visit) starts afresh, so a kept value is what src would compute.
 func (g *genOpt) src(i ir.InstrID, k int) val {
+	if i != g.cur || k >= len(g.memo) {
+		return g.srcOf(i, k)
+	}
+	if g.memoVisit != g.visit {
+		g.memoVisit, g.memoOK, g.shapeOK = g.visit, 0, false
+	}
+	if g.memoOK&(1<<k) != 0 {
+		return g.memo[k]
+	}
+	v := g.srcOf(i, k)
+	g.memo[k] = v
+	g.memoOK |= 1 << k
+	return v
+}
+
+// srcOf is src without the visit's memory.
+func (g *genOpt) srcOf(i ir.InstrID, k int) val {
 	f := g.f
 	o := f.Ops(i)[1+k]
 	t := srcType(f, i, k)
@@ -266,6 +305,7 @@ func (g *genOpt) fire(r ruleID, i ir.InstrID) bool {
 	g.ruleBudget--
 	g.ruleHits[r]++
 	g.rewrites++
+	g.touch(i)
 	return true
 }
 

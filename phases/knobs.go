@@ -166,6 +166,8 @@ var (
 		"most instructions OriDoPredication moves out of a triangle's or diamond's arms (0: the phase is off)")
 	PredicateUniformBranches = boolKnob("PredicateUniformBranches", "false", "OriDoPredication",
 		"also if-convert branches whose condition is the same in every lane of a warp (by default only divergent branches are)")
+	GeneralOptimizeFullRounds = boolKnob("GeneralOptimizeFullRounds", "false", "GeneralOptimize",
+		"every round of a GeneralOptimize bundle walks the whole function (by default a round after the first walks only what the last round's edits can reach; the output is the same either way, this checks it)")
 	GeneralOptimizeRuleLimit = budgetKnob("GeneralOptimizeRuleLimit", "unlimited", "GeneralOptimize",
 		"debug counter: each GeneralOptimize run applies at most N rewrite rules per function (bisect a miscompile to one rule application; the report names the first rule refused)")
 	ConvertMemoryToRegIndexedSizeLimit = intKnob("ConvertMemoryToRegIndexedSizeLimit", "64", 0, 1<<20, "ConvertMemoryToRegister",

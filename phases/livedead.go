@@ -192,14 +192,15 @@ func liveDead(p *Pass) bool {
 
 // deadState is liveDead's working memory, kept in the worker's scratch.
 type deadState struct {
-	out    core.OutSet
-	known  []uint32 // block stamp when isLive holds the register's state
-	isLive []bool
-	refs   []core.RegRef
-	outs   []ir.RegID
-	freed  []bool // register lost a use and waits on the worklist
-	work   []ir.RegID
-	pos    []int32 // instruction's position in its block
+	out core.OutSet
+	// state[r]: the block stamp when bit 0 holds whether r is live at
+	// the sweep's point (stamp<<1 | live)
+	state []uint64
+	refs  []core.RegRef
+	outs  []ir.RegID
+	freed []bool // register lost a use and waits on the worklist
+	work  []ir.RegID
+	pos   []int32 // instruction's position in its block
 	// per-register search, by block: stamps and marks
 	stamp   uint32
 	seen    []uint32 // block has a reference of the register (this stamp)
@@ -221,9 +222,8 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	}
 	d := s.dead
 	nr, nb := f.NumRegs(), f.NumBlocks()
-	if len(d.known) < nr {
-		d.known = make([]uint32, nr)
-		d.isLive = make([]bool, nr)
+	if len(d.state) < nr {
+		d.state = make([]uint64, nr)
 	}
 	d.freed = growBool(d.freed, nr)
 	d.atExit = growBool(d.atExit, nr)
@@ -235,7 +235,7 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 		d.seen = make([]uint32, nb)
 		d.inMark = make([]uint32, nb)
 		d.outMark = make([]uint32, nb)
-		d.other = nil // (the stamp keeps counting: known holds older stamps)
+		d.other = nil // (the stamp keeps counting: state holds older stamps)
 	}
 	return d
 }
@@ -256,12 +256,24 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 	// A register's state is looked up in the block's live-out set the first
 	// time the walk meets it and kept under the block's stamp afterwards:
 	// a block costs its references, not its live registers.
+	// The stamp and the state share one word per register (one cache
+	// line per lookup on large functions): stamp<<1 | live.
 	isLive := func(r ir.RegID) bool {
-		if d.known[r] != d.stamp {
-			d.known[r] = d.stamp
-			d.isLive[r] = d.out.Has(r)
+		if uint32(d.state[r]>>1) != d.stamp {
+			v := uint64(d.stamp) << 1
+			if d.out.Has(r) {
+				v |= 1
+			}
+			d.state[r] = v
 		}
-		return d.isLive[r]
+		return d.state[r]&1 != 0
+	}
+	setLive := func(r ir.RegID, live bool) {
+		v := uint64(d.stamp) << 1
+		if live {
+			v |= 1
+		}
+		d.state[r] = v
 	}
 	for _, b := range f.Layout {
 		if d.poll.stop() {
@@ -292,15 +304,13 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 			if f.Guard[i] == ir.NoOperand {
 				for _, x := range d.refs {
 					if x.Def {
-						isLive(x.Reg)
-						d.isLive[x.Reg] = false
+						setLive(x.Reg, false)
 					}
 				}
 			}
 			for _, x := range d.refs {
 				if !x.Def {
-					isLive(x.Reg)
-					d.isLive[x.Reg] = true
+					setLive(x.Reg, true)
 				}
 			}
 			i = prev

@@ -20,7 +20,8 @@ type Scratch struct {
 
 	// Pass states kept between runs on this worker (their arrays are
 	// reused; each run resets what it reads).
-	dead *deadState
+	dead   *deadState
+	genOpt genOptBufs // GeneralOptimize's growable buffers (generalopt_dirty.go)
 
 	// Dropped analysis results whose memory the next computation on this
 	// worker reuses, whatever the function (see Analyses).

@@ -1,0 +1,434 @@
+package phases
+
+import (
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Dirty rounds: the bundle's fixed point without a full walk per round.
+//
+// A round after the first revisits only what the edits since the same
+// point of the previous round can change; a full walk would change nothing
+// elsewhere, because everything a sub-pass decides at an instruction y is
+// a function of what it reads then:
+//
+//   - the local walk reads y's block only (the copy facts, the local
+//     definitions): a block none of whose instructions was edited since
+//     its last local walk repeats that walk without an edit. The next
+//     round's local walk takes the blocks the round edited in.
+//   - the global walk (single-definition copy propagation and the rules
+//     with single definitions) and MergeEquivalentConditionalFlow also
+//     read the def-use chains and, through them, instructions a bounded
+//     number of steps away (defOf and known look through a source's
+//     definition to its sources; findReuse goes from a source's
+//     definition to the other uses of its operand; merging counts
+//     definitions and uses). They walk the blocks within reach of an
+//     edit: every edited instruction records, when it is edited, the
+//     registers it named and its block, and, once edited, the registers
+//     it names. A register it defines is followed downstream through the
+//     chains' rows (followReg): every instruction naming it has its block
+//     marked, and the results of those that read it with an opcode a rule
+//     looks through are followed in turn, dirtyLevels rows deep. A
+//     register it reads (followSeed) changes only in its counts and rows:
+//     it is marked for global copy propagation (which rewrites its uses),
+//     its definitions' blocks are marked, its uses' when merging (which
+//     reads the use counts of its chains' sources), and the results of its
+//     add uses are followed (findReuse scans the uses of the register an
+//     add adds a constant to). The rows are those of
+//     chains computed after the edits they do not list were recorded, so
+//     a path through an instruction they miss starts at that (edited)
+//     instruction instead. The edits of the previous round and of this
+//     round's local walk are followed before the global walk starts; an
+//     edit during the walk is followed at once, so a later block or
+//     register it reaches is walked in this round, as a full walk would;
+//     an earlier one would not see it in a full walk either.
+//   - dead code, the CFG cleanup and PHI simplification walk everything,
+//     every round; a round in which the CFG changed, PHIs were simplified
+//     or the function grew makes the next round a full one (dominance and
+//     renamed uses are not traced).
+//
+// Budgets keep their meaning: a rewrite happens in the same order as in
+// a full round, so a budget runs out at the same rewrite, and a budget
+// spent stays spent. A region that grows past half the function turns
+// the rest of the round into a full one.
+
+// dirtyLevels: how many rows deep an edit is followed downstream. A rule
+// at y reads the value of a register r it does not name only through the
+// definitions of its sources: select formation (minMaxOf) through a setp
+// to the setp's sources; findReuse through an add to the add's constant
+// operand, and (lowClear) further through the add's other operand's
+// definition, a shl, mul or and, to its constant operand: at most three
+// rows (r's, the shl's result's, the add's result's), through those
+// opcodes only (looksThrough). Every other look-through (the nested
+// patterns: not, neg, cvta) reads the inner definition's form and
+// operand names, which change only when it is edited itself, and
+// whether its sources have one dominating definition, which no edit
+// here changes (edits keep destinations; dead code removes only
+// definitions of registers nothing reads).
+const dirtyLevels = 3
+
+// looksThrough reports whether a rule may read, at a use of the result of
+// an instruction of opcode op, the value of one of that instruction's
+// sources (see dirtyLevels).
+func looksThrough(op ir.Opcode) bool {
+	switch op {
+	case ir.OpSetp, ir.OpAdd, ir.OpShl, ir.OpMul, ir.OpAnd:
+		return true
+	}
+	return false
+}
+
+type dirtyState struct {
+	on bool // a fixed-point bundle: edits are recorded
+	// partial: the round under way walks only what is marked.
+	partial bool
+	// all: everything counts as marked (the region grew too large, or
+	// the round is not partial).
+	all bool
+	// full: the next round walks everything.
+	full bool
+
+	nInstrs, nRegs, nBlocks int // the function's sizes when recording began
+	rounds                  int // rounds that began partial (a counter of the report)
+
+	// Edits: prev of the last round, cur of this one; seed holds the
+	// registers each named before its edit.
+	prev, cur         []ir.InstrID
+	prevSeed, curSeed []seedReg
+	prevBlk, curBlk   []ir.BlockID // the blocks the edits were in
+	instrMark         []uint32     // == epoch: recorded in cur
+	flushed           int          // cur[:flushed] are followed already
+
+	// This round's marks (== epoch): registers with how deep they are
+	// still followed, blocks by layout position.
+	epoch     uint32
+	regEpoch  []uint32
+	regDepth  []int8
+	blkEpoch  []uint32
+	layoutPos []int32
+	budget    int // rows the round may still follow
+	stack     []regAt
+	refs      []core.RegRef
+	irefs     []core.RegRef
+	urefs     []core.RegRef
+	seeded    int  // curSeed[:seeded] are followed already
+	duOK      bool // g.du was computed this round (rows current but for recorded edits)
+}
+
+// seedReg is a register an edited instruction named before its edit.
+type seedReg struct {
+	r   ir.RegID
+	def bool
+}
+
+// genOptBufs are a bundle run's growable lists, kept in the worker's
+// Scratch between runs so that a run allocates only to grow them.
+type genOptBufs struct {
+	prev, cur         []ir.InstrID
+	prevSeed, curSeed []seedReg
+	prevBlk, curBlk   []ir.BlockID
+	stack             []regAt
+	refs, irefs       []core.RegRef
+	urefs             []core.RegRef
+	edits             []useEdit
+}
+
+type regAt struct {
+	r ir.RegID
+	d int8
+}
+
+// startDirty begins recording (once per bundle run, before the first
+// round).
+func (g *genOpt) startDirty() {
+	f := g.f
+	d := &g.dirty
+	d.on, d.partial, d.all, d.full = true, false, true, false
+	d.nInstrs, d.nRegs, d.nBlocks = f.NumInstrs(), f.NumRegs(), f.NumBlocks()
+	d.instrMark = take[uint32](g.sc, d.nInstrs)
+	d.regEpoch = take[uint32](g.sc, d.nRegs)
+	d.regDepth = take[int8](g.sc, d.nRegs)
+	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
+	d.layoutPos = take[int32](g.sc, d.nBlocks)
+	b := &g.sc.genOpt
+	d.prev, d.cur = b.prev[:0], b.cur[:0]
+	d.prevSeed, d.curSeed = b.prevSeed[:0], b.curSeed[:0]
+	d.prevBlk, d.curBlk = b.prevBlk[:0], b.curBlk[:0]
+	d.stack, d.refs, d.irefs, d.urefs = b.stack[:0], b.refs[:0], b.irefs[:0], b.urefs[:0]
+	d.flushed, d.seeded = 0, 0
+	d.epoch = 1
+}
+
+// stopDirty ends recording: every walk after it is a full one.
+func (g *genOpt) stopDirty() {
+	d := &g.dirty
+	if d.on {
+		// the buffers, grown, go back to the worker for the next run
+		b := &g.sc.genOpt
+		b.prev, b.cur, b.prevSeed, b.curSeed, b.prevBlk, b.curBlk = d.prev, d.cur, d.prevSeed, d.curSeed, d.prevBlk, d.curBlk
+		b.stack, b.refs, b.irefs, b.urefs = d.stack, d.refs, d.irefs, d.urefs
+	}
+	d.on, d.partial, d.all = false, false, true
+}
+
+// touch records that instruction i is about to be edited.
+func (g *genOpt) touch(i ir.InstrID) {
+	d := &g.dirty
+	g.memoVisit = 0 // the visit's sources may have changed (src)
+	if !d.on {
+		return
+	}
+	f := g.f
+	if int(i) >= d.nInstrs {
+		d.full = true // made during the bundle: not traced
+		return
+	}
+	if d.instrMark[i] == d.epoch {
+		return
+	}
+	d.instrMark[i] = d.epoch
+	d.cur = append(d.cur, i)
+	d.curBlk = append(d.curBlk, f.Block[i])
+	d.refs = core.AppendRegRefs(f, i, d.refs[:0])
+	for _, x := range d.refs {
+		d.curSeed = append(d.curSeed, seedReg{x.Reg, x.Def})
+	}
+}
+
+// beginRound sets up round's walks: partial when the last round allows.
+func (g *genOpt) beginRound(round int) {
+	d := &g.dirty
+	if !d.on {
+		return
+	}
+	f := g.f
+	d.epoch++
+	sized := f.NumInstrs() == d.nInstrs && f.NumRegs() == d.nRegs && f.NumBlocks() == d.nBlocks
+	d.partial = round > 0 && !d.full && sized && len(d.prev) < d.nInstrs/8
+	if !sized {
+		// The function grew (a CFG edit): record against the new sizes;
+		// this round is a full one.
+		d.nInstrs, d.nRegs, d.nBlocks = f.NumInstrs(), f.NumRegs(), f.NumBlocks()
+		d.instrMark = take[uint32](g.sc, d.nInstrs)
+		d.regEpoch = take[uint32](g.sc, d.nRegs)
+		d.regDepth = take[int8](g.sc, d.nRegs)
+		d.blkEpoch = take[uint32](g.sc, d.nBlocks)
+		d.layoutPos = take[int32](g.sc, d.nBlocks)
+	}
+	d.all = !d.partial
+	if d.partial {
+		d.rounds++
+	}
+	d.full = false
+	d.flushed, d.seeded, d.duOK = 0, 0, false
+	if !d.partial {
+		return
+	}
+	d.budget = d.nInstrs / 2
+	for k, b := range f.Layout {
+		d.layoutPos[b] = int32(k)
+	}
+	// The local walk's blocks: those the last round edited in.
+	for _, b := range d.prevBlk {
+		if b != ir.NoBlock {
+			d.blkEpoch[b] = d.epoch
+		}
+	}
+}
+
+// endRound keeps this round's edits for the next round.
+func (g *genOpt) endRound() {
+	d := &g.dirty
+	if !d.on {
+		return
+	}
+	d.prev, d.cur = d.cur, d.prev[:0]
+	d.prevSeed, d.curSeed = d.curSeed, d.prevSeed[:0]
+	d.prevBlk, d.curBlk = d.curBlk, d.prevBlk[:0]
+}
+
+// blockMarked reports whether the walk under way visits block b.
+func (g *genOpt) blockMarked(b ir.BlockID) bool {
+	d := &g.dirty
+	return d.all || d.blkEpoch[b] == d.epoch
+}
+
+// regMarked reports whether global copy propagation looks at r.
+func (g *genOpt) regMarked(r ir.RegID) bool {
+	d := &g.dirty
+	return d.all || (int(r) < len(d.regEpoch) && d.regEpoch[r] == d.epoch)
+}
+
+// followAll follows the last round's edits and this round's so far, with
+// the chains just computed (the global walk is about to start).
+func (g *genOpt) followAll() {
+	d := &g.dirty
+	d.duOK = true
+	if d.all {
+		return
+	}
+	for k, i := range d.prev {
+		if b := d.prevBlk[k]; b != ir.NoBlock {
+			d.blkEpoch[b] = d.epoch
+		}
+		g.followInstr(i)
+	}
+	for _, x := range d.prevSeed {
+		g.followSeed(x.r, x.def)
+	}
+	g.flush()
+}
+
+// flush follows this round's edits not followed yet.
+func (g *genOpt) flush() {
+	d := &g.dirty
+	if !d.all && !d.duOK {
+		d.all = true
+	}
+	if d.all {
+		d.flushed, d.seeded = len(d.cur), len(d.curSeed)
+		return
+	}
+	for ; d.flushed < len(d.cur); d.flushed++ {
+		if b := d.curBlk[d.flushed]; b != ir.NoBlock {
+			d.blkEpoch[b] = d.epoch
+		}
+		g.followInstr(d.cur[d.flushed])
+	}
+	for ; d.seeded < len(d.curSeed); d.seeded++ {
+		x := d.curSeed[d.seeded]
+		g.followSeed(x.r, x.def)
+	}
+}
+
+// followInstr marks instruction i's block and follows its registers.
+func (g *genOpt) followInstr(i ir.InstrID) {
+	d := &g.dirty
+	f := g.f
+	if d.all || f.Dead[i] || f.Block[i] == ir.NoBlock {
+		return
+	}
+	d.blkEpoch[f.Block[i]] = d.epoch
+	d.irefs = core.AppendRegRefs(f, i, d.irefs[:0])
+	for _, x := range d.irefs {
+		g.followSeed(x.Reg, x.Def)
+	}
+}
+
+// followSeed follows register r of an edited instruction: a register it
+// defines (def) changes for everything that reads it and looks through
+// its definition, followed downstream; a register it reads changes only
+// in its definitions' and uses' counts and rows, read by (1) global copy
+// propagation of r, (2) MergeEquivalentConditionalFlow at r's other uses
+// (their sources' counts), (3) findReuse at the uses of a register that
+// an "add r, c" defines (it scans r's uses): r is marked, its
+// definitions, its uses when merging, and the results of its add uses
+// are followed.
+func (g *genOpt) followSeed(r ir.RegID, def bool) {
+	d := &g.dirty
+	if d.all {
+		return
+	}
+	if def {
+		g.followReg(r, dirtyLevels-1)
+		return
+	}
+	f := g.f
+	du := g.du
+	if int(r) >= du.NumRegs() || int(r) >= len(d.regEpoch) {
+		d.all = true
+		return
+	}
+	if d.regEpoch[r] == d.epoch {
+		return // marked already: followed as a read or further
+	}
+	d.regEpoch[r], d.regDepth[r] = d.epoch, -1
+	defs, uses := du.Defs(r), du.Uses(r)
+	d.budget -= len(defs) + len(uses)
+	if d.budget < 0 {
+		d.all = true
+		return
+	}
+	for _, ref := range defs {
+		if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+			d.blkEpoch[f.Block[x]] = d.epoch
+		}
+	}
+	for _, ref := range uses {
+		x := ref.Instr
+		if f.Dead[x] || f.Block[x] == ir.NoBlock {
+			continue
+		}
+		if g.on[spMerge] {
+			d.blkEpoch[f.Block[x]] = d.epoch
+		}
+		if f.Op[x] != ir.OpAdd {
+			continue
+		}
+		d.urefs = core.AppendRegRefs(f, x, d.urefs[:0])
+		for _, y := range d.urefs {
+			if y.Def {
+				g.followReg(y.Reg, dirtyLevels-2)
+			}
+		}
+		if d.all {
+			return
+		}
+	}
+}
+
+// followReg marks every instruction naming r (by the chains' rows) and,
+// while depth > 0, follows their registers one level less deep.
+func (g *genOpt) followReg(r ir.RegID, depth int8) {
+	d := &g.dirty
+	if d.all {
+		return
+	}
+	f := g.f
+	du := g.du
+	if int(r) >= du.NumRegs() || int(r) >= len(d.regEpoch) {
+		d.all = true
+		return
+	}
+	if d.regEpoch[r] == d.epoch && d.regDepth[r] >= depth {
+		return
+	}
+	d.regEpoch[r], d.regDepth[r] = d.epoch, depth
+	d.stack = append(d.stack[:0], regAt{r, depth})
+	for len(d.stack) > 0 {
+		top := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		for k, rows := range [2][]core.Ref{du.Defs(top.r), du.Uses(top.r)} {
+			d.budget -= len(rows)
+			if d.budget < 0 {
+				d.all = true // no cheaper than a full walk
+				return
+			}
+			for _, ref := range rows {
+				x := ref.Instr
+				if f.Dead[x] || f.Block[x] == ir.NoBlock {
+					continue
+				}
+				d.blkEpoch[f.Block[x]] = d.epoch
+				if top.d == 0 || k == 0 || !looksThrough(f.Op[x]) {
+					continue // no rule reads r's value through x's result
+				}
+				d.refs = core.AppendRegRefs(f, x, d.refs[:0])
+				for _, y := range d.refs {
+					if !y.Def {
+						continue
+					}
+					if int(y.Reg) >= len(d.regEpoch) {
+						d.all = true
+						return
+					}
+					if d.regEpoch[y.Reg] == d.epoch && d.regDepth[y.Reg] >= top.d-1 {
+						continue
+					}
+					d.regEpoch[y.Reg], d.regDepth[y.Reg] = d.epoch, top.d-1
+					d.stack = append(d.stack, regAt{y.Reg, top.d - 1})
+				}
+			}
+		}
+	}
+}
