@@ -197,7 +197,7 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 	if !f.HasBody || f.NumBlocks() == 0 {
 		return false
 	}
-	s := &splitter{p: p, f: f}
+	s := newSplitter(p, f)
 	budget := p.Knobs.Budget(SplitLiveRangesBudget)
 	// The target per class: the register budget (below it, fewer
 	// registers do not let more threads run).
@@ -280,6 +280,28 @@ func (s *splitter) measure() [2]int {
 		s.live[1][i] = int32(live[ir.FileP] + live[ir.FileUP])
 	})
 	return [2]int{pr.Max[ir.FileR] + pr.Max[ir.FileUR], pr.Max[ir.FileP] + pr.Max[ir.FileUP]}
+}
+
+// newSplitter returns the splitter of a run on f: the worker's one,
+// emptied, when the pass has a Scratch (its arrays grown by earlier runs
+// are reused; every round resets what it reads), else a new one.
+func newSplitter(p *Pass, f *ir.Func) *splitter {
+	sc := p.Scratch
+	if sc == nil {
+		return &splitter{p: p, f: f}
+	}
+	o := sc.split
+	if o == nil {
+		o = &splitter{}
+		sc.split = o
+	}
+	*o = splitter{p: p, f: f,
+		pos: o.pos, live: o.live, state: o.state, param: o.param, chosen: o.chosen,
+		cands: o.cands[:0], refs: o.refs[:0], regs: o.regs[:0], ops: o.ops[:0],
+		conBlock: o.conBlock[:0], conClass: o.conClass[:0], pairCon: o.pairCon[:0], pairCand: o.pairCand[:0],
+		hit: o.hit[:0], refLo: o.refLo[:0], refHi: o.refHi[:0], outOf: o.outOf[:0],
+		blockCands: o.blockCands[:0], sinks: o.sinks[:0], sinkRefs: o.sinkRefs[:0], hotPos: o.hotPos[:0]}
+	return o
 }
 
 func grow32(s []int32, n int) []int32 {
