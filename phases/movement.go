@@ -349,6 +349,19 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	return true
 }
 
+// keepNewReg puts x at refs[n] unless refs[:n] names its register, and
+// returns how many refs are kept (refs[:n] are distinct registers taken
+// from refs in order, so refs[n] is free to overwrite).
+func keepNewReg(refs []core.RegRef, n int, x core.RegRef) int {
+	for _, y := range refs[:n] {
+		if y.Reg == x.Reg {
+			return n
+		}
+	}
+	refs[n] = x
+	return n + 1
+}
+
 // operandsMovable: i's register operands have at most one unguarded
 // definition each and none is a version of a register written several
 // times (operandsStable, touchesMultiVersion).
@@ -387,14 +400,7 @@ func (m *mover) sinkPays(i ir.InstrID, r ir.RegID, target ir.BlockID, first ir.I
 		if x.Def || x.Reg == r || m.liveAt(x.Reg, i, target, first, du, pos) {
 			continue
 		}
-		dup := false
-		for _, y := range m.refs[:n] {
-			dup = dup || y.Reg == x.Reg
-		}
-		if !dup {
-			m.refs[n] = x
-			n++
-		}
+		n = keepNewReg(m.refs, n, x)
 	}
 	if n == 0 {
 		return true
@@ -455,14 +461,7 @@ func (m *mover) sinkPaysAcross(i ir.InstrID, r ir.RegID, target ir.BlockID, firs
 				continue
 			}
 		}
-		dup := false
-		for _, y := range m.refs[:n] {
-			dup = dup || y.Reg == x.Reg
-		}
-		if !dup {
-			m.refs[n] = x
-			n++
-		}
+		n = keepNewReg(m.refs, n, x)
 	}
 	return sinkGains(f, r, m.refs[:n], m.files)
 }
