@@ -335,8 +335,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool) {
 	}
 	f := g.f
 	du := g.du
-	if int(r) >= du.NumRegs() || int(r) >= len(d.regEpoch) {
-		d.all = true
+	if !d.tracked(r, du) {
 		return
 	}
 	if d.regEpoch[r] == d.epoch {
@@ -377,6 +376,17 @@ func (g *genOpt) followSeed(r ir.RegID, def bool) {
 	}
 }
 
+// tracked reports whether r has a row in the def-use chains and in the
+// marks; a register made after them cannot be followed, so everything
+// counts as marked (d.all).
+func (d *dirtyState) tracked(r ir.RegID, du *core.DefUse) bool {
+	if int(r) >= du.NumRegs() || int(r) >= len(d.regEpoch) {
+		d.all = true
+		return false
+	}
+	return true
+}
+
 // followReg marks every instruction naming r (by the chains' rows) and,
 // while depth > 0, follows their registers one level less deep.
 func (g *genOpt) followReg(r ir.RegID, depth int8) {
@@ -386,8 +396,7 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 	}
 	f := g.f
 	du := g.du
-	if int(r) >= du.NumRegs() || int(r) >= len(d.regEpoch) {
-		d.all = true
+	if !d.tracked(r, du) {
 		return
 	}
 	if d.regEpoch[r] == d.epoch && d.regDepth[r] >= depth {
