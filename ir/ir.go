@@ -485,6 +485,8 @@ type Func struct {
 	cfgVersion uint64 // bumped by every rebuild of the edge arrays
 	numDead    int    // instructions marked Dead since the last Compact
 	cfgScratch []uint32
+	// gatherScratch is Compact's working memory.
+	gatherScratch []uint32
 }
 
 // Str returns the text of a string ID of the function's module.
@@ -809,39 +811,57 @@ func (f *Func) Compact() {
 			n++
 		}
 	}
-	order := make([]InstrID, 0, n)
-	count := make([]int32, len(f.Layout))
-	for k, b := range f.Layout {
+	// The new order and the operands' new starts live in the scratch
+	// words past the region each column is gathered through, so a
+	// compaction allocates nothing once the scratch has grown: every
+	// column shrinks in place (the live instructions are a subset).
+	nops := 0
+	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
-			order = append(order, i)
-			count[k]++
+			nops += int(f.OpCount[i])
 		}
 	}
-	ops := make([]Operand, 0, len(f.Operands))
-	start := make([]uint32, n)
+	need := max(n, nops) + 2*n
+	if cap(f.gatherScratch) < need {
+		f.gatherScratch = make([]uint32, need)
+	}
+	sc := f.gatherScratch[:need]
+	tmp, rest := sc[:max(n, nops)], sc[max(n, nops):]
+	order := unsafe.Slice((*InstrID)(unsafe.Pointer(unsafe.SliceData(rest))), n)
+	start := rest[n : 2*n]
+	k := 0
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != NoInstr; i = f.Next[i] {
+			order[k] = i
+			k++
+		}
+	}
+	// Operands: gathered into tmp, then back into the front of f.Operands.
+	ops := unsafe.Slice((*Operand)(unsafe.Pointer(unsafe.SliceData(tmp))), nops)
+	at := 0
 	for k, i := range order {
-		start[k] = uint32(len(ops))
-		ops = append(ops, f.Ops(i)...)
+		start[k] = uint32(at)
+		at += copy(ops[at:], f.Ops(i))
 	}
+	f.Operands = f.Operands[:copy(f.Operands, ops)]
 	for _, c := range f.columns() {
-		c.gather(order)
+		c.gather(order, tmp)
 	}
-	f.Operands = ops
 	copy(f.OpStart, start)
-	id := InstrID(0)
-	for k, b := range f.Layout {
-		first, last := NoInstr, NoInstr
-		for range count[k] {
-			f.Block[id], f.Prev[id], f.Next[id] = b, last, NoInstr
-			if last != NoInstr {
-				f.Next[last] = id
-			} else {
-				first = id
-			}
-			last = id
-			id++
+	// Relink: the gathered Block column says which block each new ID
+	// is in, and a block's instructions are consecutive.
+	for _, b := range f.Layout {
+		f.BlockFirst[b], f.BlockLast[b] = NoInstr, NoInstr
+	}
+	for id := range InstrID(n) {
+		b := f.Block[id]
+		f.Prev[id], f.Next[id] = NoInstr, NoInstr
+		if f.BlockFirst[b] == NoInstr {
+			f.BlockFirst[b] = id
+		} else {
+			f.Prev[id], f.Next[id-1] = id-1, id
 		}
-		f.BlockFirst[b], f.BlockLast[b] = first, last
+		f.BlockLast[b] = id
 	}
 	clear(f.Dead)
 	f.numDead = 0
@@ -879,7 +899,50 @@ func (f *Func) PredsOf(b BlockID) []BlockID {
 
 // Clone returns a deep copy of f that shares only the module (symbols and
 // strings). Phase tests keep the clone as the "before" program.
-func (f *Func) Clone() *Func {
+func (f *Func) Clone() *Func { return f.CloneInto(nil) }
+
+// CloneInto is Clone into dst's memory: dst's arrays, where large enough,
+// hold the copy, so a caller that snapshots function after function (the
+// pipeline's register-cap snapshot) allocates nothing once its arrays
+// have grown. dst must not share arrays with f or be in use elsewhere;
+// nil allocates a new Func.
+func (f *Func) CloneInto(dst *Func) *Func {
+	if dst == nil {
+		return f.cloneFresh()
+	}
+	old := *dst
+	*dst = *f
+	g := dst
+	g.RetParams = append(old.RetParams[:0], f.RetParams...)
+	g.Params = append(old.Params[:0], f.Params...)
+	g.Directives = append(old.Directives[:0], f.Directives...)
+	g.Locals = append(old.Locals[:0], f.Locals...)
+	g.RegName = append(old.RegName[:0], f.RegName...)
+	g.RegType = append(old.RegType[:0], f.RegType...)
+	g.RegVec = append(old.RegVec[:0], f.RegVec...)
+	oc, gc := old.columns(), g.columns()
+	for k := range gc {
+		gc[k].copyFrom(oc[k])
+	}
+	g.Operands = append(old.Operands[:0], f.Operands...)
+	g.Imms = append(old.Imms[:0], f.Imms...)
+	g.Addrs = append(old.Addrs[:0], f.Addrs...)
+	g.Lists = append(old.Lists[:0], f.Lists...)
+	g.ListOps = append(old.ListOps[:0], f.ListOps...)
+	g.BlockFirst = append(old.BlockFirst[:0], f.BlockFirst...)
+	g.BlockLast = append(old.BlockLast[:0], f.BlockLast...)
+	g.BlockLabel = append(old.BlockLabel[:0], f.BlockLabel...)
+	g.Layout = append(old.Layout[:0], f.Layout...)
+	g.SuccStart = append(old.SuccStart[:0], f.SuccStart...)
+	g.Succs = append(old.Succs[:0], f.Succs...)
+	g.PredStart = append(old.PredStart[:0], f.PredStart...)
+	g.Preds = append(old.Preds[:0], f.Preds...)
+	g.cfgScratch = old.cfgScratch[:0] // working memory is never shared
+	g.gatherScratch = old.gatherScratch[:0]
+	return g
+}
+
+func (f *Func) cloneFresh() *Func {
 	g := *f
 	g.RetParams = slices.Clone(f.RetParams)
 	g.Params = slices.Clone(f.Params)
@@ -905,6 +968,7 @@ func (f *Func) Clone() *Func {
 	g.PredStart = slices.Clone(f.PredStart)
 	g.Preds = slices.Clone(f.Preds)
 	g.cfgScratch = nil // working memory is never shared
+	g.gatherScratch = nil
 	return &g
 }
 
@@ -950,10 +1014,11 @@ func (f *Func) ColumnLens() [numInstrColumns]struct {
 
 type instrColumn interface {
 	length() int
-	bytes() int             // length times the element size
-	grow()                  // append one zero entry
-	clone()                 // replace the slice with a copy
-	gather(order []InstrID) // replace the slice with its entries at order, in that order
+	bytes() int                           // length times the element size
+	grow()                                // append one zero entry
+	clone()                               // replace the slice with a copy
+	copyFrom(old instrColumn)             // set the slice to its contents copied into old's array
+	gather(order []InstrID, tmp []uint32) // keep the slice's entries at order, in that order (tmp: a scratch word per entry)
 }
 
 type col[T any] struct{ p *[]T }
@@ -968,13 +1033,22 @@ func (c col[T]) grow() {
 	*c.p = append(*c.p, zero)
 }
 func (c col[T]) clone() { *c.p = slices.Clone(*c.p) }
-func (c col[T]) gather(order []InstrID) {
+
+// copyFrom sets the column (a copy of the source's header, as after
+// *dst = *f) to its contents held in old's array.
+func (c col[T]) copyFrom(old instrColumn) {
+	*c.p = append((*old.(col[T]).p)[:0], *c.p...)
+}
+func (c col[T]) gather(order []InstrID, tmp []uint32) {
 	old := *c.p
-	g := make([]T, len(order))
+	// tmp has a word per entry of order, at least as wide as T (every
+	// column's element is a plain value of at most 4 bytes, which a test
+	// checks): the gathered values go there, then back into old's front.
+	g := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(tmp))), len(order))
 	for k, i := range order {
 		g[k] = old[i]
 	}
-	*c.p = g
+	*c.p = old[:copy(old, g)]
 }
 
 // MemBytes returns the bytes the function's arrays hold (their lengths,

@@ -390,7 +390,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		}
 		ph := &pipeline[i]
 		if save != nil && !save.set && ph.Pressure == Guarded {
-			*save = resumePoint{set: true, slot: i, snap: f.Clone(), ssa: p.ssa.clone(), version: version, settledAt: settledAt, nstats: len(stats)}
+			*save = resumePoint{set: true, slot: i, snap: f.CloneInto(sc.takeSnap()), ssa: p.ssa.clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				save.html = html.mark()
 			}

@@ -335,12 +335,17 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	// the phases that heed it (Pass.regCap).
 	stats, err := runPipelineWith(ctx, c, sc, a, stats, html, capLive, false, byClasses, nil, false, &rp, nil)
 	if err != nil || ctx.Err() != nil || !rp.set {
+		if rp.set {
+			sc.spareSnap = rp.snap
+		}
 		return stats, err
 	}
 	if localBytes(f) < local0 {
+		sc.spareSnap = rp.snap // no retry: the copy's arrays serve the next snapshot
 		return stats, nil
 	}
 	if byFiles.within(a, capLive) && !splitHidExcess(stats[rp.nstats:], capLive) {
+		sc.spareSnap = rp.snap
 		return stats, nil
 	}
 	out := byFiles.of(a)

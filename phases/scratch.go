@@ -5,6 +5,7 @@ import (
 
 	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
 )
 
 // Scratch is a per-worker arena that phases borrow temporary memory from.
@@ -28,6 +29,16 @@ type Scratch struct {
 	// worker reuses, whatever the function (see Analyses).
 	spareLive *core.Liveness
 	spareDU   *core.DefUse
+	// spareSnap is a function copy the retry did not need (its resume
+	// point's snapshot): the next snapshot is copied into its arrays.
+	spareSnap *ir.Func
+}
+
+// takeSnap hands over the spare snapshot (nil when there is none).
+func (s *Scratch) takeSnap() *ir.Func {
+	f := s.spareSnap
+	s.spareSnap = nil
+	return f
 }
 
 // NewScratch returns an empty arena; it grows on demand and keeps its
