@@ -50,12 +50,39 @@ type Uniformity struct {
 	// Divergent is true for blocks ending in a branch whose condition or
 	// index is varying.
 	Divergent []bool
+
+	buf *uniBuf // working memory a later ComputeUniformityInto reuses
+}
+
+// uniBuf is the analysis's working memory, kept with its result so that
+// recomputing into a dropped result allocates nothing once grown.
+type uniBuf struct {
+	flags  []bool
+	work   []ir.RegID
+	marks  []uint32
+	region []ir.BlockID
+	joins  []ir.BlockID
+	cand   []ir.RegID
+	tmp    []ir.RegID
+	pos    []int32
+	once   []uint8
+	defsW  []ir.BlockID
+	defsS  []uint32
+	files  []ir.File
 }
 
 // Files returns the register file of every register: UR/UP for uniform
 // registers, R/P for varying ones.
 func (u *Uniformity) Files(f *ir.Func) []ir.File {
-	fs := make([]ir.File, f.NumRegs())
+	var fs []ir.File
+	if u.buf != nil && cap(u.buf.files) >= f.NumRegs() {
+		fs = u.buf.files[:f.NumRegs()] // every entry is set below
+	} else {
+		fs = make([]ir.File, f.NumRegs())
+		if u.buf != nil {
+			u.buf.files = fs
+		}
+	}
 	for r, t := range f.RegType {
 		fs[r] = ir.FileOf(t, !u.Varying[r])
 	}
@@ -130,14 +157,31 @@ type DivergenceInputs struct {
 // asked for only when some branch is divergent, its liveness, dominator
 // and post-dominator trees (an analysis cache hands over what it holds).
 func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceInputs) *Uniformity {
+	return ComputeUniformityInto(nil, f, du, divergence)
+}
+
+// ComputeUniformityInto is ComputeUniformityWith computing into the
+// memory of u, a result no longer in use (nil allocates): an analysis
+// cache recomputing function after function allocates nothing once its
+// arrays have grown. The result is u itself; Files of it reuses u's
+// earlier Files slice too.
+func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence func() DivergenceInputs) *Uniformity {
 	ensureCFG(f)
 	nr, nb := f.NumRegs(), f.NumBlocks()
-	flags := make([]bool, nr+nb)
-	u := &Uniformity{Varying: flags[:nr:nr], Divergent: flags[nr:]}
+	if u == nil {
+		u = &Uniformity{buf: &uniBuf{}}
+	} else if u.buf == nil {
+		u.buf = &uniBuf{}
+	}
+	bf := u.buf
+	bf.flags = grown(bf.flags, nr+nb)
+	flags := bf.flags
+	u.Varying, u.Divergent = flags[:nr:nr], flags[nr:]
 	if !f.HasBody || nb == 0 {
 		return u
 	}
-	var work []ir.RegID
+	work := bf.work[:0]
+	defer func() { bf.work = work[:0] }()
 	var refsBuf [32]RegRef
 	refs := refsBuf[:0]
 	markDefs := func(i ir.InstrID) {
@@ -181,6 +225,10 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceI
 		dom     *DomTree
 		once    []uint8 // onceValued's answers: 0 not asked, 1 yes, 2 no, 3 being asked
 	)
+	region, joins, cand, tmp = bf.region[:0], bf.joins[:0], bf.cand[:0], bf.tmp[:0]
+	defer func() {
+		bf.region, bf.joins, bf.cand, bf.tmp = region[:0], joins[:0], cand[:0], tmp[:0]
+	}()
 	// onceValued reports whether r holds one value per thread whenever it
 	// is read after a definition: every definition of r is unguarded, no
 	// PHI, computes r alone from nothing that changes while the thread
@@ -200,7 +248,8 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceI
 	var pos []int32
 	posOf := func(i ir.InstrID) int32 {
 		if pos == nil {
-			pos = make([]int32, f.NumInstrs())
+			bf.pos = grown(bf.pos, f.NumInstrs())
+			pos = bf.pos
 			for _, b := range f.Layout {
 				n := int32(0)
 				for j := f.BlockFirst[b]; j != ir.NoInstr; j = f.Next[j] {
@@ -226,7 +275,8 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceI
 	var onceValued func(r ir.RegID, depth int) bool
 	onceValued = func(r ir.RegID, depth int) bool {
 		if once == nil {
-			once = make([]uint8, nr)
+			bf.once = grown(bf.once, nr)
+			once = bf.once
 		}
 		switch once[r] {
 		case 1:
@@ -283,9 +333,10 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceI
 		if live == nil {
 			in := divergence()
 			live, pd, dom = in.Live, in.PostDom, in.Dom
-			marks := make([]uint32, nb+nr)
+			bf.marks = grown(bf.marks, nb+nr)
+			marks := bf.marks
 			seen, defd = marks[:nb:nb], marks[nb:]
-			defsOf = defsByBlock(f, du)
+			defsOf = defsByBlock(f, du, bf)
 			nglobal = live.NumGlobals()
 		}
 		if !pd.Contains(b) {
@@ -444,9 +495,10 @@ func sameInstr(f *ir.Func, x, y ir.InstrID) bool {
 
 // defsByBlock lists, per block, the registers defined there (a register
 // once per definition), from def-use chains.
-func defsByBlock(f *ir.Func, du *DefUse) csr {
+func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 	nb := f.NumBlocks()
-	g := csr{start: make([]uint32, nb+1)}
+	bf.defsS = grown(bf.defsS, nb+1)
+	g := csr{start: bf.defsS}
 	for r := range f.NumRegs() {
 		for _, d := range du.Defs(ir.RegID(r)) {
 			if b := f.Block[d.Instr]; b != ir.NoBlock {
@@ -457,7 +509,8 @@ func defsByBlock(f *ir.Func, du *DefUse) csr {
 	for b := range nb {
 		g.start[b+1] += g.start[b]
 	}
-	w := make([]ir.BlockID, int(g.start[nb])+nb)
+	bf.defsW = grown(bf.defsW, int(g.start[nb])+nb)
+	w := bf.defsW
 	g.adj = w[:g.start[nb]:g.start[nb]]
 	fill := unsafeUint32s(w[g.start[nb]:])
 	copy(fill, g.start[:nb])
@@ -470,4 +523,15 @@ func defsByBlock(f *ir.Func, du *DefUse) csr {
 		}
 	}
 	return g
+}
+
+// grown returns b resized to n zeroed entries, reusing its array when it
+// is large enough.
+func grown[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
 }

@@ -109,10 +109,15 @@ type Analyses struct {
 	du    *core.DefUse
 	duOld *core.DefUse // dropped chains whose memory the next computation reuses
 	uni   *core.Uniformity
-	files []ir.File
-	live  *core.Liveness
-	spare *core.Liveness // a dropped liveness whose memory the next solve reuses
-	press Pressure       // PerInstr nil when only the maximum was asked for
+	// uniOld is a uniformity result dropped between phases (Keep) or at
+	// Release, whose memory the next computation reuses. A result
+	// dropped by a pass's own Invalidate is not reused: the pass may
+	// still hold it (its Files, say) until it returns.
+	uniOld *core.Uniformity
+	files  []ir.File
+	live   *core.Liveness
+	spare  *core.Liveness // a dropped liveness whose memory the next solve reuses
+	press  Pressure       // PerInstr nil when only the maximum was asked for
 
 	// Computed counts, per analysis, how many times it was computed
 	// (tests check that phases share them).
@@ -133,7 +138,11 @@ func NewAnalysesIn(f *ir.Func, sc *Scratch) *Analyses { return &Analyses{f: f, s
 // must not be used afterwards.
 func (a *Analyses) Release() {
 	a.Invalidate(PreserveAll)
+	a.retire()
 	if a.sc != nil {
+		if a.uniOld != nil {
+			a.sc.spareUni = a.uniOld
+		}
 		if a.spare != nil {
 			a.sc.spareLive = a.spare
 		}
@@ -141,7 +150,15 @@ func (a *Analyses) Release() {
 			a.sc.spareDU = a.duOld
 		}
 	}
-	a.spare, a.duOld = nil, nil
+	a.spare, a.duOld, a.uniOld = nil, nil, nil
+}
+
+// retire hands the memory of the analyses no longer valid to the next
+// computations: called between phases, when no pass holds them.
+func (a *Analyses) retire() {
+	if a.valid&AUniformity == 0 && a.uni != nil {
+		a.uniOld, a.uni = a.uni, nil
+	}
 }
 
 // Func returns the function the cache describes.
@@ -165,7 +182,10 @@ func (a *Analyses) Invalidate(set Analysis) {
 
 // Keep drops every analysis not in set (what a phase that changed the
 // function does not preserve).
-func (a *Analyses) Keep(set Analysis) { a.Invalidate(PreserveAll &^ set) }
+func (a *Analyses) Keep(set Analysis) {
+	a.Invalidate(PreserveAll &^ set)
+	a.retire()
+}
 
 // Valid returns the analyses currently cached.
 func (a *Analyses) Valid() Analysis {
@@ -267,7 +287,12 @@ func (a *Analyses) Liveness() *core.Liveness {
 // Uniformity returns the uniformity analysis.
 func (a *Analyses) Uniformity() *core.Uniformity {
 	if !a.have(AUniformity) {
-		a.uni = core.ComputeUniformityWith(a.f, a.DefUse(), func() core.DivergenceInputs {
+		if a.uniOld == nil && a.sc != nil {
+			a.uniOld, a.sc.spareUni = a.sc.spareUni, nil
+		}
+		old := a.uniOld
+		a.uniOld = nil
+		a.uni = core.ComputeUniformityInto(old, a.f, a.DefUse(), func() core.DivergenceInputs {
 			return core.DivergenceInputs{Live: a.Liveness(), PostDom: a.PostDom(), Dom: a.Dom()}
 		})
 		a.files = a.uni.Files(a.f)

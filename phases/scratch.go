@@ -29,6 +29,7 @@ type Scratch struct {
 	// worker reuses, whatever the function (see Analyses).
 	spareLive *core.Liveness
 	spareDU   *core.DefUse
+	spareUni  *core.Uniformity
 	// spareSnap is a function copy the retry did not need (its resume
 	// point's snapshot): the next snapshot is copied into its arrays.
 	spareSnap *ir.Func
