@@ -19,6 +19,8 @@ type Order struct {
 	RPO []ir.BlockID
 	// Num maps a block to its position in RPO, -1 when unreachable.
 	Num []int32
+
+	w []uint32 // the array RPO and Num live in (reused by ComputeOrderInto)
 }
 
 // Reachable reports whether b is reachable from the entry.
@@ -47,10 +49,13 @@ func (g csr) of(n ir.BlockID) []ir.BlockID { return g.adj[g.start[n]:g.start[n+1
 // dfsOrder returns the reverse post-order of the n-node graph succ from
 // the roots (visited in the order given), and the RPO number of every
 // node (-1 when unvisited).
-func dfsOrder(n int, succ csr, roots []ir.BlockID) ([]ir.BlockID, []int32) {
-	// One allocation of 32-bit words for the results and the stacks (a
-	// DFS stack holds each node at most once).
-	w := make([]uint32, 4*n)
+func dfsOrder(n int, succ csr, roots []ir.BlockID, w []uint32) ([]ir.BlockID, []int32, []uint32) {
+	// One array of 32-bit words for the results and the stacks (a DFS
+	// stack holds each node at most once), w's when large enough.
+	if cap(w) < 4*n {
+		w = make([]uint32, 4*n)
+	}
+	w = w[:4*n]
 	num := unsafeInt32s(w[:n:n])
 	for i := range num {
 		num[i] = -1
@@ -92,21 +97,30 @@ func dfsOrder(n int, succ csr, roots []ir.BlockID) ([]ir.BlockID, []int32) {
 	for k, b := range post {
 		num[b] = int32(k)
 	}
-	return post, num
+	return post, num, w
 }
 
 func succCSR(f *ir.Func) csr { return csr{f.SuccStart, f.Succs} }
 func predCSR(f *ir.Func) csr { return csr{f.PredStart, f.Preds} }
 
 // ComputeOrder returns the reverse post-order of f's reachable blocks.
-func ComputeOrder(f *ir.Func) *Order {
+func ComputeOrder(f *ir.Func) *Order { return ComputeOrderInto(nil, f) }
+
+// ComputeOrderInto is ComputeOrder into the memory of o, an order no
+// longer in use (nil allocates).
+func ComputeOrderInto(o *Order, f *ir.Func) *Order {
 	ensureCFG(f)
+	if o == nil {
+		o = &Order{}
+	}
 	e := f.Entry()
 	if e == ir.NoBlock {
-		return &Order{Num: make([]int32, f.NumBlocks())}
+		*o = Order{Num: make([]int32, f.NumBlocks())}
+		return o
 	}
-	rpo, num := dfsOrder(f.NumBlocks(), succCSR(f), []ir.BlockID{e})
-	return &Order{RPO: rpo, Num: num}
+	roots := [1]ir.BlockID{e}
+	o.RPO, o.Num, o.w = dfsOrder(f.NumBlocks(), succCSR(f), roots[:], o.w)
+	return o
 }
 
 // DomTree is a dominator tree (or a post-dominator tree, whose root is a
@@ -123,6 +137,44 @@ type DomTree struct {
 
 	kids      csr
 	pre, post []uint32 // DFS intervals on the tree: a dom b iff pre[a] <= pre[b] && post[b] <= post[a]
+
+	mem *domMem // the arrays the tree lives in, reused by the Into forms
+}
+
+// domMem is a tree's memory: what buildDom fills, and the post-dominator
+// construction's reversed graph and search.
+type domMem struct {
+	bw      []ir.BlockID
+	cw      []uint32
+	seen    []bool
+	toX     []ir.BlockID
+	stack   []ir.BlockID
+	rsStart []uint32
+	rpStart []uint32
+	rsAdj   []ir.BlockID
+	rpAdj   []ir.BlockID
+	dfs     []uint32
+}
+
+// memOf returns d's memory for a recomputation into d (a fresh tree and
+// memory when d is nil).
+func memOf(d *DomTree) (*DomTree, *domMem) {
+	if d == nil {
+		d = &DomTree{}
+	}
+	if d.mem == nil {
+		d.mem = &domMem{}
+	}
+	return d, d.mem
+}
+
+// sized returns b with n entries (contents unspecified), reusing its
+// array when large enough.
+func sized[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
 }
 
 // Contains reports whether node b is in the tree.
@@ -171,11 +223,15 @@ func (d *DomTree) PreOrder() []ir.BlockID {
 // intersection of its processed predecessors' idoms, where intersect walks
 // two fingers up the current tree by RPO number. Repeat until stable
 // (one extra pass on reducible graphs, a few on irreducible ones).
-func buildDom(n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr) *DomTree {
-	// Two allocations: block IDs (idom, children, DFS stack) and counters
+func buildDom(d *DomTree, n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr) *DomTree {
+	// Two arrays: block IDs (idom, children, DFS stack) and counters
 	// (child offsets, fill cursors, DFS intervals, DFS stack).
-	bw := make([]ir.BlockID, 3*n)
-	cw := make([]uint32, 5*n+1)
+	d, mem := memOf(d)
+	mem.bw = sized(mem.bw, 3*n)
+	mem.cw = sized(mem.cw, 5*n+1)
+	bw, cw := mem.bw, mem.cw
+	clear(cw[:n+1])          // the child counts start at 0
+	clear(cw[2*n+1 : 4*n+1]) // DFS intervals: 0 outside the tree, as a fresh array
 	idom := bw[:n:n]
 	for i := range idom {
 		idom[i] = ir.NoBlock
@@ -211,7 +267,7 @@ func buildDom(n int, root ir.BlockID, order []ir.BlockID, num []int32, pred csr)
 		}
 	}
 	idom[root] = ir.NoBlock
-	d := &DomTree{Idom: idom, Root: root, Order: order, Num: num}
+	*d = DomTree{Idom: idom, Root: root, Order: order, Num: num, mem: mem}
 	// Children in CSR, in RPO order of the child.
 	start := cw[: n+1 : n+1]
 	for _, b := range order[1:] {
@@ -265,11 +321,15 @@ func Dominators(f *ir.Func) *DomTree {
 }
 
 // DominatorsFrom is Dominators given f's current block order.
-func DominatorsFrom(f *ir.Func, o *Order) *DomTree {
+func DominatorsFrom(f *ir.Func, o *Order) *DomTree { return DominatorsInto(nil, f, o) }
+
+// DominatorsInto is DominatorsFrom into the memory of d, a tree no
+// longer in use (nil allocates).
+func DominatorsInto(d *DomTree, f *ir.Func, o *Order) *DomTree {
 	if len(o.RPO) == 0 {
 		return &DomTree{Idom: make([]ir.BlockID, f.NumBlocks()), Root: ir.NoBlock, Num: o.Num}
 	}
-	return buildDom(f.NumBlocks(), o.RPO[0], o.RPO, o.Num, predCSR(f))
+	return buildDom(d, f.NumBlocks(), o.RPO[0], o.RPO, o.Num, predCSR(f))
 }
 
 // PostDominators computes the post-dominator tree of f over the reachable
@@ -286,7 +346,11 @@ func PostDominators(f *ir.Func) *DomTree {
 }
 
 // PostDominatorsFrom is PostDominators given f's current block order.
-func PostDominatorsFrom(f *ir.Func, o *Order) *DomTree {
+func PostDominatorsFrom(f *ir.Func, o *Order) *DomTree { return PostDominatorsInto(nil, f, o) }
+
+// PostDominatorsInto is PostDominatorsFrom into the memory of d, a tree
+// no longer in use (nil allocates).
+func PostDominatorsInto(d *DomTree, f *ir.Func, o *Order) *DomTree {
 	nb := f.NumBlocks()
 	x := ir.BlockID(nb)
 	n := nb + 1
@@ -298,9 +362,12 @@ func PostDominatorsFrom(f *ir.Func, o *Order) *DomTree {
 		return &DomTree{Idom: make([]ir.BlockID, n), Root: ir.NoBlock, Num: num}
 	}
 	// Find the exits and the fake exits with a reverse search.
-	seen := make([]bool, nb)
-	toX := make([]ir.BlockID, 0, 4)
-	stack := make([]ir.BlockID, 0, 64)
+	d, mem := memOf(d)
+	mem.seen = sized(mem.seen, nb)
+	seen := mem.seen
+	clear(seen)
+	toX := mem.toX[:0]
+	stack := mem.stack[:0]
 	mark := func(b ir.BlockID) {
 		seen[b] = true
 		stack = append(stack[:0], b)
@@ -327,13 +394,20 @@ func PostDominatorsFrom(f *ir.Func, o *Order) *DomTree {
 			mark(b)
 		}
 	}
-	// The reversed graph restricted to reachable blocks, plus X.
-	isX := make([]bool, nb)
+	mem.toX, mem.stack = toX[:0], stack[:0]
+	// The reversed graph restricted to reachable blocks, plus X. (seen
+	// now marks the blocks with an edge to X.)
+	isX := seen
+	clear(isX)
 	for _, b := range toX {
 		isX[b] = true
 	}
-	rs := csr{start: make([]uint32, n+1)} // reversed successors = CFG preds
-	rp := csr{start: make([]uint32, n+1)} // reversed preds = CFG succs (+X)
+	mem.rsStart = sized(mem.rsStart, n+1)
+	mem.rpStart = sized(mem.rpStart, n+1)
+	clear(mem.rsStart)
+	clear(mem.rpStart)
+	rs := csr{start: mem.rsStart} // reversed successors = CFG preds
+	rp := csr{start: mem.rpStart} // reversed preds = CFG succs (+X)
 	for b := range nb {
 		if o.Num[b] < 0 {
 			continue
@@ -353,8 +427,8 @@ func PostDominatorsFrom(f *ir.Func, o *Order) *DomTree {
 		rs.start[i+1] += rs.start[i]
 		rp.start[i+1] += rp.start[i]
 	}
-	rs.adj = make([]ir.BlockID, 0, rs.start[n])
-	rp.adj = make([]ir.BlockID, 0, rp.start[n])
+	rs.adj = mem.rsAdj[:0]
+	rp.adj = mem.rpAdj[:0]
 	for b := range nb {
 		if o.Num[b] < 0 {
 			continue
@@ -370,8 +444,12 @@ func PostDominatorsFrom(f *ir.Func, o *Order) *DomTree {
 		}
 	}
 	rs.adj = append(rs.adj, toX...)
-	order, num := dfsOrder(n, rs, []ir.BlockID{x})
-	return buildDom(n, x, order, num, rp)
+	mem.rsAdj, mem.rpAdj = rs.adj, rp.adj
+	roots := [1]ir.BlockID{x}
+	var order []ir.BlockID
+	var num []int32
+	order, num, mem.dfs = dfsOrder(n, rs, roots[:], mem.dfs)
+	return buildDom(d, n, x, order, num, rp)
 }
 
 // VirtualExit returns the ID of the virtual exit node of a post-dominator

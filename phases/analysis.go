@@ -114,10 +114,13 @@ type Analyses struct {
 	// dropped by a pass's own Invalidate is not reused: the pass may
 	// still hold it (its Files, say) until it returns.
 	uniOld *core.Uniformity
-	files  []ir.File
-	live   *core.Liveness
-	spare  *core.Liveness // a dropped liveness whose memory the next solve reuses
-	press  Pressure       // PerInstr nil when only the maximum was asked for
+	// Likewise for the CFG analyses.
+	orderOld        *core.Order
+	domOld, pdomOld *core.DomTree
+	files           []ir.File
+	live            *core.Liveness
+	spare           *core.Liveness // a dropped liveness whose memory the next solve reuses
+	press           Pressure       // PerInstr nil when only the maximum was asked for
 
 	// Computed counts, per analysis, how many times it was computed
 	// (tests check that phases share them).
@@ -143,6 +146,15 @@ func (a *Analyses) Release() {
 		if a.uniOld != nil {
 			a.sc.spareUni = a.uniOld
 		}
+		if a.orderOld != nil {
+			a.sc.spareOrder = a.orderOld
+		}
+		if a.domOld != nil {
+			a.sc.spareDom = a.domOld
+		}
+		if a.pdomOld != nil {
+			a.sc.sparePdom = a.pdomOld
+		}
 		if a.spare != nil {
 			a.sc.spareLive = a.spare
 		}
@@ -151,6 +163,7 @@ func (a *Analyses) Release() {
 		}
 	}
 	a.spare, a.duOld, a.uniOld = nil, nil, nil
+	a.orderOld, a.domOld, a.pdomOld = nil, nil, nil
 }
 
 // retire hands the memory of the analyses no longer valid to the next
@@ -159,6 +172,35 @@ func (a *Analyses) retire() {
 	if a.valid&AUniformity == 0 && a.uni != nil {
 		a.uniOld, a.uni = a.uni, nil
 	}
+	if a.valid&AOrder == 0 && a.order != nil {
+		a.orderOld, a.order = a.order, nil
+	}
+	if a.valid&ADom == 0 && a.dom != nil {
+		a.domOld, a.dom = a.dom, nil
+	}
+	if a.valid&APostDom == 0 && a.pdom != nil {
+		a.pdomOld, a.pdom = a.pdom, nil
+	}
+}
+
+// reuse returns the retired result *old (taking the worker's spare
+// *spare when there is none) for a computation to fill, and clears both.
+func reuse[T any](old, spare **T) *T {
+	r := *old
+	if r == nil && spare != nil {
+		r, *spare = *spare, nil
+	}
+	*old = nil
+	return r
+}
+
+// spareOf returns the address of a scratch's spare slot, nil without a
+// scratch.
+func spareOf[T any](sc *Scratch, slot func(*Scratch) **T) **T {
+	if sc == nil {
+		return nil
+	}
+	return slot(sc)
 }
 
 // Func returns the function the cache describes.
@@ -222,7 +264,7 @@ func (a *Analyses) got(k Analysis) {
 // Order returns the reverse post-order of the reachable blocks.
 func (a *Analyses) Order() *core.Order {
 	if !a.have(AOrder) {
-		a.order = core.ComputeOrder(a.f)
+		a.order = core.ComputeOrderInto(reuse(&a.orderOld, spareOf(a.sc, func(s *Scratch) **core.Order { return &s.spareOrder })), a.f)
 		a.got(AOrder)
 	}
 	return a.order
@@ -231,7 +273,7 @@ func (a *Analyses) Order() *core.Order {
 // Dom returns the dominator tree.
 func (a *Analyses) Dom() *core.DomTree {
 	if !a.have(ADom) {
-		a.dom = core.DominatorsFrom(a.f, a.Order())
+		a.dom = core.DominatorsInto(reuse(&a.domOld, spareOf(a.sc, func(s *Scratch) **core.DomTree { return &s.spareDom })), a.f, a.Order())
 		a.got(ADom)
 	}
 	return a.dom
@@ -240,7 +282,7 @@ func (a *Analyses) Dom() *core.DomTree {
 // PostDom returns the post-dominator tree.
 func (a *Analyses) PostDom() *core.DomTree {
 	if !a.have(APostDom) {
-		a.pdom = core.PostDominatorsFrom(a.f, a.Order())
+		a.pdom = core.PostDominatorsInto(reuse(&a.pdomOld, spareOf(a.sc, func(s *Scratch) **core.DomTree { return &s.sparePdom })), a.f, a.Order())
 		a.got(APostDom)
 	}
 	return a.pdom
@@ -287,11 +329,7 @@ func (a *Analyses) Liveness() *core.Liveness {
 // Uniformity returns the uniformity analysis.
 func (a *Analyses) Uniformity() *core.Uniformity {
 	if !a.have(AUniformity) {
-		if a.uniOld == nil && a.sc != nil {
-			a.uniOld, a.sc.spareUni = a.sc.spareUni, nil
-		}
-		old := a.uniOld
-		a.uniOld = nil
+		old := reuse(&a.uniOld, spareOf(a.sc, func(s *Scratch) **core.Uniformity { return &s.spareUni }))
 		a.uni = core.ComputeUniformityInto(old, a.f, a.DefUse(), func() core.DivergenceInputs {
 			return core.DivergenceInputs{Live: a.Liveness(), PostDom: a.PostDom(), Dom: a.Dom()}
 		})

@@ -27,9 +27,11 @@ type Scratch struct {
 
 	// Dropped analysis results whose memory the next computation on this
 	// worker reuses, whatever the function (see Analyses).
-	spareLive *core.Liveness
-	spareDU   *core.DefUse
-	spareUni  *core.Uniformity
+	spareLive           *core.Liveness
+	spareDU             *core.DefUse
+	spareUni            *core.Uniformity
+	spareOrder          *core.Order
+	spareDom, sparePdom *core.DomTree
 	// spareSnap is a function copy the retry did not need (its resume
 	// point's snapshot): the next snapshot is copied into its arrays.
 	spareSnap *ir.Func
