@@ -345,13 +345,18 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 	var pre []phases.Resources
 	if phases.InlineEnabled(cfg) {
 		pre = make([]phases.Resources, len(m.IR.Funcs))
+		sc := p.getScratch()
 		for k, f := range m.IR.Funcs {
 			if f.HasBody {
-				if pre[k], err = p.measure1(phases.NewAnalyses(f), m.Path); err != nil {
+				a := phases.NewAnalysesIn(f, sc)
+				if pre[k], err = p.measure1(a, m.Path); err != nil {
+					p.putScratch(sc)
 					return err
 				}
+				a.Release()
 			}
 		}
+		p.putScratch(sc)
 		if err := inlineModule(cfg, m); err != nil {
 			return err
 		}
@@ -498,14 +503,16 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 	}
 	// The input measure computes analyses the first phases ask for
 	// (def-use, liveness); the output measure reuses what the last phases
-	// left valid.
+	// left valid. With inlining the input was measured before it (pre).
 	a := phases.NewAnalysesIn(f, sc)
-	in, err := p.measure1(a, path)
-	if err != nil {
-		return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
-	}
+	var in phases.Resources
 	if pre != nil {
 		in = *pre
+	} else {
+		var err error
+		if in, err = p.measure1(a, path); err != nil {
+			return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
+		}
 	}
 	stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
 	fr := FuncReport{
