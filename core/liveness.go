@@ -188,6 +188,7 @@ func (l *Liveness) PhiOut(b ir.BlockID) []ir.RegID {
 // over a pipeline, and reusing the arrays keeps that from being
 // allocation- and clearing-bound.
 type liveBuf struct {
+	pw        walkMem // walkPressure's memory (pressure.go)
 	files     []ir.File
 	slots     []uint8
 	order     []ir.BlockID
@@ -269,13 +270,17 @@ func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, blo
 		opt.LiveAtExit = f.ReturnRegs(nil)
 	}
 	nb, nr := f.NumBlocks(), f.NumRegs()
-	buf := &liveBuf{}
+	// (Allocated only when there is no old result to reuse: an
+	// allocation made and then replaced would still cost one.)
+	var buf *liveBuf
 	if old != nil && old.buf != nil {
 		buf = old.buf
+	} else {
+		buf = &liveBuf{}
 	}
-	l := &Liveness{}
-	if old != nil {
-		l = old
+	l := old
+	if l == nil {
+		l = &Liveness{}
 	}
 	*l = Liveness{F: f, Files: opt.Files, buf: buf}
 	if l.Files == nil {

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/ptxopt/ptxopt/bitvec"
@@ -81,15 +82,36 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 		p.Block[k] = ir.NoBlock
 	}
 	nr := f.NumRegs()
-	lw := make([]uint32, bitvec.WordsFor(nr))
-	stamp := make([]uint32, nr)
+	// The walk's memory is the liveness's own (pw), so that walk after
+	// walk on one worker allocates nothing; a walk started from another
+	// walk's callback gets its own.
+	pw := &walkMem{}
+	if l.buf != nil && !l.buf.pw.busy {
+		pw = &l.buf.pw
+	}
+	pw.busy = true
+	defer func() { pw.busy = false }()
+	if cap(pw.lw) < bitvec.WordsFor(nr) {
+		pw.lw = make([]uint32, bitvec.WordsFor(nr))
+	}
+	lw := pw.lw[:bitvec.WordsFor(nr)]
+	// stamp[r] == st marks r's state in lw as read in the current block;
+	// the stamps run on from walk to walk (pw.epoch), so the array needs
+	// no clearing unless it is new or the counter wraps.
+	if cap(pw.stamp) < nr || pw.epoch > math.MaxUint32-uint32(len(f.Layout))-1 {
+		pw.stamp = make([]uint32, max(nr, cap(pw.stamp)))
+		pw.epoch = 0
+	}
+	stamp := pw.stamp[:nr]
 	var cnt [ir.NumFiles]int
 	var refsBuf [32]RegRef
 	refs := refsBuf[:0]
-	var extra []ir.RegID
+	extra := pw.extra[:0]
+	defer func() { pw.extra = extra[:0] }()
 	var b ir.BlockID
-	var st uint32
-	var out OutSet
+	st := pw.epoch
+	defer func() { pw.epoch = st }()
+	out := &pw.out
 	// A register's state is read from the block's live-out set the first
 	// time the walk meets it (a lookup), and kept in lw under the block's
 	// stamp afterwards: a block costs its references, not its live set.
@@ -118,7 +140,8 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
-	weights := l.newOutWeights(files)
+	weights := &pw.weights
+	weights.reset(l, files)
 	record := func(i ir.InstrID) {
 		for k := range cnt {
 			if cnt[k] > p.Max[k] {
@@ -131,8 +154,8 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 	}
 	for _, b = range blocks {
 		st++
-		l.Out(b, &out)
-		cnt = weights.count(l, b, &out)
+		l.Out(b, out)
+		cnt = weights.count(l, b, out)
 		record(ir.NoInstr)
 		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
@@ -183,15 +206,36 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 type outWeights struct {
 	files []ir.File
 	segs  []*segWeights
+	pool  []*segWeights // per segment, weights whose memory a later walk reuses
 }
 
 type segWeights struct {
 	mask  [ir.NumFiles][]uint32
 	plane [3][]uint32
+	all   []uint32 // the array mask and plane live in
 }
 
-func (l *Liveness) newOutWeights(files []ir.File) *outWeights {
-	return &outWeights{files: files, segs: make([]*segWeights, len(l.segs))}
+// walkMem is the working memory of walkPressure, kept with a liveness.
+type walkMem struct {
+	busy    bool
+	lw      []uint32
+	stamp   []uint32
+	epoch   uint32
+	extra   []ir.RegID
+	out     OutSet
+	weights outWeights
+}
+
+// reset empties w for a walk of l with registers in files, keeping the
+// memory of the segments' weights for reuse.
+func (w *outWeights) reset(l *Liveness, files []ir.File) {
+	w.files = files
+	if cap(w.segs) < len(l.segs) {
+		w.segs = make([]*segWeights, len(l.segs))
+		w.pool = append(w.pool[:0], make([]*segWeights, len(l.segs))...)
+	}
+	w.segs = w.segs[:len(l.segs)]
+	clear(w.segs)
 }
 
 // count returns the live slots per file of o, the live-out set of b.
@@ -205,8 +249,20 @@ func (w *outWeights) count(l *Liveness, b ir.BlockID, o *OutSet) [ir.NumFiles]in
 	sw := w.segs[k]
 	if sw == nil {
 		n := len(o.words)
-		sw = &segWeights{}
-		all := make([]uint32, (int(ir.NumFiles)+3)*n)
+		if int(k) < len(w.pool) {
+			if w.pool[k] == nil {
+				w.pool[k] = &segWeights{}
+			}
+			sw = w.pool[k]
+		} else {
+			sw = &segWeights{}
+		}
+		m := (int(ir.NumFiles) + 3) * n
+		if cap(sw.all) < m {
+			sw.all = make([]uint32, m)
+		}
+		all := sw.all[:m]
+		clear(all)
 		for f := range sw.mask {
 			sw.mask[f] = all[f*n : (f+1)*n : (f+1)*n]
 		}
