@@ -282,7 +282,17 @@ func runBundle(p *Pass, b *bundle) bool {
 // a round changes nothing (once: one round).
 func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	f := p.F
-	g := &genOpt{
+	// The state lives in the worker's scratch when there is one (a
+	// bundle's state is dropped when it returns; nothing keeps it).
+	var g *genOpt
+	if p.Scratch != nil && !p.Scratch.genOptBusy {
+		g = &p.Scratch.genOptState
+		p.Scratch.genOptBusy = true
+		defer func() { p.Scratch.genOptBusy = false }()
+	} else {
+		g = new(genOpt)
+	}
+	*g = genOpt{
 		f:            f,
 		a:            p.A,
 		p:            p,

@@ -71,7 +71,10 @@ type merger struct {
 // instructions it turned into copies.
 func (g *genOpt) mergeEquivalent() int64 {
 	f := g.f
-	m := &merger{g: g, pos: take[int32](g.sc, len(f.Op)), nDef: take[int32](g.sc, f.NumRegs()), nUse: take[int32](g.sc, f.NumRegs())}
+	m := &merger{g: g, pos: take[int32](g.sc, len(f.Op)), nDef: take[int32](g.sc, f.NumRegs()), nUse: take[int32](g.sc, f.NumRegs()),
+		// a block's lists, at most the function's length, and the
+		// operand buffer, from the arena too
+		blk: take[ir.InstrID](g.sc, len(f.Op))[:0], wr: take[ir.RegID](g.sc, len(f.Op))[:0], refs: take[core.RegRef](g.sc, 32)[:0]}
 	clear(m.nDef)
 	clear(m.nUse)
 	wrOf := take[ir.RegID](g.sc, len(f.Op))

@@ -23,7 +23,11 @@ type Scratch struct {
 	// reused; each run resets what it reads).
 	dead   *deadState
 	genOpt genOptBufs // GeneralOptimize's growable buffers (generalopt_dirty.go)
-	split  *splitter  // the splitting phases' arrays (splitlive.go)
+	// genOptState is the state of the GeneralOptimize bundle running on
+	// this worker (genOptBusy while it runs).
+	genOptState genOpt
+	genOptBusy  bool
+	split       *splitter // the splitting phases' arrays (splitlive.go)
 
 	// Dropped analysis results whose memory the next computation on this
 	// worker reuses, whatever the function (see Analyses).
