@@ -131,6 +131,8 @@ type genOptBufs struct {
 	refs, irefs       []core.RegRef
 	urefs             []core.RegRef
 	edits             []useEdit
+	mblk              []ir.InstrID // MergeEquivalentConditionalFlow's block lists
+	mwr               []ir.RegID
 }
 
 type regAt struct {

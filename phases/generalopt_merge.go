@@ -72,9 +72,11 @@ type merger struct {
 func (g *genOpt) mergeEquivalent() int64 {
 	f := g.f
 	m := &merger{g: g, pos: take[int32](g.sc, len(f.Op)), nDef: take[int32](g.sc, f.NumRegs()), nUse: take[int32](g.sc, f.NumRegs()),
-		// a block's lists, at most the function's length, and the
-		// operand buffer, from the arena too
-		blk: take[ir.InstrID](g.sc, len(f.Op))[:0], wr: take[ir.RegID](g.sc, len(f.Op))[:0], refs: take[core.RegRef](g.sc, 32)[:0]}
+		// a block's lists (kept grown in the worker's buffers: a block is
+		// short, and the arena would hold the function's length) and the
+		// operand buffer
+		blk: g.sc.genOpt.mblk[:0], wr: g.sc.genOpt.mwr[:0], refs: take[core.RegRef](g.sc, 32)[:0]}
+	defer func() { g.sc.genOpt.mblk, g.sc.genOpt.mwr = m.blk[:0], m.wr[:0] }()
 	clear(m.nDef)
 	clear(m.nUse)
 	wrOf := take[ir.RegID](g.sc, len(f.Op))

@@ -99,7 +99,13 @@ func (s *Scratch) InUse() int { return s.top + s.spill }
 // reset takes back everything borrowed.
 func (s *Scratch) reset() {
 	if s.spill > 0 {
-		s.u32 = make([]uint32, 2*(s.top+s.spill)+2)
+		// What the phase needed and an eighth more: the chunk stays
+		// allocated for the function's whole run (and the worker's next
+		// ones), so doubling it would add as much again to the peak
+		// memory of a huge function (on the 1M-instruction kernel the
+		// chunk is the largest single holder of memory).
+		need := s.top + s.spill
+		s.u32 = make([]uint32, need+need/8+2)
 	}
 	s.top, s.spill = 0, 0
 	s.Resets++
