@@ -804,6 +804,11 @@ func (f *Func) Instrs(b BlockID) func(yield func(InstrID) bool) {
 // Compact renumbers the live instructions densely in layout order and
 // drops dead instructions, unused operand runs and unlinked leftovers.
 // Every InstrID held outside the function becomes invalid.
+// maxKeptGatherWords bounds the scratch a function keeps between
+// compactions (small functions, compacted run after run in a JIT, reuse
+// it; a huge one's is dropped).
+const maxKeptGatherWords = 1 << 16
+
 func (f *Func) Compact() {
 	n := 0
 	for _, b := range f.Layout {
@@ -866,6 +871,9 @@ func (f *Func) Compact() {
 	clear(f.Dead)
 	f.numDead = 0
 	f.Line = nil // by parse-time IDs, which no longer exist
+	if need > maxKeptGatherWords {
+		f.gatherScratch = nil // a huge function's would stay with it for good
+	}
 }
 
 // SrcLine returns the source line of instruction i, 0 when it has none

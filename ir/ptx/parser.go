@@ -1216,6 +1216,13 @@ func carve[T any](p *parser, src []T) []T {
 	return dst
 }
 
+// ownArrayBytes is the size from which an array gets an allocation of its
+// own instead of a place in the shared slab, with an eighth more room to
+// grow: a huge function's arrays are reallocated when passes add
+// instructions or registers, and one of them left in a shared chunk
+// would keep the whole chunk (its neighbours' old copies) alive.
+const ownArrayBytes = 256 << 10
+
 // carveZero returns n zero elements from the slab. T must hold no
 // pointers (every IR element type is plain data).
 func carveZero[T any](p *parser, n int) []T {
@@ -1224,6 +1231,11 @@ func carveZero[T any](p *parser, n int) []T {
 	}
 	var z T
 	words := (int(unsafe.Sizeof(z))*n + 7) / 8
+	if words*8 >= ownArrayBytes {
+		room := n + n/8
+		own := make([]uint64, (int(unsafe.Sizeof(z))*room+7)/8)
+		return unsafe.Slice((*T)(unsafe.Pointer(&own[0])), room)[:n]
+	}
 	if len(p.slab)+words > cap(p.slab) {
 		p.slab = make([]uint64, 0, max(words, p.slabWords))
 	}
