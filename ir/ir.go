@@ -12,6 +12,7 @@ package ir
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strconv"
@@ -60,9 +61,15 @@ type Strings struct {
 	// dir points at the page directory. It is replaced (grown) under the
 	// mutex, never changed in place below its old length, so a reader
 	// holding an older directory still finds every page it can ask for.
-	dir     atomic.Pointer[[]*[strPage]string]
-	ids     map[string]StrID
-	indexed uint32 // strings [0, indexed) are in ids
+	dir atomic.Pointer[[]*[strPage]string]
+	// tab is the lookup index: open addressing over (hash, ID) pairs,
+	// at most half full (8 bytes an entry where a Go map of strings
+	// takes several times that: a module of a million-instruction
+	// function holds as many register names).
+	// (Behind a pointer, as a map would be: a copy of the Strings value
+	// shares it.)
+	idx     *strIndex
+	indexed uint32 // strings [0, indexed) are in the index
 	arena   []byte // current chunk; bytes below len are immutable
 }
 
@@ -117,14 +124,92 @@ func (t *Strings) push(s string) StrID {
 	return StrID(id)
 }
 
-// index brings the lookup map up to date. The caller holds the mutex.
+type strIndex struct {
+	tab  []strSlot
+	tabN int
+	seed maphash.Seed
+}
+
+type strSlot struct {
+	h  uint32 // the string's hash (low bits)
+	id StrID  // 0: empty slot (ID 0, the empty string, is never indexed)
+}
+
+// find returns the slot of s: the one holding it, or the empty one where
+// it would go. The caller holds the mutex; tab is not empty.
+func (t *Strings) find(s string, h uint32) int {
+	x := t.idx
+	mask := len(x.tab) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		e := x.tab[i]
+		if e.id == 0 || e.h == h && t.Get(e.id) == s {
+			return i
+		}
+	}
+}
+
+func (t *Strings) hash(s string) uint32 { return uint32(maphash.String(t.idx.seed, s)) }
+
+// insert indexes id (text s), the later of two equal texts winning as a
+// map's assignment would. The caller holds the mutex.
+func (t *Strings) insert(s string, id StrID) {
+	if s == "" {
+		return // ID 0 is the empty string; find answers it directly
+	}
+	x := t.idx
+	if 2*(x.tabN+1) > len(x.tab) {
+		x.rehash(max(64, 2*len(x.tab)))
+	}
+	h := t.hash(s)
+	i := t.find(s, h)
+	if x.tab[i].id == 0 {
+		x.tabN++
+	}
+	x.tab[i] = strSlot{h, id}
+}
+
+func (x *strIndex) rehash(want int) {
+	n := 64 // a power of two (find masks with n-1), at least twice the entries
+	for n < want || n < 2*(x.tabN+1) {
+		n *= 2
+	}
+	old := x.tab
+	x.tab = make([]strSlot, n)
+	mask := n - 1
+	for _, e := range old {
+		if e.id == 0 {
+			continue
+		}
+		i := int(e.h) & mask
+		for x.tab[i].id != 0 {
+			i = (i + 1) & mask
+		}
+		x.tab[i] = e
+	}
+}
+
+// lookup returns the ID of s. The caller holds the mutex and has run
+// index.
+func (t *Strings) lookup(s string) (StrID, bool) {
+	if s == "" {
+		return 0, true
+	}
+	if t.idx == nil || len(t.idx.tab) == 0 {
+		return 0, false
+	}
+	e := t.idx.tab[t.find(s, t.hash(s))]
+	return e.id, e.id != 0
+}
+
+// index brings the lookup table up to date. The caller holds the mutex.
 func (t *Strings) index() {
 	t.init()
-	if t.ids == nil {
-		t.ids = make(map[string]StrID, t.n)
+	if t.idx == nil {
+		t.idx = &strIndex{seed: maphash.MakeSeed()}
+		t.idx.rehash(max(64, 2*int(t.n)))
 	}
 	for ; t.indexed < t.n; t.indexed++ {
-		t.ids[t.Get(StrID(t.indexed))] = StrID(t.indexed)
+		t.insert(t.Get(StrID(t.indexed)), StrID(t.indexed))
 	}
 }
 
@@ -133,11 +218,11 @@ func (t *Strings) Intern(s string) StrID {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.index()
-	if id, ok := t.ids[s]; ok {
+	if id, ok := t.lookup(s); ok {
 		return id
 	}
 	id := t.push(s)
-	t.ids[s] = id
+	t.insert(s, id)
 	t.indexed = t.n
 	return id
 }
@@ -148,11 +233,11 @@ func (t *Strings) InternBytes(b []byte) StrID {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.index()
-	if id, ok := t.ids[string(b)]; ok {
+	if id, ok := t.lookup(unsafe.String(unsafe.SliceData(b), len(b))); ok {
 		return id
 	}
 	id := t.push(t.copyText(b))
-	t.ids[t.Get(id)] = id
+	t.insert(t.Get(id), id)
 	t.indexed = t.n
 	return id
 }
@@ -188,8 +273,7 @@ func (t *Strings) Lookup(s string) (StrID, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.index()
-	id, ok := t.ids[s]
-	return id, ok
+	return t.lookup(s)
 }
 
 // Get returns the text of id ("" for an ID never handed out).
