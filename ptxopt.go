@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -361,15 +362,44 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			return err
 		}
 	}
-	var funcs []*ir.Func
+	if p.slots != nil {
+		p.slots <- struct{}{} // this goroutine's slot
+		defer func() { <-p.slots }()
+	}
+	nfuncs := 0
+	for _, f := range m.IR.Funcs {
+		if f.HasBody {
+			nfuncs++
+		}
+	}
+	if p.slots == nil || nfuncs <= 1 || cfg.DumpW != nil {
+		// One worker (the caller's goroutine): the functions in order,
+		// without the pool's shared state (an embedder optimizing one
+		// small kernel at a time pays for none of it).
+		sc := p.getScratch()
+		defer p.putScratch(sc)
+		rep.Functions = slices.Grow(rep.Functions, nfuncs)
+		for _, f := range m.IR.Funcs {
+			if !f.HasBody {
+				continue
+			}
+			var in *phases.Resources
+			if pre != nil {
+				in = &pre[f.ID]
+			}
+			fr, err := p.runFunc(ctx, cfg, sc, m.Path, f, in)
+			rep.Functions = append(rep.Functions, fr)
+			if err != nil {
+				return p.funcError(ctx, m, err)
+			}
+		}
+		return nil
+	}
+	funcs := make([]*ir.Func, 0, nfuncs)
 	for _, f := range m.IR.Funcs {
 		if f.HasBody {
 			funcs = append(funcs, f)
 		}
-	}
-	if p.slots != nil {
-		p.slots <- struct{}{} // this goroutine's slot
-		defer func() { <-p.slots }()
 	}
 	reports := make([]FuncReport, len(funcs))
 	errs := make([]error, len(funcs))
@@ -422,17 +452,22 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		}
 		rep.Functions = append(rep.Functions, reports[k])
 		if err := errs[k]; err != nil {
-			if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-				return fmt.Errorf("%s: %w", m.Path, context.Cause(ctx))
-			}
-			var pe *phases.PhaseError
-			if errors.As(err, &pe) {
-				return fmt.Errorf("%s: %w", m.Path, err)
-			}
-			return err
+			return p.funcError(ctx, m, err)
 		}
 	}
 	return nil
+}
+
+// funcError is the error of module m for a function's error err.
+func (p *Pipeline) funcError(ctx context.Context, m *Module, err error) error {
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return fmt.Errorf("%s: %w", m.Path, context.Cause(ctx))
+	}
+	var pe *phases.PhaseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", m.Path, err)
+	}
+	return err
 }
 
 // getScratch takes a free worker arena, or makes one.

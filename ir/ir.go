@@ -74,7 +74,7 @@ type Strings struct {
 }
 
 const (
-	strPageBits = 8
+	strPageBits = 6 // 64 strings a page: a small module's first page is 1 KiB
 	strPage     = 1 << strPageBits
 	stringChunk = 64 << 10
 )

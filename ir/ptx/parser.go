@@ -219,10 +219,16 @@ func (p *parser) init(filename string, src []byte) {
 		p.tab = make([]tabEnt, sz)
 	}
 	p.tabN = 0
-	// IR arrays take about twice the source size; chunks of a quarter of
-	// that (at least 8 KiB) keep the slack small for small files.
+	// IR arrays take about twice the source size. A small file's fit in
+	// one chunk of that size (one allocation, little slack); a larger
+	// file's take chunks of a quarter of it (at least 8 KiB), which keeps
+	// the slack small.
 	p.slab = nil
-	p.slabWords = max(1024, len(src)/16)
+	if len(src) < 64<<10 {
+		p.slabWords = len(src)/4 + 256
+	} else {
+		p.slabWords = max(1024, len(src)/16)
+	}
 	// Work arrays sized for a function of about a tenth of the file.
 	ni := min(len(src)/300+16, 1<<16)
 	w := &p.w
