@@ -69,6 +69,7 @@ type config struct {
 	benchtime   time.Duration
 	sections    []string
 	quality     string // the -O0 quality suite's folder
+	embed       string // the small kernel of the embedding figure
 	llvmBin     string // folder of opt and llc; "" for the newest installed
 	readme      string
 	args        []string // as given, for the report
@@ -114,6 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (*config, error) {
 	fs.DurationVar(&minSample, "min-sample", 0, fmt.Sprintf("a scaling sample repeats the pipeline until it has run this long (default %v; -short %v)", fullDefaults.minSample, shortDefaults.minSample))
 	fs.DurationVar(&benchtime, "benchtime", 0, fmt.Sprintf("target time per bit-vector benchmark and round (default %v; -short %v)", fullDefaults.benchtime, shortDefaults.benchtime))
 	fs.StringVar(&sections, "sections", strings.Join(allSections, ","), "sections to measure, comma-separated: "+strings.Join(allSections, ", "))
+	fs.StringVar(&c.embed, "embed", filepath.Join("examples", "saxpy.ptx"), "the small kernel whose one-call ptxopt.Optimize (default options: -O3, report on) gives the embedding figure, measured with the corpus section")
 	fs.StringVar(&c.quality, "quality", filepath.Join("bench", "quality"), "the -O0 quality suite (cuda/*.cu with testdata/K.O0.ll and K.O0.ptx) for the comparison with LLVM")
 	fs.StringVar(&c.llvmBin, "llvm-bin", "", "folder of the opt and llc to compare with (default: the newest LLVM on PATH or in /usr/lib/llvm-*/bin)")
 	fs.StringVar(&c.readme, "readme", "", "also rewrite the benchmark section of this README (between its benchreport markers)")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -23,9 +24,12 @@ type reportRun struct {
 	log     io.Writer
 	machine report.Machine
 	raw     *report.Set
-	start   time.Time
-	elapsed time.Duration
-	loadEnd float64 // one-minute load average when the measuring ended
+	// the embedding figure (measureEmbed)
+	embedErr    error
+	embedInstrs int
+	start       time.Time
+	elapsed     time.Duration
+	loadEnd     float64 // one-minute load average when the measuring ended
 
 	bvErr   error
 	corpus  corpusData
@@ -50,16 +54,18 @@ func (r *reportRun) measure(ctx context.Context) error {
 	defer func() { r.elapsed, r.loadEnd = time.Since(r.start), report.LoadAvg() }()
 	r.logf("%s, bit vectors %s; %d runs per figure", r.machine.CPU, r.machine.Level, r.c.count)
 	steps := []struct {
-		name string
-		fn   func(context.Context)
+		name    string
+		section string // the -sections name that selects it
+		fn      func(context.Context)
 	}{
-		{"bitvec", r.measureBitvec},
-		{"corpus", r.measureCorpus},
-		{"llvm", r.measureLLVM},
-		{"scaling", r.measureScaling},
+		{"bitvec", "bitvec", r.measureBitvec},
+		{"corpus", "corpus", r.measureCorpus},
+		{"embedding", "corpus", r.measureEmbed},
+		{"llvm", "llvm", r.measureLLVM},
+		{"scaling", "scaling", r.measureScaling},
 	}
 	for _, s := range steps {
-		if !r.c.has(s.name) {
+		if !r.c.has(s.section) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -168,6 +174,69 @@ func (r *reportRun) measureCorpus(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// embedCalls is how many ptxopt.Optimize calls one embedding sample
+// times (after as many to warm up the shared pipeline's memory).
+const embedCalls = 2000
+
+// measureEmbed times the one-call ptxopt.Optimize on the small kernel of
+// -embed, as a program embedding ptxopt calls it: default options (-O3,
+// the default report), one call after another. Each round is one sample
+// of time and heap allocations per call.
+func (r *reportRun) measureEmbed(ctx context.Context) {
+	src, err := os.ReadFile(r.c.embed)
+	if err != nil {
+		r.embedErr = err
+		return
+	}
+	opts := ptxopt.Options{Opt: ptxopt.O3}
+	call := func() error {
+		_, _, err := ptxopt.Optimize(ctx, src, opts)
+		return err
+	}
+	for range embedCalls {
+		if err := call(); err != nil {
+			r.embedErr = err
+			return
+		}
+	}
+	var ms0, ms1 runtime.MemStats
+	for range r.c.count {
+		if ctx.Err() != nil {
+			return
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&ms0)
+		start := time.Now()
+		for range embedCalls {
+			if err := call(); err != nil {
+				r.embedErr = err
+				return
+			}
+		}
+		ns := time.Since(start).Nanoseconds()
+		runtime.ReadMemStats(&ms1)
+		r.raw.Add("Embed/Optimize", embedCalls,
+			report.Metric{Value: float64(ns) / embedCalls, Unit: "ns/op"},
+			report.Metric{Value: float64(ms1.Mallocs-ms0.Mallocs) / embedCalls, Unit: "allocs/op"},
+			report.Metric{Value: float64(ms1.TotalAlloc-ms0.TotalAlloc) / embedCalls, Unit: "B/op"})
+	}
+	r.embedInstrs = countInstrs(src)
+}
+
+// countInstrs counts the instructions of a PTX text (0 when it does not
+// parse).
+func countInstrs(src []byte) int {
+	m, err := ptxopt.Parse("embed.ptx", src)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, f := range m.IR.Funcs {
+		n += f.NumInstrs()
+	}
+	return n
 }
 
 // splitParts lists where a split's time went, in pipeline order: parse,

@@ -125,6 +125,14 @@ func (r *reportRun) headline() *report.Table {
 			t.Add("… -O3, 2 workers vs 1", r.workerSpeedup().String()+"× faster")
 			t.Add("… -O3 heap allocations", r.raw.Summary("Corpus/O3/j1", "allocs/instr").String()+" per instruction")
 		}
+		switch {
+		case r.embedErr != nil:
+			t.Add("embedding: one-call `Optimize`", "failed: "+r.embedErr.Error())
+		case r.raw.Summary("Embed/Optimize", "ns/op").OK():
+			what := fmt.Sprintf("embedding: one-call `Optimize` of `%s` (%d instructions), default options (-O3, report)", filepath.ToSlash(r.c.embed), r.embedInstrs)
+			t.Add(what, r.raw.Summary("Embed/Optimize", "ns/op").Scale(1e-3).String()+" µs per call (target 50), "+
+				r.raw.Summary("Embed/Optimize", "allocs/op").String()+" allocations (target 100)")
+		}
 	}
 	if r.c.has("scaling") {
 		done, next := r.largestDone()
