@@ -304,7 +304,12 @@ func (a *Analyses) DefUse() *core.DefUse {
 		if a.duOld == nil && a.sc != nil {
 			a.duOld, a.sc.spareDU = a.sc.spareDU, nil
 		}
-		a.du = core.ComputeDefUseInto(a.duOld, a.f)
+		if a.sc != nil {
+			// the worker's working memory: no set of chains keeps its own
+			a.du = core.ComputeDefUseWith(a.duOld, a.f, &a.sc.duWork)
+		} else {
+			a.du = core.ComputeDefUseInto(a.duOld, a.f)
+		}
 		a.duOld = nil
 		a.got(ADefUse)
 	}

@@ -33,6 +33,7 @@ type Scratch struct {
 	// worker reuses, whatever the function (see Analyses).
 	spareLive           *core.Liveness
 	spareDU             *core.DefUse
+	duWork              core.DefUseWork // def-use chains' working memory, lent to each computation
 	spareUni            *core.Uniformity
 	spareOrder          *core.Order
 	spareDom, sparePdom *core.DomTree
