@@ -264,6 +264,16 @@ func (a *Analyses) Liveness() *core.Liveness {
 	return a.live
 }
 
+// CachedLiveness returns the liveness when the cache holds it, else nil
+// (for a pass that has a cheaper way than a whole solve to answer what it
+// asks).
+func (a *Analyses) CachedLiveness() *core.Liveness {
+	if a.have(ALiveness) {
+		return a.live
+	}
+	return nil
+}
+
 // Uniformity returns the uniformity analysis.
 func (a *Analyses) Uniformity() *core.Uniformity {
 	if !a.have(AUniformity) {
