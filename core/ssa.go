@@ -122,12 +122,20 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 
 	// Which registers are renamed.
 	rename := make([]bool, nr0)
-	for r := range nr0 {
+	for r := range rename {
 		rename[r] = true
-		if f.RegParam(ir.RegID(r)) != ir.NoSym {
-			// A .reg parameter is part of the calling convention: the
-			// caller reads the return registers under their own names.
-			rename[r] = false
+	}
+	// A .reg parameter is part of the calling convention: the caller
+	// reads the return registers under their own names.
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if r, ok := f.ParamReg(id); ok && int(r) < nr0 {
+				rename[r] = false
+			}
+		}
+	}
+	for r := range nr0 {
+		if !rename[r] {
 			continue
 		}
 		for _, d := range du.Defs(ir.RegID(r)) {

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/ir"
 )
 
 // BenchmarkPhaseCPUScaling runs the whole -O3 pipeline on the scaling
@@ -101,4 +102,120 @@ func threadCPU() int64 {
 		return 0
 	}
 	return ts.Nano()
+}
+
+// BenchmarkPhaseAlone times one phase at a time on the scaling kernels
+// (10K and 1M instructions; -short 10K and 100K), as
+// BenchmarkMovementScaling does, but with the analyses the pipeline's
+// cache held when the phase ran there computed beforehand (untimed), so
+// the phase pays what it pays inside the pipeline. For profiles:
+//
+//	go test ./phases -run '^$' -bench 'BenchmarkPhaseAlone/GvnCse/1000000' -benchtime 5x -cpuprofile cpu.out
+func BenchmarkPhaseAlone(b *testing.B) {
+	sizes := []int{10_000, 1_000_000}
+	if testing.Short() {
+		sizes = []int{10_000, 100_000}
+	}
+	for _, name := range []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "CSSA"} {
+		for _, n := range sizes {
+			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
+				f, st, c, fn, held, cp := stateBeforeCached(b, name, n)
+				instrs := cp.stat.Instrs // the input kernel's, as the benchmark report counts
+				sc := NewScratch()
+				var cpu int64
+				b.ResetTimer()
+				for b.Loop() {
+					b.StopTimer()
+					g := f.Clone()
+					runtime.GC()
+					p := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st.clone(), stat: &PhaseStat{}}
+					p.Phase = &pipeline[mustLookup(b, name)]
+					p.regCap, p.regCapSet = cp.regCap, cp.regCapSet
+					warmAnalyses(p.A, held)
+					runtime.LockOSThread()
+					t0 := threadCPU()
+					b.StartTimer()
+					fn(p)
+					b.StopTimer()
+					cpu += threadCPU() - t0
+					runtime.UnlockOSThread()
+					p.A.Release()
+					sc.reset()
+					b.StartTimer()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(instrs), "ns/instr")
+				b.ReportMetric(float64(cpu)/float64(b.N)/float64(instrs), "cpu-ns/instr")
+			})
+		}
+	}
+}
+
+func mustLookup(b *testing.B, name string) int {
+	i, ok := Lookup(name)
+	if !ok {
+		b.Fatalf("no phase %s", name)
+	}
+	return i
+}
+
+// stateBeforeCached is stateBefore, also returning the analyses the
+// cache held when the phase started and the register cap it was given.
+func stateBeforeCached(b *testing.B, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc, Analysis, *Pass) {
+	b.Helper()
+	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := mustLookup(b, name)
+	fn := pipeline[i].Fn
+	var saved *ir.Func
+	var st *ssaState
+	var held Analysis
+	cp := &Pass{stat: &PhaseStat{Instrs: f.NumInstrs() - f.NumDead()}}
+	if err := c.Override(name, func(p *Pass) bool {
+		if saved == nil {
+			saved, st, held = p.F.Clone(), p.ssa.clone(), p.A.Valid()
+			cp.regCap, cp.regCapSet = p.regCap, p.regCapSet
+		}
+		return fn(p)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
+		b.Fatal(err)
+	}
+	if saved == nil {
+		b.Fatalf("%s did not run", name)
+	}
+	return saved, st, c, fn, held, cp
+}
+
+// warmAnalyses computes the analyses of set in a.
+func warmAnalyses(a *Analyses, set Analysis) {
+	if set&AOrder != 0 {
+		a.Order()
+	}
+	if set&ADom != 0 {
+		a.Dom()
+	}
+	if set&APostDom != 0 {
+		a.PostDom()
+	}
+	if set&ALoops != 0 {
+		a.Loops()
+	}
+	if set&ADefUse != 0 {
+		a.DefUse()
+	}
+	if set&ALiveness != 0 {
+		a.Liveness()
+	}
+	if set&AUniformity != 0 {
+		a.Uniformity()
+	}
+	if set&APressure != 0 {
+		a.MaxLive()
+	}
 }
