@@ -19,8 +19,10 @@ import (
 // was live and no longer is. Those blocks are found from the deleted
 // reads: a block where the register was live in and no longer is had a
 // path to a deleted read along which the register was live, so a
-// backward walk from the deleted reads through the blocks whose old set
-// holds the register meets every one.
+// backward walk from the deleted reads through the blocks that did not
+// kill the register before the deletions meets every one; and the walk
+// stops at blocks still live in, since every block it would reach from
+// one is live in too.
 
 // RegBlock is a register and a block.
 type RegBlock struct {
@@ -35,7 +37,14 @@ type ShrinkState struct {
 	stamp            uint32
 	refs             []shrinkRef
 	stack            []ir.BlockID
-	gone             []RegBlock
+	gone, killed     []RegBlock
+}
+
+// sortedFrom returns the index of the first entry of r in s, sorted by
+// register.
+func sortedFrom(s []RegBlock, r ir.RegID) int {
+	k, _ := slices.BinarySearchFunc(s, r, func(x RegBlock, r ir.RegID) int { return int(x.Reg) - int(r) })
+	return k
 }
 
 type shrinkRef struct {
@@ -50,9 +59,10 @@ type shrinkRef struct {
 // now (without the deleted instructions); pos gives each instruction's
 // position in its block; gone lists, for every deleted read, its register
 // and the block it was read in (for a PHI operand, the predecessor it
-// came from). It reports false when it cannot (the sparse method's
+// came from); killed, for every deleted unguarded definition, its
+// register and block. It reports false when it cannot (the sparse method's
 // lists): the caller then drops l.
-func (l *Liveness) Shrink(st *ShrinkState, du *DefUse, pos []int32, regs []ir.RegID, gone []RegBlock) bool {
+func (l *Liveness) Shrink(st *ShrinkState, du *DefUse, pos []int32, regs []ir.RegID, gone, killed []RegBlock) bool {
 	if l.Method != Dense {
 		return false
 	}
@@ -72,6 +82,8 @@ func (l *Liveness) Shrink(st *ShrinkState, du *DefUse, pos []int32, regs []ir.Re
 	}
 	st.gone = append(st.gone[:0], gone...)
 	slices.SortFunc(st.gone, func(a, b RegBlock) int { return int(a.Reg) - int(b.Reg) })
+	st.killed = append(st.killed[:0], killed...)
+	slices.SortFunc(st.killed, func(a, b RegBlock) int { return int(a.Reg) - int(b.Reg) })
 	for _, r := range regs {
 		if l.Global[r] < 0 {
 			continue // live at no boundary before, so at none after
@@ -84,10 +96,17 @@ func (l *Liveness) Shrink(st *ShrinkState, du *DefUse, pos []int32, regs []ir.Re
 			st.stamp = 1
 		}
 		any, phiUse := l.liveInAfter(st, du, pos, r)
-		// The old set, walked backwards from the deleted reads.
-		k, _ := slices.BinarySearchFunc(st.gone, r, func(x RegBlock, r ir.RegID) int { return int(x.Reg) - int(r) })
+		// The blocks r was live into and may no longer be: those a
+		// backward walk from the deleted reads reaches (starting where r
+		// was live in) without passing a block that killed r before the
+		// deletions (the kills now, and the deleted ones). Every block
+		// it meets was live in before, and every one that stopped being
+		// live in is met.
+		for k := sortedFrom(st.killed, r); k < len(st.killed) && st.killed[k].Reg == r; k++ {
+			st.killMark[st.killed[k].Block] = st.stamp
+		}
 		st.stack = st.stack[:0]
-		for ; k < len(st.gone) && st.gone[k].Reg == r; k++ {
+		for k := sortedFrom(st.gone, r); k < len(st.gone) && st.gone[k].Reg == r; k++ {
 			b := st.gone[k].Block
 			if st.oldMark[b] != st.stamp && l.IsLiveIn(b, r) {
 				st.oldMark[b] = st.stamp
@@ -97,14 +116,18 @@ func (l *Liveness) Shrink(st *ShrinkState, du *DefUse, pos []int32, regs []ir.Re
 		for len(st.stack) > 0 {
 			c := st.stack[len(st.stack)-1]
 			st.stack = st.stack[:len(st.stack)-1]
+			if st.newMark[c] == st.stamp {
+				// Still live in: so is every block the walk would reach
+				// from here (each is live out, into a block r is live
+				// into, and does not kill r).
+				continue
+			}
+			l.clearIn(c, r)
 			for _, q := range f.PredsOf(c) {
-				if st.oldMark[q] != st.stamp && l.IsLiveIn(q, r) {
+				if st.oldMark[q] != st.stamp && st.killMark[q] != st.stamp {
 					st.oldMark[q] = st.stamp
 					st.stack = append(st.stack, q)
 				}
-			}
-			if st.newMark[c] != st.stamp {
-				l.clearIn(c, r)
 			}
 		}
 		if !any && !phiUse {

@@ -204,7 +204,7 @@ func liveDead(p *Pass) bool {
 func (d *deadState) keepAnalyses(a *Analyses, du *core.DefUse, l *core.Liveness) {
 	slices.Sort(d.named)
 	du.DropDead(a.f, d.named)
-	if !l.Shrink(&d.shrink, du, d.pos, d.lost, d.gone) {
+	if !l.Shrink(&d.shrink, du, d.pos, d.lost, d.gone, d.killed) {
 		a.Invalidate(ALiveness)
 	}
 	a.Invalidate(AUniformity | APressure)
@@ -214,11 +214,12 @@ func (d *deadState) keepAnalyses(a *Analyses, du *core.DefUse, l *core.Liveness)
 type deadState struct {
 	// What the deletions touched, for keepAnalyses: every register a
 	// deleted instruction names (named, once each by namedMark), those it
-	// read (lost, once each by lostMark), and each deleted read with the
-	// block it was read at the end of (a PHI's operand: its predecessor).
+	// read (lost, once each by lostMark), each deleted read with the
+	// block it was read at the end of (a PHI's operand: its predecessor),
+	// and each deleted unguarded definition with its block (killed).
 	named, lost         []ir.RegID
 	namedMark, lostMark []bool
-	gone                []core.RegBlock
+	gone, killed        []core.RegBlock
 	shrink              core.ShrinkState
 	out                 core.OutSet
 	// state[r]: the block stamp when bit 0 holds whether r is live at
@@ -256,7 +257,7 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	d.freed = growBool(d.freed, nr)
 	d.namedMark = growBool(d.namedMark, nr)
 	d.lostMark = growBool(d.lostMark, nr)
-	d.named, d.lost, d.gone = d.named[:0], d.lost[:0], d.gone[:0]
+	d.named, d.lost, d.gone, d.killed = d.named[:0], d.lost[:0], d.gone[:0], d.killed[:0]
 	d.atExit = growBool(d.atExit, nr)
 	for _, r := range f.ReturnRegs(d.outs[:0]) {
 		d.atExit[r] = true
@@ -362,6 +363,13 @@ func (d *deadState) note(f *ir.Func, i ir.InstrID, refs []core.RegRef) {
 		if !x.Def && !d.lostMark[x.Reg] {
 			d.lostMark[x.Reg] = true
 			d.lost = append(d.lost, x.Reg)
+		}
+	}
+	if f.Guard[i] == ir.NoOperand {
+		for _, x := range refs {
+			if x.Def {
+				d.killed = append(d.killed, core.RegBlock{Reg: x.Reg, Block: f.Block[i]})
+			}
 		}
 	}
 	if f.Op[i] == ir.OpPhi {
