@@ -3,7 +3,6 @@ package core
 import (
 	"math/bits"
 
-	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -81,8 +80,12 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 		p.Block[k] = ir.NoBlock
 	}
 	nr := f.NumRegs()
-	lw := make([]uint32, bitvec.WordsFor(nr))
-	stamp := make([]uint32, nr)
+	// state[r] = stamp<<1 | live: a register's state is read from the
+	// block's live-out set the first time the walk meets it (a lookup),
+	// and kept here under the block's stamp afterwards: a block costs its
+	// references, not its live set. Stamp and bit share one word, so a
+	// lookup on a large function is one cache line, not two.
+	state := make([]uint32, nr)
 	var cnt [ir.NumFiles]int
 	var refsBuf [32]RegRef
 	refs := refsBuf[:0]
@@ -90,31 +93,26 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 	var b ir.BlockID
 	var st uint32
 	var out OutSet
-	// A register's state is read from the block's live-out set the first
-	// time the walk meets it (a lookup), and kept in lw under the block's
-	// stamp afterwards: a block costs its references, not its live set.
 	isLive := func(r ir.RegID) bool {
-		if stamp[r] == st {
-			return lw[r>>5]&(1<<(r&31)) != 0
+		if v := state[r]; v>>1 == st {
+			return v&1 != 0
 		}
-		stamp[r] = st
 		v := out.Has(r)
+		state[r] = st << 1
 		if v {
-			lw[r>>5] |= 1 << (r & 31)
-		} else {
-			lw[r>>5] &^= 1 << (r & 31)
+			state[r] |= 1
 		}
 		return v
 	}
 	set := func(r ir.RegID) {
 		if !isLive(r) {
-			lw[r>>5] |= 1 << (r & 31)
+			state[r] |= 1
 			cnt[files[r]] += int(l.slots[r])
 		}
 	}
 	clr := func(r ir.RegID) {
 		if isLive(r) {
-			lw[r>>5] &^= 1 << (r & 31)
+			state[r] &^= 1
 			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
