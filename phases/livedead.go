@@ -156,7 +156,9 @@ func simpleLiveDead(p *Pass) bool {
 //
 // A phase that deletes nothing leaves the cache's liveness (and every
 // other analysis) describing the function as it is, so the slot preserves
-// all; one that deletes drops what it made stale.
+// all; one that deletes brings the def-use chains and the liveness up to
+// date (keepAnalyses) and drops the rest of what it made stale, or, when
+// canceled midway, drops every instruction analysis.
 //
 // A canceled run stops between two blocks of the sweep or two registers
 // of the worklist: every deletion made was of an instruction whose
