@@ -169,10 +169,12 @@ func liveDead(p *Pass) bool {
 	if p.Canceled() {
 		return false
 	}
+	// The liveness first: an update a sweep before deferred reads the
+	// lists deadState empties.
+	l := p.A.Liveness()
 	d := p.Scratch.deadState(f)
 	d.poll, d.canceled = newPoller(p), false
 	defer func() { d.poll = nil }()
-	l := p.A.Liveness()
 	if d.poll.now() {
 		return false
 	}
@@ -201,15 +203,16 @@ func liveDead(p *Pass) bool {
 // after (GvnCse's pressure estimate, the next sweep) would otherwise
 // recompute both whole. The chains lose the deleted instructions'
 // references; the liveness changes only for the registers that lost a
-// read (core.Liveness.Shrink). What is computed from them (uniformity,
-// the pressure trace) is dropped.
+// read (core.Liveness.Shrink, run when the liveness is next asked for).
+// What is computed from them (uniformity, the pressure trace) is dropped.
 func (d *deadState) keepAnalyses(a *Analyses, du *core.DefUse, l *core.Liveness) {
 	slices.Sort(d.named)
 	du.DropDead(a.f, d.named)
-	if !l.Shrink(&d.shrink, du, d.pos, d.lost, d.gone, d.killed) {
-		a.Invalidate(ALiveness)
-	}
 	a.Invalidate(AUniformity | APressure)
+	// The liveness update is left to the next phase that asks (most
+	// drop the liveness unread): it reads d's lists and positions, which
+	// stay as they are until the next sweep, and that asks first.
+	a.deferLiveness(func() bool { return l.Shrink(&d.shrink, du, d.pos, d.lost, d.gone, d.killed) })
 }
 
 // deadState is liveDead's working memory, kept in the worker's scratch.
