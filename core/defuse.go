@@ -206,3 +206,50 @@ func scatterRows(rows []Ref, reg []ir.RegID, start []uint32, shift, nblk int, bu
 	}
 	return buf
 }
+
+// DropDead removes from the rows of regs (each listed once, sorted
+// ascending) the references of instructions f marks dead, so chains
+// built before a pass deleted instructions describe the function after
+// it: a pass that deletes a few instructions of a large function and
+// lists the registers they named keeps its chains valid for the phases
+// after it at the cost of moving the rows down (sequential copies)
+// instead of rebuilding them.
+func (d *DefUse) DropDead(f *ir.Func, regs []ir.RegID) {
+	if len(regs) == 0 {
+		return
+	}
+	d.defs = dropDeadRows(f, d.defStart, d.defs, regs)
+	d.uses = dropDeadRows(f, d.useStart, d.uses, regs)
+}
+
+func dropDeadRows(f *ir.Func, start []uint32, refs []Ref, regs []ir.RegID) []Ref {
+	nr := len(start) - 1
+	w := start[regs[0]] // next write position; the rows before stay
+	for k, r := range regs {
+		lo, hi := start[r], start[r+1]
+		start[r] = w
+		for _, x := range refs[lo:hi] {
+			if !f.Dead[x.Instr] {
+				refs[w] = x
+				w++
+			}
+		}
+		// The rows up to the next listed register keep their references
+		// and move down by what r's row lost.
+		next := nr
+		if k+1 < len(regs) {
+			next = int(regs[k+1])
+		}
+		delta := hi - w
+		end := start[next]
+		if delta > 0 {
+			copy(refs[w:], refs[hi:end])
+			for q := int(r) + 1; q < next; q++ {
+				start[q] -= delta
+			}
+		}
+		w += end - hi
+	}
+	start[nr] = w
+	return refs[:w]
+}

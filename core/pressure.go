@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/ptxopt/ptxopt/bitvec"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -91,18 +90,18 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 	}
 	pw.busy = true
 	defer func() { pw.busy = false }()
-	if cap(pw.lw) < bitvec.WordsFor(nr) {
-		pw.lw = make([]uint32, bitvec.WordsFor(nr))
-	}
-	lw := pw.lw[:bitvec.WordsFor(nr)]
-	// stamp[r] == st marks r's state in lw as read in the current block;
-	// the stamps run on from walk to walk (pw.epoch), so the array needs
-	// no clearing unless it is new or the counter wraps.
-	if cap(pw.stamp) < nr || pw.epoch > math.MaxUint32-uint32(len(f.Layout))-1 {
-		pw.stamp = make([]uint32, max(nr, cap(pw.stamp)))
+	// state[r] = stamp<<1 | live: a register's state is read from the
+	// block's live-out set the first time the walk meets it (a lookup),
+	// and kept here under the block's stamp afterwards: a block costs its
+	// references, not its live set. Stamp and bit share one word, so a
+	// lookup on a large function is one cache line, not two. The stamps
+	// run on from walk to walk (pw.epoch), so the array needs no clearing
+	// unless it is new or the 31-bit counter would wrap.
+	if cap(pw.state) < nr || pw.epoch > math.MaxUint32>>1-uint32(len(f.Layout))-1 {
+		pw.state = make([]uint32, max(nr, cap(pw.state)))
 		pw.epoch = 0
 	}
-	stamp := pw.stamp[:nr]
+	state := pw.state[:nr]
 	var cnt [ir.NumFiles]int
 	var refsBuf [32]RegRef
 	refs := refsBuf[:0]
@@ -112,31 +111,26 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 	st := pw.epoch
 	defer func() { pw.epoch = st }()
 	out := &pw.out
-	// A register's state is read from the block's live-out set the first
-	// time the walk meets it (a lookup), and kept in lw under the block's
-	// stamp afterwards: a block costs its references, not its live set.
 	isLive := func(r ir.RegID) bool {
-		if stamp[r] == st {
-			return lw[r>>5]&(1<<(r&31)) != 0
+		if v := state[r]; v>>1 == st {
+			return v&1 != 0
 		}
-		stamp[r] = st
 		v := out.Has(r)
+		state[r] = st << 1
 		if v {
-			lw[r>>5] |= 1 << (r & 31)
-		} else {
-			lw[r>>5] &^= 1 << (r & 31)
+			state[r] |= 1
 		}
 		return v
 	}
 	set := func(r ir.RegID) {
 		if !isLive(r) {
-			lw[r>>5] |= 1 << (r & 31)
+			state[r] |= 1
 			cnt[files[r]] += int(l.slots[r])
 		}
 	}
 	clr := func(r ir.RegID) {
 		if isLive(r) {
-			lw[r>>5] &^= 1 << (r & 31)
+			state[r] &^= 1
 			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
@@ -218,8 +212,7 @@ type segWeights struct {
 // walkMem is the working memory of walkPressure, kept with a liveness.
 type walkMem struct {
 	busy    bool
-	lw      []uint32
-	stamp   []uint32
+	state   []uint32
 	epoch   uint32
 	extra   []ir.RegID
 	out     OutSet

@@ -95,14 +95,17 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 				return nil, fmt.Errorf("core: block %d has %d predecessors; a PHI holds at most 127", b, len(f.PredsOf(b)))
 			}
 		}
-		if live == nil {
-			live = ComputeLiveness(f, LiveOptions{})
-		}
 		if du == nil {
 			du = ComputeDefUse(f)
 		}
 		e := f.Entry()
-		if newEntry || len(f.PredsOf(e)) == 0 || !phiAtEntry(f, live, du, e) {
+		if newEntry || len(f.PredsOf(e)) == 0 {
+			break
+		}
+		if live == nil {
+			live = ComputeLiveness(f, LiveOptions{})
+		}
+		if !phiAtEntry(f, live, du, e) {
 			break
 		}
 		// A register defined in a loop through the entry is live into the
@@ -119,12 +122,20 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 
 	// Which registers are renamed.
 	rename := make([]bool, nr0)
-	for r := range nr0 {
+	for r := range rename {
 		rename[r] = true
-		if f.RegParam(ir.RegID(r)) != ir.NoSym {
-			// A .reg parameter is part of the calling convention: the
-			// caller reads the return registers under their own names.
-			rename[r] = false
+	}
+	// A .reg parameter is part of the calling convention: the caller
+	// reads the return registers under their own names.
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if r, ok := f.ParamReg(id); ok && int(r) < nr0 {
+				rename[r] = false
+			}
+		}
+	}
+	for r := range nr0 {
+		if !rename[r] {
 			continue
 		}
 		for _, d := range du.Defs(ir.RegID(r)) {
@@ -140,8 +151,26 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 	// definition, which so dominates the use): it keeps its name.
 	version := make([]bool, nr0)
 	entry := f.Entry()
+	// Without a whole-function liveness at hand, the registers that need
+	// one are few: sl answers for one register at a time.
+	var sl *ssaLive
+	if live == nil && hasPhis(f) {
+		live = ComputeLiveness(f, LiveOptions{}) // ssaLive reads no PHI operands
+	}
+	if live == nil {
+		sl = newSSALive(f, du, dom)
+	}
 	for r := range nr0 {
-		version[r] = rename[r] && (len(du.Defs(ir.RegID(r))) > 1 || live.IsLiveIn(entry, ir.RegID(r)))
+		if !rename[r] {
+			continue
+		}
+		if len(du.Defs(ir.RegID(r))) > 1 {
+			version[r] = true
+		} else if live != nil {
+			version[r] = live.IsLiveIn(entry, ir.RegID(r))
+		} else {
+			version[r] = sl.liveAtEntry(ir.RegID(r))
+		}
 	}
 
 	// PHI placement.
@@ -150,7 +179,10 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 	var defBlocks, work, idf []ir.BlockID
 	var ops []ir.Operand
 	for r := range nr0 {
-		if !version[r] || len(du.Defs(ir.RegID(r))) == 0 || live.Global[r] < 0 {
+		if !version[r] || len(du.Defs(ir.RegID(r))) == 0 {
+			continue
+		}
+		if live != nil && live.Global[r] < 0 || live == nil && !sl.solve(ir.RegID(r)) {
 			continue // block-local registers never need a PHI
 		}
 		defBlocks = defBlocks[:0]
@@ -161,7 +193,7 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 		}
 		work, idf = df.IteratedFrontier(defBlocks, stamp, uint32(r)+1, work, idf)
 		for _, y := range idf {
-			if !live.IsLiveIn(y, ir.RegID(r)) {
+			if live != nil && !live.IsLiveIn(y, ir.RegID(r)) || live == nil && !sl.liveIn(y) {
 				continue
 			}
 			ops = append(ops[:0], ir.RegDef(ir.RegID(r)))
@@ -386,4 +418,142 @@ func sequentialize(f *ir.Func, p ir.BlockID, cs []pcopy) int {
 		}
 	}
 	return n
+}
+
+// ssaLive is the liveness BuildSSA needs when the caller holds none,
+// computed register by register: pruned SSA asks where the registers
+// with several definitions (or live into the entry) are live in, and,
+// for the others, only whether they are live into the entry. A
+// whole-function liveness answers for every register at every block; on
+// a large function most registers have one definition, and the few
+// others cost a backward search each over their live range (the sparse
+// method of liveness.go), which is far less than the whole solve.
+type ssaLive struct {
+	f   *ir.Func
+	du  *DefUse
+	dom *DomTree
+	pos []int32 // each instruction's position in its block
+	// per block, under stamp: live in (mark); the first killing
+	// definition (kpos, under kst) and the first read (upos, under ust)
+	// of the register being solved
+	mark, kst, ust []uint32
+	kpos, upos     []int32
+	stamp          uint32
+	stack          []ir.BlockID
+}
+
+func newSSALive(f *ir.Func, du *DefUse, dom *DomTree) *ssaLive {
+	nb := f.NumBlocks()
+	s := &ssaLive{f: f, du: du, dom: dom, pos: make([]int32, f.NumInstrs())}
+	marks := make([]uint32, 3*nb)
+	s.mark, s.kst, s.ust = marks[:nb:nb], marks[nb:2*nb:2*nb], marks[2*nb:]
+	ps := make([]int32, 2*nb)
+	s.kpos, s.upos = ps[:nb:nb], ps[nb:]
+	for b := range nb {
+		k := int32(0)
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			s.pos[i] = k
+			k++
+		}
+	}
+	return s
+}
+
+// liveAtEntry reports whether r, with at most one definition, is live
+// into the entry: whether some reachable read of r is not preceded on
+// every path by the definition D — a read in a block D's block does not
+// dominate (a path from the entry avoids D), or one in D's block at or
+// before D (the path to the block's first visit avoids D).
+func (s *ssaLive) liveAtEntry(r ir.RegID) bool {
+	f := s.f
+	defs := s.du.Defs(r)
+	d, bd := ir.NoInstr, ir.NoBlock
+	if len(defs) == 1 {
+		d = defs[0].Instr
+		bd = f.Block[d]
+		if f.Guard[d] != ir.NoOperand {
+			d, bd = ir.NoInstr, ir.NoBlock // kills nothing
+		}
+	}
+	for _, u := range s.du.Uses(r) {
+		bu := f.Block[u.Instr]
+		if !s.dom.Contains(bu) {
+			continue
+		}
+		if d == ir.NoInstr {
+			return true
+		}
+		if bu == bd {
+			if s.pos[u.Instr] <= s.pos[d] {
+				return true
+			}
+			continue
+		}
+		if !s.dom.Dominates(bd, bu) {
+			return true
+		}
+	}
+	return false
+}
+
+// solve computes the blocks r is live into (liveIn answers until the
+// next solve) and reports whether there is any: a backward search from
+// the blocks whose first reference to r reads it, through predecessors,
+// stopping at blocks with a killing definition of r.
+func (s *ssaLive) solve(r ir.RegID) bool {
+	f := s.f
+	s.stamp++
+	st := s.stamp
+	for _, x := range s.du.Defs(r) {
+		i := x.Instr
+		if f.Guard[i] != ir.NoOperand {
+			continue // a guarded write kills nothing
+		}
+		b, p := f.Block[i], s.pos[i]
+		if s.kst[b] != st || p < s.kpos[b] {
+			s.kst[b], s.kpos[b] = st, p
+		}
+	}
+	uses := s.du.Uses(r)
+	for _, x := range uses {
+		b, p := f.Block[x.Instr], s.pos[x.Instr]
+		if s.ust[b] != st || p < s.upos[b] {
+			s.ust[b], s.upos[b] = st, p
+		}
+	}
+	s.stack = s.stack[:0]
+	for _, x := range uses {
+		b := f.Block[x.Instr]
+		// an instruction reads before it writes: a read at the position
+		// of the first kill comes first
+		if s.mark[b] != st && (s.kst[b] != st || s.upos[b] <= s.kpos[b]) {
+			s.mark[b] = st
+			s.stack = append(s.stack, b)
+		}
+	}
+	found := len(s.stack) > 0
+	for len(s.stack) > 0 {
+		c := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		for _, q := range f.PredsOf(c) {
+			if s.mark[q] != st && s.kst[q] != st {
+				s.mark[q] = st
+				s.stack = append(s.stack, q)
+			}
+		}
+	}
+	return found
+}
+
+// liveIn reports whether the register of the last solve is live into b.
+func (s *ssaLive) liveIn(b ir.BlockID) bool { return s.mark[b] == s.stamp }
+
+// hasPhis reports whether some block of f starts with a PHI.
+func hasPhis(f *ir.Func) bool {
+	for b := range f.NumBlocks() {
+		if i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi {
+			return true
+		}
+	}
+	return false
 }

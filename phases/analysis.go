@@ -120,7 +120,13 @@ type Analyses struct {
 	files           []ir.File
 	live            *core.Liveness
 	spare           *core.Liveness // a dropped liveness whose memory the next solve reuses
-	press           Pressure       // PerInstr nil when only the maximum was asked for
+	// pendingLive, when set, brings live up to date with deletions made
+	// since it was computed (liveDead's sweeps record the update rather
+	// than make it: the phase that next asks for the liveness pays for
+	// it, and none does when the liveness is dropped first). It reports
+	// false when it could not, and live is then solved again.
+	pendingLive func() bool
+	press       Pressure // PerInstr nil when only the maximum was asked for
 
 	// Computed counts, per analysis, how many times it was computed
 	// (tests check that phases share them).
@@ -212,6 +218,11 @@ func (a *Analyses) Invalidate(set Analysis) {
 		if set&(1<<k) != 0 {
 			set |= dependents[k]
 		}
+	}
+	if a.pendingLive != nil && set&(ALiveness|ADefUse) != 0 {
+		// The pending update reads the chains it was recorded with.
+		set |= ALiveness | dependents[iLiveness]
+		a.pendingLive = nil
 	}
 	if set&ALiveness != 0 && a.live != nil {
 		a.spare, a.live = a.live, nil
@@ -327,8 +338,31 @@ func (a *Analyses) Liveness() *core.Liveness {
 		a.live = core.ComputeLivenessInto(a.spare, a.f, core.LiveOptions{Order: a.Order()})
 		a.spare = nil
 		a.got(ALiveness)
+	} else if fn := a.pendingLive; fn != nil {
+		a.pendingLive = nil
+		if !fn() {
+			a.Invalidate(ALiveness)
+			return a.Liveness()
+		}
 	}
 	return a.live
+}
+
+// deferLiveness records fn as the update that brings the cached liveness
+// up to date with deletions just made (see pendingLive); the cache must
+// hold the liveness and the def-use chains fn reads.
+func (a *Analyses) deferLiveness(fn func() bool) {
+	a.pendingLive = fn
+}
+
+// CachedLiveness returns the liveness when the cache holds it, else nil
+// (for a pass that has a cheaper way than a whole solve to answer what it
+// asks).
+func (a *Analyses) CachedLiveness() *core.Liveness {
+	if a.have(ALiveness) {
+		return a.Liveness()
+	}
+	return nil
 }
 
 // Uniformity returns the uniformity analysis.

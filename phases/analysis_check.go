@@ -65,7 +65,7 @@ func (a *Analyses) same(b *Analyses, k int) bool {
 	case iUniformity:
 		return slices.Equal(a.uni.Varying, b.Uniformity().Varying) && slices.Equal(a.uni.Divergent, b.Uniformity().Divergent)
 	case iLiveness:
-		return sameLiveness(f, a.live, b.Liveness())
+		return sameLiveness(f, a.Liveness(), b.Liveness())
 	case iPressure:
 		if a.press.PerInstr == nil {
 			return a.press.Max == b.MaxLive()

@@ -188,25 +188,21 @@ type gvn struct {
 	pos    []int32 // instruction's position in its block
 	opaque []bool  // registers an opaque instruction names
 
-	// lastDef[r]: the walk's sequence number of the latest definition
-	// of r in the current block (0: none yet); seq[i]: the sequence
-	// number of instruction i.
-	lastDef []uint32
-	seq     []uint32
-	clock   uint32
+	// rs[r]: what the walk knows of register r in the current block
+	// (gvnRegState); seq[i]: the sequence number of instruction i.
+	rs    []gvnRegState
+	seq   []uint32
+	clock uint32
 
 	local, global gvnTable
 	refs          []core.RegRef
 	refs2         []core.RegRef
 
-	// Copies seen through (see "Keys through copies"): alias[r] is the
-	// source of the block's latest copy into r, made at sequence number
-	// aliasSeq[r]; galias[r] the source of r's only definition gcopy[r]
-	// when that is a copy the dominator-scoped rule may see through.
-	alias      []ir.RegID
-	aliasSeq   []uint32
-	galias     []ir.RegID
-	gcopy      []ir.InstrID
+	// Copies seen through (see "Keys through copies"): rs[r].alias is
+	// the source of the block's latest copy into r (gvnRegState); ga[r]
+	// the source of r's only definition when that is a copy the
+	// dominator-scoped rule may see through.
+	ga         []gvnGlobalAlias
 	blockStart uint32 // sequence number of the current block's first instruction
 
 	// keyOps[keyStart[i]:] holds candidate i's source words with
@@ -224,6 +220,22 @@ type gvn struct {
 	// at the first commoning (pressInit).
 	press     *gvnPressure
 	pressInit bool
+}
+
+// gvnRegState is the walk's per-register state in the current block,
+// read together (one cache line per register on large functions): the
+// sequence number of r's latest definition (0: none yet), and the source
+// of the block's latest copy into r (NoReg: none) made at aliasSeq.
+type gvnRegState struct {
+	lastDef  uint32
+	alias    ir.RegID
+	aliasSeq uint32
+}
+
+// gvnGlobalAlias: r's only definition is copy, of src (NoReg: none).
+type gvnGlobalAlias struct {
+	src  ir.RegID
+	copy ir.InstrID
 }
 
 // Properties that exclude an instruction from value numbering.
@@ -259,21 +271,18 @@ func (g *gvn) run() int64 {
 	}
 	g.pos = take[int32](g.sc, f.NumInstrs())
 	g.seq = take[uint32](g.sc, f.NumInstrs())
-	g.lastDef = take[uint32](g.sc, f.NumRegs())
-	g.alias = take[ir.RegID](g.sc, f.NumRegs())
-	g.aliasSeq = take[uint32](g.sc, f.NumRegs())
-	for r := range g.alias {
-		g.alias[r] = ir.NoReg
+	g.rs = take[gvnRegState](g.sc, f.NumRegs())
+	for r := range g.rs {
+		g.rs[r] = gvnRegState{alias: ir.NoReg}
 	}
 	g.keyStart = take[int32](g.sc, f.NumInstrs())
 	g.refs, g.refs2 = take[core.RegRef](g.sc, 32)[:0], take[core.RegRef](g.sc, 32)[:0]
 	// the candidates' source words: at most every operand word once
 	g.keyOps = take[ir.Operand](g.sc, len(f.Operands))[:0]
 	if g.mode >= 2 {
-		g.galias = take[ir.RegID](g.sc, f.NumRegs())
-		g.gcopy = take[ir.InstrID](g.sc, f.NumRegs())
-		for r := range g.galias {
-			g.galias[r] = ir.NoReg
+		g.ga = take[gvnGlobalAlias](g.sc, f.NumRegs())
+		for r := range g.ga {
+			g.ga[r] = gvnGlobalAlias{src: ir.NoReg}
 		}
 	}
 	longest := 0
@@ -409,7 +418,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 		g.refs = core.AppendRegRefs(f, i, g.refs[:0])
 		for _, x := range g.refs {
 			if x.Def {
-				g.lastDef[x.Reg] = g.clock
+				g.rs[x.Reg].lastDef = g.clock
 			}
 		}
 		if s, ok := g.copyOf(i); ok && !g.noMoves {
@@ -417,7 +426,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 			// either is written again.
 			d := f.Ops(i)[0].Reg()
 			if s = g.resolve(s, i); s != d {
-				g.alias[d], g.aliasSeq[d] = s, g.clock
+				g.rs[d].alias, g.rs[d].aliasSeq = s, g.clock
 			}
 		}
 	}
@@ -460,7 +469,7 @@ func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
 	default:
 		return
 	}
-	g.galias[d], g.gcopy[d] = s, c
+	g.ga[d] = gvnGlobalAlias{src: s, copy: c}
 }
 
 // resolve returns the register r stands for at instruction x: through
@@ -472,14 +481,14 @@ func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
 		return r
 	}
 	for range 8 {
-		if s := g.alias[r]; s != ir.NoReg && g.aliasSeq[r] >= g.blockStart && g.aliasSeq[r] < g.seq[x] &&
-			g.lastDef[r] == g.aliasSeq[r] && g.lastDef[s] < g.aliasSeq[r] {
-			r = s
+		if st := &g.rs[r]; st.alias != ir.NoReg && st.aliasSeq >= g.blockStart && st.aliasSeq < g.seq[x] &&
+			st.lastDef == st.aliasSeq && g.rs[st.alias].lastDef < st.aliasSeq {
+			r = st.alias
 			continue
 		}
-		if g.galias != nil {
-			if s := g.galias[r]; s != ir.NoReg && g.before(g.gcopy[r], x) {
-				r = s
+		if g.ga != nil {
+			if a := g.ga[r]; a.src != ir.NoReg && g.before(a.copy, x) {
+				r = a.src
 				continue
 			}
 		}
@@ -493,8 +502,8 @@ func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
 // after e. l's own definitions are not yet recorded.
 func (g *gvn) localValid(e, l ir.InstrID) bool {
 	f := g.f
-	ok := g.keyRegs(l, func(r ir.RegID) bool { return g.lastDef[r] < g.seq[e] })
-	return ok && g.lastDef[f.Ops(e)[0].Reg()] == g.seq[e]
+	ok := g.keyRegs(l, func(r ir.RegID) bool { return g.rs[r].lastDef < g.seq[e] })
+	return ok && g.rs[f.Ops(e)[0].Reg()].lastDef == g.seq[e]
 }
 
 // candidate reports whether instruction i takes part in value numbering

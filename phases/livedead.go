@@ -156,7 +156,9 @@ func simpleLiveDead(p *Pass) bool {
 //
 // A phase that deletes nothing leaves the cache's liveness (and every
 // other analysis) describing the function as it is, so the slot preserves
-// all; one that deletes drops what it made stale.
+// all; one that deletes brings the def-use chains and the liveness up to
+// date (keepAnalyses) and drops the rest of what it made stale, or, when
+// canceled midway, drops every instruction analysis.
 //
 // A canceled run stops between two blocks of the sweep or two registers
 // of the worklist: every deletion made was of an instruction whose
@@ -167,19 +169,24 @@ func liveDead(p *Pass) bool {
 	if p.Canceled() {
 		return false
 	}
+	// The liveness first: an update a sweep before deferred reads the
+	// lists deadState empties.
+	l := p.A.Liveness()
 	d := p.Scratch.deadState(f)
 	d.poll, d.canceled = newPoller(p), false
 	defer func() { d.poll = nil }()
-	l := p.A.Liveness()
 	if d.poll.now() {
 		return false
 	}
 	removed := d.sweep(f, l)
 	if removed > 0 {
-		if !d.canceled {
-			removed += d.cascade(f, p.A.DefUse())
+		if d.canceled {
+			p.A.Invalidate(instrAnalyses)
+		} else {
+			du := p.A.DefUse()
+			removed += d.cascade(f, du)
+			d.keepAnalyses(p.A, du, l)
 		}
-		p.A.Invalidate(instrAnalyses)
 	}
 	if removed > 0 {
 		p.Count("instructions removed", removed)
@@ -190,9 +197,36 @@ func liveDead(p *Pass) bool {
 	return removed > 0
 }
 
+// keepAnalyses brings the cache's def-use chains and liveness up to date
+// with the deletions instead of dropping them: on a large function the
+// sweeps delete a few hundred instructions of a million, and the phase
+// after (GvnCse's pressure estimate, the next sweep) would otherwise
+// recompute both whole. The chains lose the deleted instructions'
+// references; the liveness changes only for the registers that lost a
+// read (core.Liveness.Shrink, run when the liveness is next asked for).
+// What is computed from them (uniformity, the pressure trace) is dropped.
+func (d *deadState) keepAnalyses(a *Analyses, du *core.DefUse, l *core.Liveness) {
+	slices.Sort(d.named)
+	du.DropDead(a.f, d.named)
+	a.Invalidate(AUniformity | APressure)
+	// The liveness update is left to the next phase that asks (most
+	// drop the liveness unread): it reads d's lists and positions, which
+	// stay as they are until the next sweep, and that asks first.
+	a.deferLiveness(func() bool { return l.Shrink(&d.shrink, du, d.pos, d.lost, d.gone, d.killed) })
+}
+
 // deadState is liveDead's working memory, kept in the worker's scratch.
 type deadState struct {
-	out core.OutSet
+	// What the deletions touched, for keepAnalyses: every register a
+	// deleted instruction names (named, once each by namedMark), those it
+	// read (lost, once each by lostMark), each deleted read with the
+	// block it was read at the end of (a PHI's operand: its predecessor),
+	// and each deleted unguarded definition with its block (killed).
+	named, lost         []ir.RegID
+	namedMark, lostMark []bool
+	gone, killed        []core.RegBlock
+	shrink              core.ShrinkState
+	out                 core.OutSet
 	// state[r]: the block stamp when bit 0 holds whether r is live at
 	// the sweep's point (stamp<<1 | live)
 	state []uint64
@@ -226,6 +260,9 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 		d.state = make([]uint64, nr)
 	}
 	d.freed = growBool(d.freed, nr)
+	d.namedMark = growBool(d.namedMark, nr)
+	d.lostMark = growBool(d.lostMark, nr)
+	d.named, d.lost, d.gone, d.killed = d.named[:0], d.lost[:0], d.gone[:0], d.killed[:0]
 	d.atExit = growBool(d.atExit, nr)
 	for _, r := range f.ReturnRegs(d.outs[:0]) {
 		d.atExit[r] = true
@@ -294,6 +331,7 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 					}
 				}
 				if !live {
+					d.note(f, i, d.refs)
 					f.Remove(i)
 					n++
 					d.free(d.refs)
@@ -317,6 +355,42 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 		}
 	}
 	return n
+}
+
+// note records what deleting i (with register references refs) touches,
+// before it goes.
+func (d *deadState) note(f *ir.Func, i ir.InstrID, refs []core.RegRef) {
+	for _, x := range refs {
+		if !d.namedMark[x.Reg] {
+			d.namedMark[x.Reg] = true
+			d.named = append(d.named, x.Reg)
+		}
+		if !x.Def && !d.lostMark[x.Reg] {
+			d.lostMark[x.Reg] = true
+			d.lost = append(d.lost, x.Reg)
+		}
+	}
+	if f.Guard[i] == ir.NoOperand {
+		for _, x := range refs {
+			if x.Def {
+				d.killed = append(d.killed, core.RegBlock{Reg: x.Reg, Block: f.Block[i]})
+			}
+		}
+	}
+	if f.Op[i] == ir.OpPhi {
+		core.PhiIncoming(f, i, func(_ int, v ir.Operand, p ir.BlockID) {
+			if v.IsReg() {
+				d.gone = append(d.gone, core.RegBlock{Reg: v.Reg(), Block: p})
+			}
+		})
+		return
+	}
+	b := f.Block[i]
+	for _, x := range refs {
+		if !x.Def {
+			d.gone = append(d.gone, core.RegBlock{Reg: x.Reg, Block: b})
+		}
+	}
 }
 
 // free queues the registers a deleted instruction read.
@@ -370,6 +444,7 @@ func (d *deadState) cascade(f *ir.Func, du *core.DefUse) int64 {
 				}
 			}
 			if dead {
+				d.note(f, i, d.refs)
 				f.Remove(i)
 				n++
 				d.free(d.refs)

@@ -109,7 +109,10 @@ var pipeline = []Phase{
 		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
-	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	// PreserveAll: runSplit drops the instruction analyses after each
+	// round's edits and its last act is a measure, whose liveness then
+	// describes the result (IntoSSA reuses it; check mode verifies).
+	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveAll, MinOpt: 2, Impl: true,
 		Help: "live-range splitting, loop-only form of OriSplitHighPressureLiveRanges (splitlive.go): where every point at a register class's maximum lies in a loop, cheap values live through those points are computed again right before their uses in other blocks; GvnCse mostly commons them back later (the late phase is the one that lasts)"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
 	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,

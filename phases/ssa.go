@@ -122,7 +122,7 @@ func (s *ssaState) isValue(r ir.RegID) bool {
 func intoSSA(p *Pass) bool {
 	f := p.F
 	nr0 := f.NumRegs()
-	info, err := core.BuildSSAWith(f, core.SSAInputs{Dom: p.A.Dom(), Live: p.A.Liveness(), DU: p.A.DefUse()})
+	info, err := core.BuildSSAWith(f, core.SSAInputs{Dom: p.A.Dom(), Live: p.A.CachedLiveness(), DU: p.A.DefUse()})
 	if err != nil {
 		p.Count("not built: "+err.Error(), 1)
 		return false
