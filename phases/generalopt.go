@@ -388,7 +388,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		p.Count("CopyProp: copies propagated", g.copies)
 	}
 	if g.dirty.rounds > 0 {
-		p.Count("rounds that walked only what the last round's edits reach", int64(g.dirty.rounds))
+		p.Count(dirtyRoundsCounter, int64(g.dirty.rounds))
 	}
 	if g.merged > 0 {
 		p.Count("MergeEquivalentConditionalFlow: equivalent chains merged", g.merged)
@@ -409,6 +409,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	}
 	return changed
 }
+
+// dirtyRoundsCounter names the counter of the rounds that began partial.
+const dirtyRoundsCounter = "rounds that walked only what the last round's edits reach"
 
 // maxGeneralOptimizeRounds bounds the fixed-point iteration; each round is
 // linear, and chains of copies usually settle in two or three.
