@@ -115,10 +115,12 @@ type dirtyState struct {
 	duOK      bool // g.du was computed this round (rows current but for recorded edits)
 }
 
-// seedReg is a register an edited instruction named before its edit.
+// seedReg is a register an edited instruction named before its edit,
+// with the block the instruction was in.
 type seedReg struct {
 	r   ir.RegID
 	def bool
+	blk ir.BlockID
 }
 
 // genOptBufs are a bundle run's growable lists, kept in the worker's
@@ -191,7 +193,7 @@ func (g *genOpt) touch(i ir.InstrID) {
 	d.curBlk = append(d.curBlk, f.Block[i])
 	d.refs = core.AppendRegRefs(f, i, d.refs[:0])
 	for _, x := range d.refs {
-		d.curSeed = append(d.curSeed, seedReg{x.Reg, x.Def})
+		d.curSeed = append(d.curSeed, seedReg{x.Reg, x.Def, f.Block[i]})
 	}
 }
 
@@ -274,7 +276,7 @@ func (g *genOpt) followAll() {
 		g.followInstr(i)
 	}
 	for _, x := range d.prevSeed {
-		g.followSeed(x.r, x.def)
+		g.followSeed(x.r, x.def, x.blk)
 	}
 	g.flush()
 }
@@ -297,7 +299,7 @@ func (g *genOpt) flush() {
 	}
 	for ; d.seeded < len(d.curSeed); d.seeded++ {
 		x := d.curSeed[d.seeded]
-		g.followSeed(x.r, x.def)
+		g.followSeed(x.r, x.def, x.blk)
 	}
 }
 
@@ -311,7 +313,7 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 	d.blkEpoch[f.Block[i]] = d.epoch
 	d.irefs = core.AppendRegRefs(f, i, d.irefs[:0])
 	for _, x := range d.irefs {
-		g.followSeed(x.Reg, x.Def)
+		g.followSeed(x.Reg, x.Def, f.Block[i])
 	}
 }
 
@@ -323,8 +325,14 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 // (their sources' counts), (3) findReuse at the uses of a register that
 // an "add r, c" defines (it scans r's uses): r is marked, its
 // definitions, its uses when merging, and the results of its add uses
-// are followed.
-func (g *genOpt) followSeed(r ir.RegID, def bool) {
+// are followed — the last only when the edit, in block blk, can change
+// what findReuse scans: the first reuseScan rows of r's uses (the rows
+// are in layout order, so an edit in a block after the one of the last
+// row scanned adds or drops a row after the scanned ones: the scan reads
+// the same rows before and after it). A register read in many places
+// (a kernel parameter, a thread index) would otherwise have every add of
+// it followed at each edit of one of its far uses.
+func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 	d := &g.dirty
 	if d.all {
 		return
@@ -338,30 +346,46 @@ func (g *genOpt) followSeed(r ir.RegID, def bool) {
 	if !d.tracked(r, du) {
 		return
 	}
-	if d.regEpoch[r] == d.epoch {
-		return // marked already: followed as a read or further
-	}
-	d.regEpoch[r], d.regDepth[r] = d.epoch, -1
 	defs, uses := du.Defs(r), du.Uses(r)
-	d.budget -= len(defs) + len(uses)
+	if d.regEpoch[r] == d.epoch {
+		if d.regDepth[r] != readNoAdds {
+			return // marked already: followed as a read or further
+		}
+	} else {
+		d.regEpoch[r], d.regDepth[r] = d.epoch, readNoAdds
+		d.budget -= len(defs)
+		if g.on[spMerge] {
+			d.budget -= len(uses)
+		}
+		if d.budget < 0 {
+			d.all = true
+			return
+		}
+		for _, ref := range defs {
+			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+				d.blkEpoch[f.Block[x]] = d.epoch
+			}
+		}
+		if g.on[spMerge] {
+			for _, ref := range uses {
+				if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+					d.blkEpoch[f.Block[x]] = d.epoch
+				}
+			}
+		}
+	}
+	if !d.reuseScanReaches(f, uses, blk) {
+		return // (a later edit of r may still follow its adds)
+	}
+	d.regDepth[r] = -1
+	d.budget -= len(uses)
 	if d.budget < 0 {
 		d.all = true
 		return
 	}
-	for _, ref := range defs {
-		if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
-			d.blkEpoch[f.Block[x]] = d.epoch
-		}
-	}
 	for _, ref := range uses {
 		x := ref.Instr
-		if f.Dead[x] || f.Block[x] == ir.NoBlock {
-			continue
-		}
-		if g.on[spMerge] {
-			d.blkEpoch[f.Block[x]] = d.epoch
-		}
-		if f.Op[x] != ir.OpAdd {
+		if f.Dead[x] || f.Block[x] == ir.NoBlock || f.Op[x] != ir.OpAdd {
 			continue
 		}
 		d.urefs = core.AppendRegRefs(f, x, d.urefs[:0])
@@ -374,6 +398,21 @@ func (g *genOpt) followSeed(r ir.RegID, def bool) {
 			return
 		}
 	}
+}
+
+// readNoAdds is the depth of a register marked as read whose add uses
+// were not followed (followSeed).
+const readNoAdds = -2
+
+// reuseScanReaches reports whether an edit in block blk of an
+// instruction reading a register with these use rows can change the
+// rows findReuse scans (see followSeed).
+func (d *dirtyState) reuseScanReaches(f *ir.Func, uses []core.Ref, blk ir.BlockID) bool {
+	if len(uses) <= reuseScan || blk == ir.NoBlock {
+		return true
+	}
+	w := f.Block[uses[reuseScan-1].Instr]
+	return w == ir.NoBlock || d.layoutPos[blk] <= d.layoutPos[w]
 }
 
 // tracked reports whether r has a row in the def-use chains and in the
