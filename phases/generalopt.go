@@ -513,6 +513,9 @@ type genOpt struct {
 	dom    *core.DomTree
 	pos    []int32 // instruction's position in its block
 	opaque []bool  // registers an opaque instruction names
+	// walkedLayout: pos and opaque were computed by an earlier global
+	// walk of this run (a partial round may keep them).
+	walkedLayout bool
 }
 
 type copyEnt struct {
@@ -1103,34 +1106,48 @@ func (g *genOpt) globalWalk() int64 {
 	}
 	g.dom = g.a.Dom()
 	g.mode = walkGlobal
-	if cap(g.pos) < f.NumInstrs() {
-		g.pos = take[int32](g.sc, f.NumInstrs())
-	}
-	g.pos = g.pos[:f.NumInstrs()]
-	for _, b := range f.Layout {
-		k := int32(0)
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			g.pos[i] = k
-			k++
+	// A partial round follows rounds that only rewrote operands and
+	// removed instructions (a CFG edit, PHI simplification or a new
+	// instruction makes the next round a full one): the positions kept
+	// from an earlier walk still order each block's instructions, and
+	// the opaque registers are those of the last count unless an edit
+	// named an opaque instruction. Only a full round walks the function
+	// for them.
+	keep := g.dirty.on && g.dirty.partial && g.walkedLayout &&
+		len(g.pos) == f.NumInstrs() && len(g.opaque) == f.NumRegs()
+	if !keep {
+		if cap(g.pos) < f.NumInstrs() {
+			g.pos = take[int32](g.sc, f.NumInstrs())
+		}
+		g.pos = g.pos[:f.NumInstrs()]
+		for _, b := range f.Layout {
+			k := int32(0)
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				g.pos[i] = k
+				k++
+			}
 		}
 	}
 	// An opaque instruction may write operands not marked as definitions:
 	// a register it names has no known set of definitions.
-	if cap(g.opaque) < f.NumRegs() {
-		g.opaque = take[bool](g.sc, f.NumRegs())
-	}
-	g.opaque = g.opaque[:f.NumRegs()]
-	clear(g.opaque)
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.InstrProps(i).Has(ir.POpaque) {
-				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-				for _, x := range g.refs {
-					g.opaque[x.Reg] = true
+	if !keep || g.dirty.opaqueEdited(f) {
+		if cap(g.opaque) < f.NumRegs() {
+			g.opaque = take[bool](g.sc, f.NumRegs())
+		}
+		g.opaque = g.opaque[:f.NumRegs()]
+		clear(g.opaque)
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				if f.InstrProps(i).Has(ir.POpaque) {
+					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+					for _, x := range g.refs {
+						g.opaque[x.Reg] = true
+					}
 				}
 			}
 		}
 	}
+	g.walkedLayout, g.dirty.opaqueTouched = true, false
 	n := int64(0)
 	if g.on[spCopyProp] {
 		n = g.globalCopyProp()

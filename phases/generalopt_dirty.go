@@ -113,6 +113,9 @@ type dirtyState struct {
 	urefs     []core.RegRef
 	seeded    int  // curSeed[:seeded] are followed already
 	duOK      bool // g.du was computed this round (rows current but for recorded edits)
+	// opaqueTouched: an opaque instruction was edited since the global
+	// walk last listed the opaque registers.
+	opaqueTouched bool
 }
 
 // seedReg is a register an edited instruction named before its edit,
@@ -185,6 +188,9 @@ func (g *genOpt) touch(i ir.InstrID) {
 		d.full = true // made during the bundle: not traced
 		return
 	}
+	if f.InstrProps(i).Has(ir.POpaque) {
+		d.opaqueTouched = true
+	}
 	if d.instrMark[i] == d.epoch {
 		return
 	}
@@ -247,6 +253,24 @@ func (g *genOpt) endRound() {
 	d.prev, d.cur = d.cur, d.prev[:0]
 	d.prevSeed, d.curSeed = d.curSeed, d.prevSeed[:0]
 	d.prevBlk, d.curBlk = d.curBlk, d.prevBlk[:0]
+}
+
+// opaqueEdited reports whether an edit since the global walk last listed
+// the opaque registers named an opaque instruction, before the edit
+// (opaqueTouched) or after it: the edits of the last round (which hold
+// every edit made after that walk began) and this round's so far.
+func (d *dirtyState) opaqueEdited(f *ir.Func) bool {
+	if d.opaqueTouched {
+		return true
+	}
+	for _, l := range [2][]ir.InstrID{d.prev, d.cur} {
+		for _, i := range l {
+			if !f.Dead[i] && f.InstrProps(i).Has(ir.POpaque) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // blockMarked reports whether the walk under way visits block b.
