@@ -32,9 +32,11 @@ import (
 //     register it reads (followSeed) changes only in its counts and rows:
 //     it is marked for global copy propagation (which rewrites its uses),
 //     its definitions' blocks are marked, its uses' when merging (which
-//     reads the use counts of its chains' sources), and the results of its
-//     add uses are followed (findReuse scans the uses of the register an
-//     add adds a constant to). The rows are those of
+//     reads whether its chains' sources have one use) if its use count
+//     can have crossed one (markMergeUses), and the results of its
+//     add uses are followed if the edit is among the uses findReuse
+//     scans (it scans the first uses of the register an add adds a
+//     constant to). The rows are those of
 //     chains computed after the edits they do not list were recorded, so
 //     a path through an instruction they miss starts at that (edited)
 //     instruction instead. The edits of the previous round and of this
@@ -116,6 +118,13 @@ type dirtyState struct {
 	// opaqueTouched: an opaque instruction was edited since the global
 	// walk last listed the opaque registers.
 	opaqueTouched bool
+	// Merging (markMergeUses): the registers marked as read this round,
+	// whose uses' blocks are marked only if their use counts can cross
+	// one; postN counts (== epoch in postEpoch) the reads of a register
+	// in edited instructions as they are now.
+	mergeRegs []ir.RegID
+	postEpoch []uint32
+	postN     []int32
 }
 
 // seedReg is a register an edited instruction named before its edit,
@@ -136,6 +145,7 @@ type genOptBufs struct {
 	refs, irefs       []core.RegRef
 	urefs             []core.RegRef
 	edits             []useEdit
+	mergeRegs         []ir.RegID
 }
 
 type regAt struct {
@@ -155,7 +165,10 @@ func (g *genOpt) startDirty() {
 	d.regDepth = take[int8](g.sc, d.nRegs)
 	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
+	d.postEpoch = take[uint32](g.sc, d.nRegs)
+	d.postN = take[int32](g.sc, d.nRegs)
 	b := &g.sc.genOpt
+	d.mergeRegs = b.mergeRegs[:0]
 	d.prev, d.cur = b.prev[:0], b.cur[:0]
 	d.prevSeed, d.curSeed = b.prevSeed[:0], b.curSeed[:0]
 	d.prevBlk, d.curBlk = b.prevBlk[:0], b.curBlk[:0]
@@ -172,6 +185,7 @@ func (g *genOpt) stopDirty() {
 		b := &g.sc.genOpt
 		b.prev, b.cur, b.prevSeed, b.curSeed, b.prevBlk, b.curBlk = d.prev, d.cur, d.prevSeed, d.curSeed, d.prevBlk, d.curBlk
 		b.stack, b.refs, b.irefs, b.urefs = d.stack, d.refs, d.irefs, d.urefs
+		b.mergeRegs = d.mergeRegs
 	}
 	d.on, d.partial, d.all = false, false, true
 }
@@ -222,8 +236,11 @@ func (g *genOpt) beginRound(round int) {
 		d.regDepth = take[int8](g.sc, d.nRegs)
 		d.blkEpoch = take[uint32](g.sc, d.nBlocks)
 		d.layoutPos = take[int32](g.sc, d.nBlocks)
+		d.postEpoch = take[uint32](g.sc, d.nRegs)
+		d.postN = take[int32](g.sc, d.nRegs)
 	}
 	d.all = !d.partial
+	d.mergeRegs = d.mergeRegs[:0]
 	if d.partial {
 		d.rounds++
 	}
@@ -337,6 +354,12 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 	d.blkEpoch[f.Block[i]] = d.epoch
 	d.irefs = core.AppendRegRefs(f, i, d.irefs[:0])
 	for _, x := range d.irefs {
+		if !x.Def && int(x.Reg) < len(d.postN) {
+			if d.postEpoch[x.Reg] != d.epoch {
+				d.postEpoch[x.Reg], d.postN[x.Reg] = d.epoch, 0
+			}
+			d.postN[x.Reg]++
+		}
 		g.followSeed(x.Reg, x.Def, f.Block[i])
 	}
 }
@@ -348,7 +371,8 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 // propagation of r, (2) MergeEquivalentConditionalFlow at r's other uses
 // (their sources' counts), (3) findReuse at the uses of a register that
 // an "add r, c" defines (it scans r's uses): r is marked, its
-// definitions, its uses when merging, and the results of its add uses
+// definitions, its uses when merging (markMergeUses decides, once the
+// counts are known), and the results of its add uses
 // are followed — the last only when the edit, in block blk, can change
 // what findReuse scans: the first reuseScan rows of r's uses (the rows
 // are in layout order, so an edit in a block after the one of the last
@@ -378,9 +402,6 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 	} else {
 		d.regEpoch[r], d.regDepth[r] = d.epoch, readNoAdds
 		d.budget -= len(defs)
-		if g.on[spMerge] {
-			d.budget -= len(uses)
-		}
 		if d.budget < 0 {
 			d.all = true
 			return
@@ -391,11 +412,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 			}
 		}
 		if g.on[spMerge] {
-			for _, ref := range uses {
-				if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
-					d.blkEpoch[f.Block[x]] = d.epoch
-				}
-			}
+			d.mergeRegs = append(d.mergeRegs, r) // its uses: markMergeUses
 		}
 	}
 	if !d.reuseScanReaches(f, uses, blk) {
@@ -420,6 +437,44 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 		}
 		if d.all {
 			return
+		}
+	}
+}
+
+// markMergeUses marks, before merging walks the marked blocks, the
+// blocks of the uses of each register read by an edited instruction whose
+// use count can have crossed one since the last merging: merging reads a
+// count only as "one use" or not (nUse, exact now). The count at the last
+// merging was at least the rows' count less the reads of the register in
+// the instructions edited since (postN: as they are now; any other
+// instruction reads it as it did then), so when that is two or more and
+// the count now is not one, no decision at its uses can change. (A
+// register read in many places would otherwise mark most of the function
+// at every edit of one of its uses.)
+func (g *genOpt) markMergeUses(nUse []int32) {
+	d := &g.dirty
+	if d.all {
+		return
+	}
+	f := g.f
+	for _, r := range d.mergeRegs {
+		uses := g.du.Uses(r)
+		was := int32(len(uses))
+		if d.postEpoch[r] == d.epoch {
+			was -= d.postN[r]
+		}
+		if nUse[r] != 1 && was >= 2 {
+			continue
+		}
+		d.budget -= len(uses)
+		if d.budget < 0 {
+			d.all = true
+			return
+		}
+		for _, ref := range uses {
+			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+				d.blkEpoch[f.Block[x]] = d.epoch
+			}
 		}
 	}
 }
