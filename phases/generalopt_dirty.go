@@ -1,6 +1,8 @@
 package phases
 
 import (
+	"sync/atomic"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -416,6 +418,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 		}
 	}
 	if !d.reuseScanReaches(f, uses, blk) {
+		dirtyNarrowed.reuse.Add(1)
 		return // (a later edit of r may still follow its adds)
 	}
 	d.regDepth[r] = -1
@@ -464,6 +467,7 @@ func (g *genOpt) markMergeUses(nUse []int32) {
 			was -= d.postN[r]
 		}
 		if nUse[r] != 1 && was >= 2 {
+			dirtyNarrowed.merge.Add(1)
 			continue
 		}
 		d.budget -= len(uses)
@@ -478,6 +482,11 @@ func (g *genOpt) markMergeUses(nUse []int32) {
 		}
 	}
 }
+
+// dirtyNarrowed counts the registers whose add uses followSeed left
+// (reuse) and whose uses' blocks markMergeUses left unmarked (merge), so
+// that a test can tell the kernels it compares exercised both.
+var dirtyNarrowed struct{ reuse, merge atomic.Int64 }
 
 // readNoAdds is the depth of a register marked as read whose add uses
 // were not followed (followSeed).
