@@ -398,7 +398,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		p.Count("CopyProp: copies propagated", g.copies)
 	}
 	if g.dirty.rounds > 0 {
-		p.Count("rounds that walked only what the last round's edits reach", int64(g.dirty.rounds))
+		p.Count(dirtyRoundsCounter, int64(g.dirty.rounds))
 	}
 	if g.merged > 0 {
 		p.Count("MergeEquivalentConditionalFlow: equivalent chains merged", g.merged)
@@ -419,6 +419,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	}
 	return changed
 }
+
+// dirtyRoundsCounter names the counter of the rounds that began partial.
+const dirtyRoundsCounter = "rounds that walked only what the last round's edits reach"
 
 // maxGeneralOptimizeRounds bounds the fixed-point iteration; each round is
 // linear, and chains of copies usually settle in two or three.
@@ -503,13 +506,16 @@ type genOpt struct {
 	// be this round's, or other edits followed); merging counts from them.
 	duEdits []useEdit
 	// Local tables, indexed by register: the copy (or constant) the
-	// register holds, its definitions seen so far (ver), the last
-	// unguarded definition (ldef), and when it was last written (last,
-	// in walk steps). Entries of other blocks are stale (stamp).
+	// register holds (ent, valid when loc's ent stamp is this block's),
+	// and in loc its definitions seen so far (ver), the last unguarded
+	// definition (ldef) and when it was last written (last, in walk
+	// steps). Entries of other blocks are stale (stamp). Everything the
+	// walk reads for every register it meets is in loc, one compact
+	// entry (on a function with a million registers the tables outgrow
+	// the cache, and each table read per register was a miss); ent is
+	// read only where its stamp says it holds.
 	ent   []copyEnt
-	ver   []uint32
-	ldef  []localDef
-	last  []uint32
+	loc   []regLocal
 	stamp uint32
 	step  uint32
 	// Global walk.
@@ -517,15 +523,17 @@ type genOpt struct {
 	dom    *core.DomTree
 	pos    []int32 // instruction's position in its block
 	opaque []bool  // registers an opaque instruction names
+	// walkedLayout: pos and opaque were computed by an earlier global
+	// walk of this run (a partial round may keep them).
+	walkedLayout bool
 }
 
 type copyEnt struct {
-	src   ir.Operand // a register, or an immediate (k)
-	ver   uint32
-	stamp uint32
-	k     bool   // a constant of known bits
-	c     uint64 // its bits
-	at    uint32 // the walk step that recorded it
+	src ir.Operand // a register, or an immediate (k)
+	ver uint32
+	k   bool   // a constant of known bits
+	c   uint64 // its bits
+	at  uint32 // the walk step that recorded it
 	// pred: a fact that holds only where a predicate is known
 	// (guardedFact; otherwise the entry holds in every lane): guard is
 	// the predicate register, gver its version when recorded. A
@@ -542,10 +550,16 @@ type copyEnt struct {
 	c2       uint64
 }
 
-type localDef struct {
-	instr ir.InstrID
-	step  uint32
-	stamp uint32
+// regLocal is a register's entry in the local walk's tables.
+type regLocal struct {
+	ver  uint32 // definitions walked so far
+	last uint32 // the walk step of the last definition
+	// ent: the stamp of the register's copyEnt (valid when it is the
+	// block's); ldef: the stamp of its last unguarded definition
+	// ldefInstr, walked at step ldefStep.
+	ent, ldef uint32
+	ldefStep  uint32
+	ldefInstr ir.InstrID
 }
 
 // noRewrite: instructions whose operands are left exactly as written.
@@ -610,7 +624,7 @@ func (g *genOpt) copySource(i ir.InstrID) (dst ir.RegID, src ir.Operand, c uint6
 // Sources are registers of interchangeable types or integer constants of
 // the destination's width, as for copySource; a source register is
 // never d itself (its value there is the one d's write replaces).
-func (g *genOpt) copyFact(i ir.InstrID, prev *copyEnt) (ir.RegID, copyEnt, bool) {
+func (g *genOpt) copyFact(i ir.InstrID, prev *copyEnt, prevOK bool) (ir.RegID, copyEnt, bool) {
 	f := g.f
 	gd := f.Guard[i]
 	if gd == ir.NoOperand {
@@ -633,9 +647,9 @@ func (g *genOpt) copyFact(i ir.InstrID, prev *copyEnt) (ir.RegID, copyEnt, bool)
 	}
 	p, neg := gd.Reg(), gd.Has(ir.FlagNot)
 	e := g.fact(src, c, k)
-	e.pred, e.guard, e.gver, e.neg = true, p, g.ver[p], neg
-	if g.complPred && prev.stamp == g.stamp && g.factHolds(prev) &&
-		(!prev.pred || !prev.sel && prev.guard == p && prev.gver == g.ver[p] && prev.neg != neg) {
+	e.pred, e.guard, e.gver, e.neg = true, p, g.loc[p].ver, neg
+	if g.complPred && prevOK && g.factHolds(prev) &&
+		(!prev.pred || !prev.sel && prev.guard == p && prev.gver == g.loc[p].ver && prev.neg != neg) {
 		// the lanes the guard leaves hold prev's source
 		x := *prev
 		t, fl := e, x // true side: this copy; false side: the earlier value
@@ -643,7 +657,7 @@ func (g *genOpt) copyFact(i ir.InstrID, prev *copyEnt) (ir.RegID, copyEnt, bool)
 			t, fl = x, e
 		}
 		e = t
-		e.pred, e.sel, e.guard, e.gver, e.neg, e.at = true, true, p, g.ver[p], false, g.step
+		e.pred, e.sel, e.guard, e.gver, e.neg, e.at = true, true, p, g.loc[p].ver, false, g.step
 		e.src2, e.ver2, e.k2, e.c2 = fl.src, fl.ver, fl.k, fl.c
 	}
 	return d, e, true
@@ -670,10 +684,10 @@ func (g *genOpt) selpFact(i ir.InstrID) (ir.RegID, copyEnt, bool) {
 	}
 	p := ops[3].Reg()
 	e := g.fact(a, ca, ka)
-	e.pred, e.sel, e.guard, e.gver = true, true, p, g.ver[p]
+	e.pred, e.sel, e.guard, e.gver = true, true, p, g.loc[p].ver
 	e.src2, e.k2, e.c2 = b, kb, cb
 	if b.Kind() == ir.KReg {
-		e.ver2 = g.ver[b.Reg()]
+		e.ver2 = g.loc[b.Reg()].ver
 	}
 	return d, e, true
 }
@@ -707,9 +721,9 @@ func (g *genOpt) valueSource(d ir.RegID, o ir.Operand, t ir.Type) (src ir.Operan
 // fact is the table entry of a value src (a register's version is the
 // current one).
 func (g *genOpt) fact(src ir.Operand, c uint64, k bool) copyEnt {
-	e := copyEnt{src: src, stamp: g.stamp, k: k, c: c, at: g.step}
+	e := copyEnt{src: src, k: k, c: c, at: g.step}
 	if src.Kind() == ir.KReg {
-		e.ver = g.ver[src.Reg()]
+		e.ver = g.loc[src.Reg()].ver
 	}
 	return e
 }
@@ -717,13 +731,13 @@ func (g *genOpt) fact(src ir.Operand, c uint64, k bool) copyEnt {
 // factHolds: the registers entry e names still hold what they held when
 // it was recorded.
 func (g *genOpt) factHolds(e *copyEnt) bool {
-	if e.src.Kind() == ir.KReg && g.ver[e.src.Reg()] != e.ver {
+	if e.src.Kind() == ir.KReg && g.loc[e.src.Reg()].ver != e.ver {
 		return false
 	}
-	if e.sel && e.src2.Kind() == ir.KReg && g.ver[e.src2.Reg()] != e.ver2 {
+	if e.sel && e.src2.Kind() == ir.KReg && g.loc[e.src2.Reg()].ver != e.ver2 {
 		return false
 	}
-	return !e.pred || g.ver[e.guard] == e.gver
+	return !e.pred || g.loc[e.guard].ver == e.gver
 }
 
 // guardedFact reports whether the predicate fact e applies at instruction
@@ -732,7 +746,7 @@ func (g *genOpt) factHolds(e *copyEnt) bool {
 // only where the predicate is false, so a select gives its second source.
 func (g *genOpt) guardedFact(e *copyEnt, i ir.InstrID) (second, ok bool) {
 	gd := g.f.Guard[i]
-	if gd == ir.NoOperand || !gd.IsReg() || gd.Flags()&^ir.FlagNot != 0 || gd.Reg() != e.guard || g.ver[e.guard] != e.gver {
+	if gd == ir.NoOperand || !gd.IsReg() || gd.Flags()&^ir.FlagNot != 0 || gd.Reg() != e.guard || g.loc[e.guard].ver != e.gver {
 		return false, false
 	}
 	neg := gd.Has(ir.FlagNot)
@@ -821,10 +835,10 @@ func (g *genOpt) immAllowed(i ir.InstrID, l core.Loc, r ir.RegID) bool {
 // known returns the constant register r holds at the walk's instruction.
 func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 	if g.mode == walkLocal {
-		e := g.ent[r]
-		if e.stamp != g.stamp {
+		if g.loc[r].ent != g.stamp {
 			return 0, false
 		}
+		e := g.ent[r]
 		if e.pred {
 			second, ok := g.guardedFact(&e, g.cur)
 			if !ok {
@@ -855,17 +869,17 @@ func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 func (g *genOpt) defOf(r ir.RegID) (ir.InstrID, bool) {
 	f := g.f
 	if g.mode == walkLocal {
-		l := g.ldef[r]
-		if l.stamp != g.stamp {
+		l := &g.loc[r]
+		if l.ldef != g.stamp {
 			return ir.NoInstr, false
 		}
-		g.refs2 = core.AppendRegRefs(f, l.instr, g.refs2[:0])
+		g.refs2 = core.AppendRegRefs(f, l.ldefInstr, g.refs2[:0])
 		for _, x := range g.refs2 {
-			if !x.Def && g.last[x.Reg] >= l.step {
+			if !x.Def && g.loc[x.Reg].last >= l.ldefStep {
 				return ir.NoInstr, false
 			}
 		}
-		return l.instr, true
+		return l.ldefInstr, true
 	}
 	d, ok := g.single(r)
 	if !ok || f.Guard[d] != ir.NoOperand || !g.before(d, g.cur) {
@@ -899,9 +913,7 @@ func (g *genOpt) localWalk() int64 {
 	f := g.f
 	if len(g.ent) < f.NumRegs() {
 		g.ent = take[copyEnt](g.sc, f.NumRegs())
-		g.ver = take[uint32](g.sc, f.NumRegs())
-		g.ldef = take[localDef](g.sc, f.NumRegs())
-		g.last = take[uint32](g.sc, f.NumRegs())
+		g.loc = take[regLocal](g.sc, f.NumRegs())
 		g.stamp, g.step = 0, 0
 	}
 	g.mode = walkLocal
@@ -925,16 +937,18 @@ func (g *genOpt) localWalk() int64 {
 			// what a guarded copy's destination held (a complementary
 			// copy may complete it into a select)
 			var prev copyEnt
+			prevOK := false
 			if f.Guard[i] != ir.NoOperand && f.OpCount[i] > 0 && f.Ops(i)[0].Kind() == ir.KReg {
-				prev = g.ent[f.Ops(i)[0].Reg()]
+				if r := f.Ops(i)[0].Reg(); g.loc[r].ent == g.stamp {
+					prev, prevOK = g.ent[r], true
+				}
 			}
 			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
 			for _, x := range g.refs {
 				if x.Def {
-					g.ver[x.Reg]++
-					g.ent[x.Reg].stamp = 0
-					g.ldef[x.Reg].stamp = 0
-					g.last[x.Reg] = g.step
+					l := &g.loc[x.Reg]
+					l.ver++
+					l.ent, l.ldef, l.last = 0, 0, g.step
 				}
 			}
 			if f.InstrProps(i).Has(ir.POpaque) {
@@ -942,13 +956,13 @@ func (g *genOpt) localWalk() int64 {
 				// definitions: forget every copy of the block so far.
 				g.stamp++
 			}
-			d, e, ok := g.copyFact(i, &prev)
+			d, e, ok := g.copyFact(i, &prev, prevOK)
 			if ok {
-				g.ent[d] = e
+				g.ent[d], g.loc[d].ent = e, g.stamp
 				if g.window > 0 {
 					// Forget the oldest of the window's copies.
 					if old := g.ring[g.ringAt]; g.ringStep[g.ringAt] != 0 && g.ent[old].at == g.ringStep[g.ringAt] {
-						g.ent[old].stamp = 0
+						g.loc[old].ent = 0
 					}
 					g.ring[g.ringAt], g.ringStep[g.ringAt] = d, g.step
 					g.ringAt = (g.ringAt + 1) % g.window
@@ -956,7 +970,8 @@ func (g *genOpt) localWalk() int64 {
 			}
 			if f.Guard[i] == ir.NoOperand && f.InstrProps(i)&(ir.PSideEffect|noRewrite) == 0 {
 				if ops := f.Ops(i); len(ops) > 0 && ops[0].Kind() == ir.KReg && ops[0].IsDef() {
-					g.ldef[ops[0].Reg()] = localDef{instr: i, step: g.step, stamp: g.stamp}
+					l := &g.loc[ops[0].Reg()]
+					l.ldef, l.ldefStep, l.ldefInstr = g.stamp, g.step, i
 				}
 			}
 			i = next
@@ -1006,10 +1021,10 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 		if x.Def || g.localBudget <= 0 {
 			continue
 		}
-		e := g.ent[x.Reg]
-		if e.stamp != g.stamp || x.Loc.IsGuard() || (g.noAddr && g.inAddr(i, x.Loc)) {
+		if g.loc[x.Reg].ent != g.stamp || x.Loc.IsGuard() || (g.noAddr && g.inAddr(i, x.Loc)) {
 			continue
 		}
+		e := g.ent[x.Reg]
 		src, ver := e.src, e.ver
 		if e.pred {
 			second, ok := g.guardedFact(&e, i)
@@ -1021,7 +1036,7 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 			}
 		}
 		if src.Kind() == ir.KReg {
-			if g.ver[src.Reg()] != ver {
+			if g.loc[src.Reg()].ver != ver {
 				continue
 			}
 			g.touch(i)
@@ -1101,34 +1116,48 @@ func (g *genOpt) globalWalk() int64 {
 	}
 	g.dom = g.a.Dom()
 	g.mode = walkGlobal
-	if cap(g.pos) < f.NumInstrs() {
-		g.pos = take[int32](g.sc, f.NumInstrs())
-	}
-	g.pos = g.pos[:f.NumInstrs()]
-	for _, b := range f.Layout {
-		k := int32(0)
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			g.pos[i] = k
-			k++
+	// A partial round follows rounds that only rewrote operands and
+	// removed instructions (a CFG edit, PHI simplification or a new
+	// instruction makes the next round a full one): the positions kept
+	// from an earlier walk still order each block's instructions, and
+	// the opaque registers are those of the last count unless an edit
+	// named an opaque instruction. Only a full round walks the function
+	// for them.
+	keep := g.dirty.on && g.dirty.partial && g.walkedLayout &&
+		len(g.pos) == f.NumInstrs() && len(g.opaque) == f.NumRegs()
+	if !keep {
+		if cap(g.pos) < f.NumInstrs() {
+			g.pos = take[int32](g.sc, f.NumInstrs())
+		}
+		g.pos = g.pos[:f.NumInstrs()]
+		for _, b := range f.Layout {
+			k := int32(0)
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				g.pos[i] = k
+				k++
+			}
 		}
 	}
 	// An opaque instruction may write operands not marked as definitions:
 	// a register it names has no known set of definitions.
-	if cap(g.opaque) < f.NumRegs() {
-		g.opaque = take[bool](g.sc, f.NumRegs())
-	}
-	g.opaque = g.opaque[:f.NumRegs()]
-	clear(g.opaque)
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.InstrProps(i).Has(ir.POpaque) {
-				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-				for _, x := range g.refs {
-					g.opaque[x.Reg] = true
+	if !keep || g.dirty.opaqueEdited(f) {
+		if cap(g.opaque) < f.NumRegs() {
+			g.opaque = take[bool](g.sc, f.NumRegs())
+		}
+		g.opaque = g.opaque[:f.NumRegs()]
+		clear(g.opaque)
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				if f.InstrProps(i).Has(ir.POpaque) {
+					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+					for _, x := range g.refs {
+						g.opaque[x.Reg] = true
+					}
 				}
 			}
 		}
 	}
+	g.walkedLayout, g.dirty.opaqueTouched = true, false
 	n := int64(0)
 	if g.on[spCopyProp] {
 		n = g.globalCopyProp()

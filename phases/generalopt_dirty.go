@@ -1,6 +1,8 @@
 package phases
 
 import (
+	"sync/atomic"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -32,9 +34,11 @@ import (
 //     register it reads (followSeed) changes only in its counts and rows:
 //     it is marked for global copy propagation (which rewrites its uses),
 //     its definitions' blocks are marked, its uses' when merging (which
-//     reads the use counts of its chains' sources), and the results of its
-//     add uses are followed (findReuse scans the uses of the register an
-//     add adds a constant to). The rows are those of
+//     reads whether its chains' sources have one use) if its use count
+//     can have crossed one (markMergeUses), and the results of its
+//     add uses are followed if the edit is among the uses findReuse
+//     scans (it scans the first uses of the register an add adds a
+//     constant to). The rows are those of
 //     chains computed after the edits they do not list were recorded, so
 //     a path through an instruction they miss starts at that (edited)
 //     instruction instead. The edits of the previous round and of this
@@ -113,12 +117,25 @@ type dirtyState struct {
 	urefs     []core.RegRef
 	seeded    int  // curSeed[:seeded] are followed already
 	duOK      bool // g.du was computed this round (rows current but for recorded edits)
+	// opaqueTouched: an opaque instruction was edited since the global
+	// walk last listed the opaque registers.
+	opaqueTouched bool
+	// Merging (markMergeUses): the registers marked as read this round,
+	// whose uses' blocks are marked only if their use counts can cross
+	// one; postN counts (== epoch in postEpoch) the reads of a register
+	// in edited instructions as they are now.
+	mergeRegs []ir.RegID
+	postEpoch []uint32
+	postN     []int32
+	postDefN  []int32
 }
 
-// seedReg is a register an edited instruction named before its edit.
+// seedReg is a register an edited instruction named before its edit,
+// with the block the instruction was in.
 type seedReg struct {
 	r   ir.RegID
 	def bool
+	blk ir.BlockID
 }
 
 // genOptBufs are a bundle run's growable lists, kept in the worker's
@@ -133,6 +150,7 @@ type genOptBufs struct {
 	edits             []useEdit
 	mblk              []ir.InstrID // MergeEquivalentConditionalFlow's block lists
 	mwr               []ir.RegID
+	mergeRegs         []ir.RegID
 }
 
 type regAt struct {
@@ -152,7 +170,11 @@ func (g *genOpt) startDirty() {
 	d.regDepth = take[int8](g.sc, d.nRegs)
 	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
+	d.postEpoch = take[uint32](g.sc, d.nRegs)
+	d.postN = take[int32](g.sc, d.nRegs)
+	d.postDefN = take[int32](g.sc, d.nRegs)
 	b := &g.sc.genOpt
+	d.mergeRegs = b.mergeRegs[:0]
 	d.prev, d.cur = b.prev[:0], b.cur[:0]
 	d.prevSeed, d.curSeed = b.prevSeed[:0], b.curSeed[:0]
 	d.prevBlk, d.curBlk = b.prevBlk[:0], b.curBlk[:0]
@@ -169,6 +191,7 @@ func (g *genOpt) stopDirty() {
 		b := &g.sc.genOpt
 		b.prev, b.cur, b.prevSeed, b.curSeed, b.prevBlk, b.curBlk = d.prev, d.cur, d.prevSeed, d.curSeed, d.prevBlk, d.curBlk
 		b.stack, b.refs, b.irefs, b.urefs = d.stack, d.refs, d.irefs, d.urefs
+		b.mergeRegs = d.mergeRegs
 	}
 	d.on, d.partial, d.all = false, false, true
 }
@@ -185,6 +208,9 @@ func (g *genOpt) touch(i ir.InstrID) {
 		d.full = true // made during the bundle: not traced
 		return
 	}
+	if f.InstrProps(i).Has(ir.POpaque) {
+		d.opaqueTouched = true
+	}
 	if d.instrMark[i] == d.epoch {
 		return
 	}
@@ -193,7 +219,7 @@ func (g *genOpt) touch(i ir.InstrID) {
 	d.curBlk = append(d.curBlk, f.Block[i])
 	d.refs = core.AppendRegRefs(f, i, d.refs[:0])
 	for _, x := range d.refs {
-		d.curSeed = append(d.curSeed, seedReg{x.Reg, x.Def})
+		d.curSeed = append(d.curSeed, seedReg{x.Reg, x.Def, f.Block[i]})
 	}
 }
 
@@ -216,8 +242,12 @@ func (g *genOpt) beginRound(round int) {
 		d.regDepth = take[int8](g.sc, d.nRegs)
 		d.blkEpoch = take[uint32](g.sc, d.nBlocks)
 		d.layoutPos = take[int32](g.sc, d.nBlocks)
+		d.postEpoch = take[uint32](g.sc, d.nRegs)
+		d.postN = take[int32](g.sc, d.nRegs)
+		d.postDefN = take[int32](g.sc, d.nRegs)
 	}
 	d.all = !d.partial
+	d.mergeRegs = d.mergeRegs[:0]
 	if d.partial {
 		d.rounds++
 	}
@@ -249,6 +279,24 @@ func (g *genOpt) endRound() {
 	d.prevBlk, d.curBlk = d.curBlk, d.prevBlk[:0]
 }
 
+// opaqueEdited reports whether an edit since the global walk last listed
+// the opaque registers named an opaque instruction, before the edit
+// (opaqueTouched) or after it: the edits of the last round (which hold
+// every edit made after that walk began) and this round's so far.
+func (d *dirtyState) opaqueEdited(f *ir.Func) bool {
+	if d.opaqueTouched {
+		return true
+	}
+	for _, l := range [2][]ir.InstrID{d.prev, d.cur} {
+		for _, i := range l {
+			if !f.Dead[i] && f.InstrProps(i).Has(ir.POpaque) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // blockMarked reports whether the walk under way visits block b.
 func (g *genOpt) blockMarked(b ir.BlockID) bool {
 	d := &g.dirty
@@ -276,7 +324,7 @@ func (g *genOpt) followAll() {
 		g.followInstr(i)
 	}
 	for _, x := range d.prevSeed {
-		g.followSeed(x.r, x.def)
+		g.followSeed(x.r, x.def, x.blk)
 	}
 	g.flush()
 }
@@ -299,7 +347,7 @@ func (g *genOpt) flush() {
 	}
 	for ; d.seeded < len(d.curSeed); d.seeded++ {
 		x := d.curSeed[d.seeded]
-		g.followSeed(x.r, x.def)
+		g.followSeed(x.r, x.def, x.blk)
 	}
 }
 
@@ -313,7 +361,17 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 	d.blkEpoch[f.Block[i]] = d.epoch
 	d.irefs = core.AppendRegRefs(f, i, d.irefs[:0])
 	for _, x := range d.irefs {
-		g.followSeed(x.Reg, x.Def)
+		if int(x.Reg) < len(d.postN) {
+			if d.postEpoch[x.Reg] != d.epoch {
+				d.postEpoch[x.Reg], d.postN[x.Reg], d.postDefN[x.Reg] = d.epoch, 0, 0
+			}
+			if x.Def {
+				d.postDefN[x.Reg]++
+			} else {
+				d.postN[x.Reg]++
+			}
+		}
+		g.followSeed(x.Reg, x.Def, f.Block[i])
 	}
 }
 
@@ -324,46 +382,72 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 // propagation of r, (2) MergeEquivalentConditionalFlow at r's other uses
 // (their sources' counts), (3) findReuse at the uses of a register that
 // an "add r, c" defines (it scans r's uses): r is marked, its
-// definitions, its uses when merging, and the results of its add uses
-// are followed.
-func (g *genOpt) followSeed(r ir.RegID, def bool) {
+// definitions, its uses when merging (markMergeUses decides, once the
+// counts are known), and the results of its add uses
+// are followed — the last only when the edit, in block blk, can change
+// what findReuse scans: the first reuseScan rows of r's uses (the rows
+// are in layout order, so an edit in a block after the one of the last
+// row scanned adds or drops a row after the scanned ones: the scan reads
+// the same rows before and after it). A register read in many places
+// (a kernel parameter, a thread index) would otherwise have every add of
+// it followed at each edit of one of its far uses.
+func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 	d := &g.dirty
 	if d.all {
 		return
 	}
-	if def {
+	if def && g.rulesOn() {
 		g.followReg(r, dirtyLevels-1)
 		return
 	}
+	// Without rules the marks are merging's alone, which compares
+	// within a block (the edited instruction's is marked) and reads
+	// counts (markMergeUses): r is marked for copy propagation and left
+	// to markMergeUses, whether read or written.
 	f := g.f
 	du := g.du
 	if !d.tracked(r, du) {
 		return
 	}
-	if d.regEpoch[r] == d.epoch {
-		return // marked already: followed as a read or further
-	}
-	d.regEpoch[r], d.regDepth[r] = d.epoch, -1
 	defs, uses := du.Defs(r), du.Uses(r)
-	d.budget -= len(defs) + len(uses)
+	if d.regEpoch[r] == d.epoch {
+		if d.regDepth[r] != readNoAdds {
+			return // marked already: followed as a read or further
+		}
+	} else {
+		d.regEpoch[r], d.regDepth[r] = d.epoch, readNoAdds
+		if g.rulesOn() {
+			d.budget -= len(defs)
+			if d.budget < 0 {
+				d.all = true
+				return
+			}
+			for _, ref := range defs {
+				if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+					d.blkEpoch[f.Block[x]] = d.epoch
+				}
+			}
+		}
+		if g.on[spMerge] {
+			d.mergeRegs = append(d.mergeRegs, r) // its uses: markMergeUses
+		}
+	}
+	if !g.rulesOn() {
+		return // findReuse is a rule's
+	}
+	if !d.reuseScanReaches(f, uses, blk) {
+		dirtyNarrowed.reuse.Add(1)
+		return // (a later edit of r may still follow its adds)
+	}
+	d.regDepth[r] = -1
+	d.budget -= len(uses)
 	if d.budget < 0 {
 		d.all = true
 		return
 	}
-	for _, ref := range defs {
-		if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
-			d.blkEpoch[f.Block[x]] = d.epoch
-		}
-	}
 	for _, ref := range uses {
 		x := ref.Instr
-		if f.Dead[x] || f.Block[x] == ir.NoBlock {
-			continue
-		}
-		if g.on[spMerge] {
-			d.blkEpoch[f.Block[x]] = d.epoch
-		}
-		if f.Op[x] != ir.OpAdd {
+		if f.Dead[x] || f.Block[x] == ir.NoBlock || f.Op[x] != ir.OpAdd {
 			continue
 		}
 		d.urefs = core.AppendRegRefs(f, x, d.urefs[:0])
@@ -376,6 +460,78 @@ func (g *genOpt) followSeed(r ir.RegID, def bool) {
 			return
 		}
 	}
+}
+
+// markMergeUses marks, before merging walks the marked blocks, the
+// blocks of the uses of each register named by an edited instruction
+// (read, or without rules also written) whose count of uses or
+// definitions can have crossed one since the last merging: merging reads
+// the counts only as "one definition and one use" or not (nDef, nUse,
+// exact now). A count at the last merging was at least the rows' count
+// less the register's reads (postN) or writes (postDefN) in the
+// instructions edited since, as they are now (any other instruction
+// names it as it did then); when that is two or more and the count now
+// is not one, no decision at its uses can change. (A register read or
+// written in many places — the generated kernels' checksum has a
+// quarter of a million definitions on the 1M kernel — would otherwise
+// mark most of the function at every edit of one of its instructions.)
+func (g *genOpt) markMergeUses(nDef, nUse []int32) {
+	d := &g.dirty
+	if d.all {
+		return
+	}
+	f := g.f
+	for _, r := range d.mergeRegs {
+		uses := g.du.Uses(r)
+		was, wasDefs := int32(len(uses)), int32(len(g.du.Defs(r)))
+		if d.postEpoch[r] == d.epoch {
+			was -= d.postN[r]
+			wasDefs -= d.postDefN[r]
+		}
+		if nUse[r] != 1 && was >= 2 || nDef[r] != 1 && wasDefs >= 2 {
+			dirtyNarrowed.merge.Add(1)
+			continue
+		}
+		d.budget -= len(uses)
+		if d.budget < 0 {
+			d.all = true
+			return
+		}
+		for _, ref := range uses {
+			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+				d.blkEpoch[f.Block[x]] = d.epoch
+			}
+		}
+	}
+}
+
+// dirtyNarrowed counts the registers whose add uses followSeed left
+// (reuse) and whose uses' blocks markMergeUses left unmarked (merge), so
+// that a test can tell the kernels it compares exercised both.
+var dirtyNarrowed struct{ reuse, merge atomic.Int64 }
+
+// rulesOn reports whether the bundle applies rules in its walks. Without
+// them (GeneralOptimizeEarly: copy propagation and merging) the block
+// marks serve merging alone — copy propagation goes by marked registers
+// — and merging reads, outside the edited instruction's block, only
+// whether a source has one definition and one use: an edited register,
+// read or written, is marked for copy propagation and its uses' blocks
+// are left to markMergeUses; no row is followed further.
+func (g *genOpt) rulesOn() bool { return g.on[spFold] || g.on[spPred] }
+
+// readNoAdds is the depth of a register marked as read whose add uses
+// were not followed (followSeed).
+const readNoAdds = -2
+
+// reuseScanReaches reports whether an edit in block blk of an
+// instruction reading a register with these use rows can change the
+// rows findReuse scans (see followSeed).
+func (d *dirtyState) reuseScanReaches(f *ir.Func, uses []core.Ref, blk ir.BlockID) bool {
+	if len(uses) <= reuseScan || blk == ir.NoBlock {
+		return true
+	}
+	w := f.Block[uses[reuseScan-1].Instr]
+	return w == ir.NoBlock || d.layoutPos[blk] <= d.layoutPos[w]
 }
 
 // tracked reports whether r has a row in the def-use chains and in the

@@ -69,3 +69,55 @@ func TestGeneralOptimizeDirtyRoundsSameOutput(t *testing.T) {
 		t.Fatal("no GeneralOptimize round walked in part: the kernels test nothing")
 	}
 }
+
+// TestGeneralOptimizeDirtyNarrowingSameOutput: the dirty rounds leave
+// out the add uses of a register whose edit is past the uses findReuse
+// scans, and the use blocks of a register whose use count cannot have
+// crossed one (merging); on kernels large enough to have registers with
+// more uses than findReuse scans, both happen, and the output is still
+// the full rounds'.
+func TestGeneralOptimizeDirtyNarrowingSameOutput(t *testing.T) {
+	full, err := ParseKnob("GeneralOptimizeFullRounds=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := ParseTarget("sm_80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cDirty, err := NewConfig(3, tg, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cFull, err := NewConfig(3, tg, []KnobSetting{full}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reuse0, merge0 := dirtyNarrowed.reuse.Load(), dirtyNarrowed.merge.Load()
+	sizes := []int{30000, 60000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for k, size := range sizes {
+		cfg := gen.Config{Seed: int64(1 + k), Size: size, Pool: 64}
+		var out [2][]byte
+		for j, c := range []*Config{cDirty, cFull} {
+			m := gen.Kernel(cfg)
+			for _, f := range m.Funcs {
+				if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
+					t.Fatalf("size %d: %v", size, err)
+				}
+			}
+			out[j] = ptx.Format(m)
+		}
+		if !bytes.Equal(out[0], out[1]) {
+			t.Errorf("size %d: the dirty rounds' output differs from the full rounds'", size)
+		}
+	}
+	if dirtyNarrowed.reuse.Load() == reuse0 {
+		t.Error("no register's add uses were left out: the kernels do not test the findReuse narrowing")
+	}
+	if dirtyNarrowed.merge.Load() == merge0 {
+		t.Error("no register's use blocks were left unmarked for merging: the kernels do not test markMergeUses")
+	}
+}
