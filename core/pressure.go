@@ -74,22 +74,69 @@ func PressureTraceBlocks(l *Liveness, blocks []ir.BlockID, at func(i ir.InstrID,
 }
 
 func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	f := l.F
+	if blocks == nil {
+		blocks = l.F.Layout
+	}
+	w := NewPressureWalker(l, files)
 	var p Pressure
 	for k := range p.At {
 		p.At[k] = ir.NoInstr
 		p.Block[k] = ir.NoBlock
 	}
-	nr := f.NumRegs()
-	lw := make([]uint32, bitvec.WordsFor(nr))
-	stamp := make([]uint32, nr)
+	for _, b := range blocks {
+		q := w.Block(b, each)
+		for k := range q.Max {
+			if q.Max[k] > p.Max[k] {
+				p.Max[k], p.At[k], p.Block[k] = q.Max[k], q.At[k], q.Block[k]
+			}
+		}
+	}
+	return p
+}
+
+// PressureWalker walks the pressure of one block at a time (the walk of
+// PressureTraceFiles, block by block), keeping its working memory from
+// one block to the next: a pass that needs the pressure of a few blocks
+// pays for those blocks (and, once, for its per-register arrays), not
+// for the function.
+type PressureWalker struct {
+	l       *Liveness
+	files   []ir.File
+	lw      []uint32 // live bits, valid where stamp is the block's
+	stamp   []uint32
+	st      uint32
+	weights *outWeights
+	out     OutSet
+	refs    []RegRef
+	extra   []ir.RegID
+}
+
+// NewPressureWalker returns a walker over l's blocks with registers
+// counted in files (l.Files when nil).
+func NewPressureWalker(l *Liveness, files []ir.File) *PressureWalker {
+	if files == nil {
+		files = l.Files
+	}
+	nr := l.F.NumRegs()
+	return &PressureWalker{l: l, files: files, lw: make([]uint32, bitvec.WordsFor(nr)), stamp: make([]uint32, nr),
+		weights: l.newOutWeights(files), refs: make([]RegRef, 0, 32)}
+}
+
+// Block walks block b backwards as PressureTraceFiles does (each, when
+// not nil, sees every instruction) and returns the maximum of its points,
+// its live-out set's included.
+func (w *PressureWalker) Block(b ir.BlockID, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+	l, f, files := w.l, w.l.F, w.files
+	var p Pressure
+	for k := range p.At {
+		p.At[k] = ir.NoInstr
+		p.Block[k] = ir.NoBlock
+	}
+	lw, stamp := w.lw, w.stamp
 	var cnt [ir.NumFiles]int
-	var refsBuf [32]RegRef
-	refs := refsBuf[:0]
-	var extra []ir.RegID
-	var b ir.BlockID
-	var st uint32
-	var out OutSet
+	w.st++
+	st := w.st
+	out := &w.out
 	// A register's state is read from the block's live-out set the first
 	// time the walk meets it (a lookup), and kept in lw under the block's
 	// stamp afterwards: a block costs its references, not its live set.
@@ -118,7 +165,6 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
-	weights := l.newOutWeights(files)
 	record := func(i ir.InstrID) {
 		for k := range cnt {
 			if cnt[k] > p.Max[k] {
@@ -126,53 +172,49 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 			}
 		}
 	}
-	if blocks == nil {
-		blocks = f.Layout
-	}
-	for _, b = range blocks {
-		st++
-		l.Out(b, &out)
-		cnt = weights.count(l, b, &out)
-		record(ir.NoInstr)
-		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
-			refs = AppendRegRefs(f, i, refs[:0])
-			// after(i) ∪ defs(i)
-			extra = extra[:0]
-			for _, x := range refs {
-				if x.Def && !isLive(x.Reg) {
-					set(x.Reg)
-					extra = append(extra, x.Reg)
-				}
-			}
-			record(i)
-			after := cnt
-			for _, r := range extra {
-				clr(r)
-			}
-			// before(i) = uses(i) ∪ (after(i) − kdefs(i))
-			if f.Guard[i] == ir.NoOperand {
-				for _, x := range refs {
-					if x.Def {
-						clr(x.Reg)
-					}
-				}
-			}
-			if f.Op[i] != ir.OpPhi { // a PHI reads on its incoming edges
-				for _, x := range refs {
-					if !x.Def {
-						set(x.Reg)
-					}
-				}
-			}
-			record(i)
-			if each != nil {
-				for k := range after {
-					after[k] = max(after[k], cnt[k])
-				}
-				each(i, after)
+	refs, extra := w.refs, w.extra
+	l.Out(b, out)
+	cnt = w.weights.count(l, b, out)
+	record(ir.NoInstr)
+	for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+		refs = AppendRegRefs(f, i, refs[:0])
+		// after(i) ∪ defs(i)
+		extra = extra[:0]
+		for _, x := range refs {
+			if x.Def && !isLive(x.Reg) {
+				set(x.Reg)
+				extra = append(extra, x.Reg)
 			}
 		}
+		record(i)
+		after := cnt
+		for _, r := range extra {
+			clr(r)
+		}
+		// before(i) = uses(i) ∪ (after(i) − kdefs(i))
+		if f.Guard[i] == ir.NoOperand {
+			for _, x := range refs {
+				if x.Def {
+					clr(x.Reg)
+				}
+			}
+		}
+		if f.Op[i] != ir.OpPhi { // a PHI reads on its incoming edges
+			for _, x := range refs {
+				if !x.Def {
+					set(x.Reg)
+				}
+			}
+		}
+		record(i)
+		if each != nil {
+			for k := range after {
+				after[k] = max(after[k], cnt[k])
+			}
+			each(i, after)
+		}
 	}
+	w.refs, w.extra = refs, extra
 	return p
 }
 
