@@ -109,7 +109,7 @@ var pipeline = []Phase{
 		Help: "promote non-escaping .local frame slots to registers; an emptied frame disappears"},
 	// Split virtual registers reused for unrelated values, so SSA
 	// construction and register pressure see independent live ranges.
-	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveAll, MinOpt: 2, Impl: true,
 		Help: "live-range splitting, loop-only form of OriSplitHighPressureLiveRanges (splitlive.go): where every point at a register class's maximum lies in a loop, cheap values live through those points are computed again right before their uses in other blocks; GvnCse mostly commons them back later (the late phase is the one that lasts)"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
 	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
@@ -194,7 +194,7 @@ var pipeline = []Phase{
 	// phase that commons values, so the recomputed values stay apart;
 	// before the last DCE, which removes definitions no block reads any
 	// more.
-	{Name: "OriSplitHighPressureLiveRanges", Form: NeedsNonSSA, Fn: splitHighPressure, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "OriSplitHighPressureLiveRanges", Form: NeedsNonSSA, Fn: splitHighPressure, Preserves: PreserveAll, MinOpt: 2, Impl: true,
 		Help: "rematerialization where a register class peaks (splitlive.go): cheap values live through every point at a class's maximum (special registers fixed for the thread, immediates, symbol addresses, the kernel's own parameters, integer ALU over such or over registers live there anyway, chains of two such as ld.param then cvta) are computed again right before their uses in other blocks, round by round while each round lowers the maximum (SplitLiveRangesBudget)"},
 	// Last DCE before printing.
 	{Name: "OriPerformLiveDeadFourth", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,
