@@ -122,6 +122,23 @@ func NewPressureWalker(l *Liveness, files []ir.File) *PressureWalker {
 		weights: l.newOutWeights(files), refs: make([]RegRef, 0, 32)}
 }
 
+// NewPressureWalkerInto is NewPressureWalker reusing old's per-register
+// memory (nil: new memory) when it is large enough: nothing is cleared,
+// its stamps go on from where old's stopped, so a pass that traces a few
+// blocks of a huge function pays for those blocks only. old must not be
+// used afterwards.
+func NewPressureWalkerInto(old *PressureWalker, l *Liveness, files []ir.File) *PressureWalker {
+	if old == nil || len(old.stamp) < l.F.NumRegs() || old.st > 1<<31 {
+		return NewPressureWalker(l, files)
+	}
+	if files == nil {
+		files = l.Files
+	}
+	w := old
+	w.l, w.files, w.weights = l, files, l.newOutWeights(files)
+	return w
+}
+
 // Block walks block b backwards as PressureTraceFiles does (each, when
 // not nil, sees every instruction) and returns the maximum of its points,
 // its live-out set's included.

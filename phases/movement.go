@@ -775,9 +775,17 @@ func (m *mover) texSweep() int64 {
 	// it moves; the function's maximum, the bound no crossed point may
 	// pass, is taken as it stood at the sweep's start (m.over).
 	if m.walk == nil {
-		// kept for the second sweep: moves within a block leave the
-		// liveness it reads as it was
-		m.walk = core.NewPressureWalker(p.A.Liveness(), files)
+		// kept for the second sweep (moves within a block leave the
+		// liveness it reads as it was), and in the worker's scratch for
+		// the next run: its per-register arrays are not cleared again
+		var old *core.PressureWalker
+		if p.Scratch != nil {
+			old = p.Scratch.walk
+		}
+		m.walk = core.NewPressureWalkerInto(old, p.A.Liveness(), files)
+		if p.Scratch != nil {
+			p.Scratch.walk = m.walk
+		}
 	}
 	m.lim = texLimit{}
 	if texFullSweep {

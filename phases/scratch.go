@@ -21,8 +21,9 @@ type Scratch struct {
 	// Pass states kept between runs on this worker (their arrays are
 	// reused; each run resets what it reads).
 	dead   *deadState
-	genOpt genOptBufs // GeneralOptimize's growable buffers (generalopt_dirty.go)
-	split  *splitter  // the splitting phases' arrays (splitlive.go)
+	genOpt genOptBufs           // GeneralOptimize's growable buffers (generalopt_dirty.go)
+	split  *splitter            // the splitting phases' arrays (splitlive.go)
+	walk   *core.PressureWalker // the texture movement's block walks (movement.go)
 
 	// Dropped analysis results whose memory the next computation on this
 	// worker reuses, whatever the function (see Analyses).
