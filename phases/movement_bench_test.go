@@ -24,8 +24,8 @@ import (
 // def-use chains and trace the pressure only of the blocks where a fetch
 // could move: on the 10K kernel no fetch can, on the 1M one a few can.
 // The "full" rows (texFullSweep) time the whole work at every size: the
-// dry run, the register files (uniformity), liveness, the pressure of
-// every block, the function's maximum and the sweep. (Here the cache
+// dry run, the register files (uniformity), liveness, and in both sweeps
+// the pressure of every block, the function's maximum and the sweep. (Here the cache
 // starts empty; in the pipeline the kill movements before them leave
 // the chains, the liveness and the uniformity cached.)
 //
