@@ -188,7 +188,8 @@ func (l *Liveness) PhiOut(b ir.BlockID) []ir.RegID {
 // over a pipeline, and reusing the arrays keeps that from being
 // allocation- and clearing-bound.
 type liveBuf struct {
-	pw        walkMem // walkPressure's memory (pressure.go)
+	pw        *PressureWalker // walkPressure's walker, reused walk after walk (pressure.go)
+	pwBusy    bool
 	files     []ir.File
 	slots     []uint8
 	order     []ir.BlockID

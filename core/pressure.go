@@ -1,7 +1,6 @@
 package core
 
 import (
-	"math"
 	"math/bits"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -74,43 +73,104 @@ func PressureTraceBlocks(l *Liveness, blocks []ir.BlockID, at func(i ir.InstrID,
 }
 
 func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	f := l.F
+	if blocks == nil {
+		blocks = l.F.Layout
+	}
+	// The walker's memory is the liveness's own (buf.pw), so that walk
+	// after walk on one worker allocates nothing; a walk started from
+	// another walk's callback gets its own.
+	var w *PressureWalker
+	if l.buf != nil && !l.buf.pwBusy {
+		l.buf.pwBusy = true
+		defer func() { l.buf.pwBusy = false }()
+		l.buf.pw = NewPressureWalkerInto(l.buf.pw, l, files)
+		w = l.buf.pw
+	} else {
+		w = NewPressureWalker(l, files)
+	}
 	var p Pressure
 	for k := range p.At {
 		p.At[k] = ir.NoInstr
 		p.Block[k] = ir.NoBlock
 	}
-	nr := f.NumRegs()
-	// The walk's memory is the liveness's own (pw), so that walk after
-	// walk on one worker allocates nothing; a walk started from another
-	// walk's callback gets its own.
-	pw := &walkMem{}
-	if l.buf != nil && !l.buf.pw.busy {
-		pw = &l.buf.pw
+	for _, b := range blocks {
+		q := w.Block(b, each)
+		for k := range q.Max {
+			if q.Max[k] > p.Max[k] {
+				p.Max[k], p.At[k], p.Block[k] = q.Max[k], q.At[k], q.Block[k]
+			}
+		}
 	}
-	pw.busy = true
-	defer func() { pw.busy = false }()
-	// state[r] = stamp<<1 | live: a register's state is read from the
-	// block's live-out set the first time the walk meets it (a lookup),
-	// and kept here under the block's stamp afterwards: a block costs its
-	// references, not its live set. Stamp and bit share one word, so a
-	// lookup on a large function is one cache line, not two. The stamps
-	// run on from walk to walk (pw.epoch), so the array needs no clearing
-	// unless it is new or the 31-bit counter would wrap.
-	if cap(pw.state) < nr || pw.epoch > math.MaxUint32>>1-uint32(len(f.Layout))-1 {
-		pw.state = make([]uint32, max(nr, cap(pw.state)))
-		pw.epoch = 0
+	return p
+}
+
+// PressureWalker walks the pressure of one block at a time (the walk of
+// PressureTraceFiles, block by block), keeping its working memory from
+// one block to the next: a pass that needs the pressure of a few blocks
+// pays for those blocks (and, once, for its per-register arrays), not
+// for the function.
+type PressureWalker struct {
+	l     *Liveness
+	files []ir.File
+	// state[r] = stamp<<1 | live: r's live bit, valid where the stamp is
+	// the block's. Stamp and bit share one word, so a lookup on a large
+	// function is one cache line, not two.
+	state   []uint32
+	st      uint32
+	weights outWeights
+	out     OutSet
+	refs    []RegRef
+	extra   []ir.RegID
+}
+
+// NewPressureWalker returns a walker over l's blocks with registers
+// counted in files (l.Files when nil).
+func NewPressureWalker(l *Liveness, files []ir.File) *PressureWalker {
+	if files == nil {
+		files = l.Files
 	}
-	state := pw.state[:nr]
+	w := &PressureWalker{l: l, files: files, state: make([]uint32, l.F.NumRegs()), refs: make([]RegRef, 0, 32)}
+	w.weights.reset(l, files)
+	return w
+}
+
+// NewPressureWalkerInto is NewPressureWalker reusing old's per-register
+// memory (nil: new memory) when it is large enough: nothing is cleared,
+// its stamps go on from where old's stopped, so a pass that traces a few
+// blocks of a huge function pays for those blocks only. old must not be
+// used afterwards.
+func NewPressureWalkerInto(old *PressureWalker, l *Liveness, files []ir.File) *PressureWalker {
+	if old == nil || len(old.state) < l.F.NumRegs() || old.st > 1<<30 {
+		return NewPressureWalker(l, files)
+	}
+	if files == nil {
+		files = l.Files
+	}
+	w := old
+	w.l, w.files = l, files
+	w.weights.reset(l, files)
+	return w
+}
+
+// Block walks block b backwards as PressureTraceFiles does (each, when
+// not nil, sees every instruction) and returns the maximum of its points,
+// its live-out set's included.
+func (w *PressureWalker) Block(b ir.BlockID, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+	l, f, files := w.l, w.l.F, w.files
+	var p Pressure
+	for k := range p.At {
+		p.At[k] = ir.NoInstr
+		p.Block[k] = ir.NoBlock
+	}
+	state := w.state
 	var cnt [ir.NumFiles]int
-	var refsBuf [32]RegRef
-	refs := refsBuf[:0]
-	extra := pw.extra[:0]
-	defer func() { pw.extra = extra[:0] }()
-	var b ir.BlockID
-	st := pw.epoch
-	defer func() { pw.epoch = st }()
-	out := &pw.out
+	w.st++
+	st := w.st
+	out := &w.out
+	// A register's state is read from the block's live-out set the first
+	// time the walk meets it (a lookup), and kept in state under the
+	// block's stamp afterwards: a block costs its references, not its
+	// live set.
 	isLive := func(r ir.RegID) bool {
 		if v := state[r]; v>>1 == st {
 			return v&1 != 0
@@ -134,8 +194,6 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
-	weights := &pw.weights
-	weights.reset(l, files)
 	record := func(i ir.InstrID) {
 		for k := range cnt {
 			if cnt[k] > p.Max[k] {
@@ -143,53 +201,49 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 			}
 		}
 	}
-	if blocks == nil {
-		blocks = f.Layout
-	}
-	for _, b = range blocks {
-		st++
-		l.Out(b, out)
-		cnt = weights.count(l, b, out)
-		record(ir.NoInstr)
-		for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
-			refs = AppendRegRefs(f, i, refs[:0])
-			// after(i) ∪ defs(i)
-			extra = extra[:0]
-			for _, x := range refs {
-				if x.Def && !isLive(x.Reg) {
-					set(x.Reg)
-					extra = append(extra, x.Reg)
-				}
-			}
-			record(i)
-			after := cnt
-			for _, r := range extra {
-				clr(r)
-			}
-			// before(i) = uses(i) ∪ (after(i) − kdefs(i))
-			if f.Guard[i] == ir.NoOperand {
-				for _, x := range refs {
-					if x.Def {
-						clr(x.Reg)
-					}
-				}
-			}
-			if f.Op[i] != ir.OpPhi { // a PHI reads on its incoming edges
-				for _, x := range refs {
-					if !x.Def {
-						set(x.Reg)
-					}
-				}
-			}
-			record(i)
-			if each != nil {
-				for k := range after {
-					after[k] = max(after[k], cnt[k])
-				}
-				each(i, after)
+	refs, extra := w.refs, w.extra
+	l.Out(b, out)
+	cnt = w.weights.count(l, b, out)
+	record(ir.NoInstr)
+	for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
+		refs = AppendRegRefs(f, i, refs[:0])
+		// after(i) ∪ defs(i)
+		extra = extra[:0]
+		for _, x := range refs {
+			if x.Def && !isLive(x.Reg) {
+				set(x.Reg)
+				extra = append(extra, x.Reg)
 			}
 		}
+		record(i)
+		after := cnt
+		for _, r := range extra {
+			clr(r)
+		}
+		// before(i) = uses(i) ∪ (after(i) − kdefs(i))
+		if f.Guard[i] == ir.NoOperand {
+			for _, x := range refs {
+				if x.Def {
+					clr(x.Reg)
+				}
+			}
+		}
+		if f.Op[i] != ir.OpPhi { // a PHI reads on its incoming edges
+			for _, x := range refs {
+				if !x.Def {
+					set(x.Reg)
+				}
+			}
+		}
+		record(i)
+		if each != nil {
+			for k := range after {
+				after[k] = max(after[k], cnt[k])
+			}
+			each(i, after)
+		}
 	}
+	w.refs, w.extra = refs, extra
 	return p
 }
 
@@ -207,16 +261,6 @@ type segWeights struct {
 	mask  [ir.NumFiles][]uint32
 	plane [3][]uint32
 	all   []uint32 // the array mask and plane live in
-}
-
-// walkMem is the working memory of walkPressure, kept with a liveness.
-type walkMem struct {
-	busy    bool
-	state   []uint32
-	epoch   uint32
-	extra   []ir.RegID
-	out     OutSet
-	weights outWeights
 }
 
 // reset empties w for a walk of l with registers in files, keeping the

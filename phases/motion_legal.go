@@ -44,14 +44,18 @@ func speculable(f *ir.Func, i ir.InstrID) bool {
 // fetch (tex, tld4, suld, ld.global.nc) that may move within its block
 // without passing a write of memory.
 func texClass(f *ir.Func, i ir.InstrID) bool {
-	if f.Dead[i] || f.InstrProps(i)&motionPinned != 0 {
+	if !texOp(f.Op[i]) || f.Dead[i] || f.InstrProps(i)&motionPinned != 0 {
 		return false
 	}
-	switch f.Op[i] {
-	case ir.OpTex, ir.OpTld4, ir.OpSuld:
+	return f.Op[i] != ir.OpLd || f.Space[i] == ir.SpaceGlobal && f.Mods[i].Has(ir.ModNC)
+}
+
+// texOp reports whether an instruction of opcode op may be of the
+// texture class (texClass decides).
+func texOp(op ir.Opcode) bool {
+	switch op {
+	case ir.OpTex, ir.OpTld4, ir.OpSuld, ir.OpLd:
 		return true
-	case ir.OpLd:
-		return f.Space[i] == ir.SpaceGlobal && f.Mods[i].Has(ir.ModNC)
 	}
 	return false
 }

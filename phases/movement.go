@@ -1,6 +1,9 @@
 package phases
 
 import (
+	"slices"
+	"sync/atomic"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -76,11 +79,15 @@ import (
 //     guarded exit, and only points where the per-instruction pressure
 //     trace plus the fetch's results less the operands ending in the
 //     moved group stays within the function's maximum live of each
-//     register file (the trace is updated as fetches move, so a sweep
-//     needs it once): the maximum never rises. Before the trace is
-//     asked for, a dry run of the walk on the def-use chains alone looks
-//     for a fetch that could move at all; without one nothing more is
-//     computed.
+//     register file at the sweep's start: the maximum never rises. A dry
+//     run of the walk on the def-use chains alone first lists the blocks
+//     holding a fetch that could move at all; only those are traced (one
+//     block each, updated as its fetches move), and the function's
+//     maximum is computed only when a point passes the largest maximum
+//     of the blocks traced so far. The second sweep looks only at the
+//     blocks where the first moved something. Moves within a block keep
+//     the live sets, the uniformity and (rows reordered) the def-use
+//     chains: kinds 1 to 3 keep them cached for the phases after them.
 //
 // A sweep reads analyses from the cache and computes each at most once;
 // the moves of a sweep are batched and the cache drops what they staled
@@ -134,16 +141,33 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	if first > 0 && kind.cleanup() && m.budget > 0 && !m.pl.now() {
 		// The use-def clean-up. Moving an instruction changes no def-use
 		// chain (only the order of its rows, which nothing here reads):
-		// the chains stay, liveness and what is computed from it go.
-		p.A.Invalidate(ALiveness)
-		m.live = nil
+		// the chains stay; after the kill class's sinks into other blocks
+		// liveness and what is computed from it go. The moves within a
+		// block (kinds 1 and 2) cross no definition or use of what they
+		// define and no definition of what they read, so every block's
+		// live-in and live-out sets, and the uniformity computed from
+		// them, stay as they were: only the pressure at the crossed
+		// points changed.
+		if kind.down() {
+			p.A.Invalidate(ALiveness)
+			m.live = nil
+		} else {
+			p.A.Invalidate(APressure)
+		}
 		m.second = true
 		second = m.sweep()
 	}
 	if first+second == 0 {
 		return false
 	}
-	p.A.Invalidate(ALiveness) // the chains stay valid for commonMoved
+	if kind.down() {
+		p.A.Invalidate(ALiveness) // the chains stay valid for commonMoved
+	} else {
+		// Liveness, uniformity and (rows kept in layout order: keepRows)
+		// the def-use chains stay valid; the pipeline's table declares
+		// them preserved, so the next movement finds them cached.
+		p.A.Invalidate(APressure)
+	}
 	p.Count(kind.counter(), first+second)
 	if second > 0 {
 		p.Count("moved by the second sweep", second)
@@ -179,6 +203,16 @@ type mover struct {
 	seg     [][ir.NumFiles]int32
 	order   []ir.InstrID
 	members []ir.InstrID
+	rowBuf  []core.Ref
+	// the texture sweep's pressure: the walker, the trace of the block
+	// being swept and the bound (texLimit)
+	walk  *core.PressureWalker
+	trace [][ir.NumFiles]int32
+	lim   texLimit
+	// the blocks the sweep visits (layout positions) and each block's
+	// layout position (-1: outside the layout, or listed)
+	blocks   []int32
+	layoutAt []int32
 }
 
 // sweep makes one pass of the kind's movement over the function and
@@ -663,24 +697,70 @@ func (m *mover) shares(j ir.InstrID) bool {
 
 func (m *mover) texSweep() int64 {
 	p, f := m.p, m.f
-	// Could any fetch move, pressure aside? The pressure trace costs a
-	// liveness solve and the uniformity analysis: a dry run of the walk
-	// (def-use chains only) first, and nothing more without a candidate.
+	// Could any fetch move, pressure aside? The pressure costs liveness
+	// and the uniformity analysis: a dry run of the walk (def-use chains
+	// only) first, and nothing more without a candidate. The dry run
+	// lists the blocks holding a fetch that could move. It scans the opcodes by instruction number (one small array,
+	// read in order) rather than following the blocks' links, and looks
+	// further only at a fetch linked below another instruction of a
+	// block of the layout. Only those blocks can change in the sweep: a
+	// move changes nothing outside its block, and a fetch that cannot
+	// cross its neighbour on the chains cannot with the pressure either.
 	m.du = nil
-	any := false
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr && !any; i = f.Next[i] {
-			if texClass(f, i) && f.Prev[i] != ir.NoInstr && m.readSoon(i) > 0 {
-				if m.du == nil && p.SSA() {
-					m.du = p.A.DefUse()
-				}
-				any = m.spaceOne(i, 0, nil, [ir.NumFiles]int{}, nil)
+	m.blocks = m.blocks[:0]
+	if len(m.layoutAt) < f.NumBlocks() {
+		m.layoutAt = make([]int32, f.NumBlocks())
+	}
+	at := m.layoutAt[:f.NumBlocks()]
+	for k := range at {
+		at[k] = -1
+	}
+	for k, b := range f.Layout {
+		at[b] = int32(k)
+	}
+	if m.second {
+		// After the first sweep only the blocks where it moved something
+		// can hold a fetch that moves: elsewhere the trace is as it was,
+		// and the bound, the function's maximum after those moves, no
+		// higher (a move keeps every point it changes within it).
+		for _, b := range m.lim.moved {
+			if at[b] >= 0 && m.dryBlock(b) {
+				m.blocks = append(m.blocks, at[b])
+				at[b] = -1
 			}
 		}
 	}
-	if !any && !texFullSweep {
+	for i, op := range f.Op {
+		if m.second {
+			break
+		}
+		j := ir.InstrID(i)
+		if !texOp(op) || op == ir.OpLd && (f.Space[j] != ir.SpaceGlobal || !f.Mods[j].Has(ir.ModNC)) {
+			continue // most loads: one more array each
+		}
+		if f.Prev[j] == ir.NoInstr || at[f.Block[j]] < 0 || !texClass(f, j) || m.readSoon(j) == 0 {
+			continue
+		}
+		b := f.Block[j]
+		if m.du == nil && p.SSA() {
+			m.du = p.A.DefUse()
+		}
+		if m.spaceOne(j, 0, nil, nil) {
+			m.blocks = append(m.blocks, at[b])
+			at[b] = -1 // listed once
+		}
+	}
+	if texFullSweep {
+		// every block of the layout
+		m.blocks = m.blocks[:0]
+		for k := range f.Layout {
+			m.blocks = append(m.blocks, int32(k))
+		}
+	}
+	if len(m.blocks) == 0 {
 		return 0
 	}
+	slices.Sort(m.blocks)
 	// The register files (the uniformity analysis) are asked for once per
 	// phase run: whether a value is uniform depends on its operands and
 	// its block, which moves within a block leave as they were.
@@ -688,23 +768,44 @@ func (m *mover) texSweep() int64 {
 		m.files = p.A.Files()
 	}
 	files := m.files
-	pr := tracePressure(f, p.A.Liveness(), files)
 	if p.SSA() {
 		m.du = p.A.DefUse()
 	}
-	trace := pr.PerInstr
-	limit := pr.Max
+	// The pressure is traced block by block, for the blocks where a fetch
+	// could move (the dry run's test, per fetch), each before anything in
+	// it moves; the function's maximum, the bound no crossed point may
+	// pass, is taken as it stood at the sweep's start (m.over).
+	if m.walk == nil {
+		// kept for the second sweep (moves within a block leave the
+		// liveness it reads as it was), and in the worker's scratch for
+		// the next run: its per-register arrays are not cleared again
+		var old *core.PressureWalker
+		if p.Scratch != nil {
+			old = p.Scratch.walk
+		}
+		m.walk = core.NewPressureWalkerInto(old, p.A.Liveness(), files)
+		if p.Scratch != nil {
+			p.Scratch.walk = m.walk
+		}
+	}
+	m.lim = texLimit{}
+	if texFullSweep {
+		m.fullLimit()
+	}
 	moved := int64(0)
-	pos := 0 // index of i in trace (layout order)
-	for _, b := range f.Layout {
+	for _, k := range m.blocks {
 		if m.budget <= 0 || m.pl.stop() {
 			break
 		}
+		b := f.Layout[k]
+		m.traceBlock(b)
+		pos := 0 // index of i in the block's trace
 		for i := f.BlockFirst[b]; i != ir.NoInstr; pos++ {
 			next := f.Next[i]
 			if texClass(f, i) && f.Prev[i] != ir.NoInstr {
-				if m.spaceOne(i, pos, trace, limit, files) {
+				if m.spaceOne(i, pos, m.trace, files) {
 					moved++
+					m.lim.moved = append(m.lim.moved, b)
 				}
 			}
 			i = next
@@ -712,6 +813,94 @@ func (m *mover) texSweep() int64 {
 	}
 	return moved
 }
+
+// dryBlock reports whether a fetch of block b could move, pressure aside
+// (texSweep's dry run on one block).
+func (m *mover) dryBlock(b ir.BlockID) bool {
+	f := m.f
+	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+		if f.Prev[i] == ir.NoInstr || !texClass(f, i) || m.readSoon(i) == 0 {
+			continue
+		}
+		if m.du == nil && m.p.SSA() {
+			m.du = m.p.A.DefUse()
+		}
+		if m.spaceOne(i, 0, nil, nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// texLimit is the function's maximum live slots per file at the start of
+// a texture sweep, found lazily: known is the maximum over the blocks
+// traced so far (each as it stood before any move in it: a lower bound
+// of the function's); full is the function's, computed the first time a
+// point would pass known; moved lists the blocks where fetches moved
+// (their maxima, taken before, are in known).
+type texLimit struct {
+	known, full [ir.NumFiles]int
+	haveFull    bool
+	moved       []ir.BlockID
+}
+
+// traceBlock lays out block b's pressure trace in m.trace (its
+// instructions in order) and raises the known bound to its maximum.
+func (m *mover) traceBlock(b ir.BlockID) {
+	f := m.f
+	n := 0
+	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+		n++
+	}
+	if cap(m.trace) < n {
+		m.trace = make([][ir.NumFiles]int32, n)
+	}
+	m.trace = m.trace[:n]
+	k := n // the walk goes backwards
+	pr := m.walk.Block(b, func(_ ir.InstrID, live [ir.NumFiles]int) {
+		k--
+		for fl, v := range live {
+			m.trace[k][fl] = int32(v)
+		}
+	})
+	for fl, v := range pr.Max {
+		m.lim.known[fl] = max(m.lim.known[fl], v)
+	}
+}
+
+// over reports whether v live slots of file k pass the function's
+// maximum at the sweep's start.
+func (m *mover) over(k int, v int32) bool {
+	if int(v) <= m.lim.known[k] {
+		return false
+	}
+	if !m.lim.haveFull {
+		m.fullLimit()
+	}
+	return int(v) > m.lim.full[k]
+}
+
+// fullLimit computes the function's maximum at the sweep's start: the
+// blocks where nothing moved yet are as they were then; the others' maxima
+// from before their moves are in known.
+func (m *mover) fullLimit() {
+	full := m.lim.known
+	for _, b := range m.f.Layout {
+		if slices.Contains(m.lim.moved, b) {
+			continue
+		}
+		for fl, v := range m.walk.Block(b, nil).Max {
+			full[fl] = max(full[fl], v)
+		}
+	}
+	m.lim.full, m.lim.haveFull = full, true
+	texLimitTraces.Add(1)
+}
+
+// texLimitTraces counts the function maxima the texture sweeps computed
+// (fullLimit), for the tests (a counter in the phase's statistics would
+// make a run that moved nothing look as if it fired).
+var texLimitTraces atomic.Int64
 
 // texFullSweep (tests and benchmarks only) makes the texture sweeps
 // compute their analyses even when the dry run finds no fetch that could
@@ -743,7 +932,7 @@ const maxCarried = 4
 // operands that end in the group as it was when it crossed the point
 // (live there before, since their definitions lie above; dead after);
 // the group's inner results are dead there afterwards.
-func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limit [ir.NumFiles]int, files []ir.File) bool {
+func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, files []ir.File) bool {
 	f := m.f
 	if touchesMultiVersion(m.p, i) {
 		return false
@@ -791,7 +980,7 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 		}
 		t := &trace[pos-(len(m.group)-1)-crossed-1] // j's entry
 		for k := range need {
-			if int(t[k]+need[k]) > limit[k] {
+			if m.over(k, t[k]+need[k]) {
 				ok = false
 			}
 		}
@@ -857,7 +1046,7 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 		entry := live
 		for k := range entry {
 			entry[k] += max(0, d[k]-e[k])
-			if int(entry[k]) > limit[k] {
+			if m.over(k, entry[k]) {
 				return false
 			}
 			live[k] += d[k] - e[k]
@@ -881,16 +1070,77 @@ func (m *mover) spaceOne(i ir.InstrID, pos int, trace [][ir.NumFiles]int32, limi
 		}
 	}
 	copy(trace[lo:pos+1], m.seg)
+	above := f.Prev[m.order[0]] // the segment's neighbour above (it stays)
+	b := f.Block[i]
 	for _, j := range m.order {
 		if m.inGroup(j) {
 			f.Unlink(j)
 			f.InsertBefore(anchor, j)
 		}
 	}
+	m.keepRows(b, above)
 	if g > 1 {
 		m.p.Count("address instructions carried", int64(g-1))
 	}
 	return true
+}
+
+// keepRows puts back into layout order the use rows of the def-use
+// chains the cache holds (when it holds them) after spaceOne relinked the
+// segment m.order of block b, now just below above (NoInstr: at b's
+// head). Only a register the group reads can have a reader among the
+// crossed instructions (crossable refuses any other shared register), and
+// its references in the segment are contiguous in its row (rows are in
+// layout order): they are rewritten in the segment's new order. Defs rows
+// and the rows of what the group defines hold no reference of a crossed
+// instruction, so their order stands.
+func (m *mover) keepRows(b ir.BlockID, above ir.InstrID) {
+	f, a := m.f, m.p.A
+	if a.Valid()&ADefUse == 0 {
+		return
+	}
+	du := a.DefUse()
+	first := f.BlockFirst[b]
+	if above != ir.NoInstr {
+		first = f.Next[above]
+	}
+	for k, x := range m.refs {
+		if x.Def {
+			continue
+		}
+		dup := false
+		for _, y := range m.refs[:k] {
+			dup = dup || y.Reg == x.Reg && !y.Def
+		}
+		if dup {
+			continue
+		}
+		row := du.Uses(x.Reg)
+		lo, hi := -1, -1 // the row's references in the segment: row[lo:hi]
+		for e, u := range row {
+			if slices.Contains(m.order, u.Instr) {
+				if lo < 0 {
+					lo = e
+				}
+				hi = e + 1
+			} else if lo >= 0 {
+				break
+			}
+		}
+		if hi-lo < 2 {
+			continue
+		}
+		m.rowBuf = append(m.rowBuf[:0], row[lo:hi]...)
+		w := lo
+		for j, n := first, 0; n < len(m.order); j, n = f.Next[j], n+1 {
+			for _, u := range m.rowBuf {
+				if u.Instr == j {
+					row[w] = u
+					w++
+				}
+			}
+		}
+	}
 }
 
 // readSoon returns the distance from fetch i to the first instruction

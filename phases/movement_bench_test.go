@@ -21,12 +21,13 @@ import (
 // ns/instr of one size with the next: near-linear is a flat figure.
 //
 // The texture movements first make a dry run of their walk on the
-// def-use chains and compute nothing more when no fetch could move: on
-// the 10K kernel no fetch can, on the 1M one a few can, so their plain
-// rows compare the dry run with the whole work. The "full" rows
-// (texFullSweep) time the whole work at every size: the dry run, the
-// register files (uniformity), liveness, the pressure trace and the
-// sweep.
+// def-use chains and trace the pressure only of the blocks where a fetch
+// could move: on the 10K kernel no fetch can, on the 1M one a few can.
+// The "full" rows (texFullSweep) time the whole work at every size: the
+// dry run, the register files (uniformity), liveness, and in both sweeps
+// the pressure of every block, the function's maximum and the sweep. (Here the cache
+// starts empty; in the pipeline the kill movements before them leave
+// the chains, the liveness and the uniformity cached.)
 //
 //	go test ./phases -run '^$' -bench BenchmarkMovementScaling -benchtime 5x
 func BenchmarkMovementScaling(b *testing.B) {

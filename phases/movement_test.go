@@ -97,3 +97,80 @@ func TestMovementGates(t *testing.T) {
 		}
 	}
 }
+
+// TestDoTexMovementFunctionMaximum: a fetch may raise the points it
+// crosses up to the function's maximum live, which its own block's
+// trace does not show when another block holds the maximum. The fetch
+// in block B crosses a point at B's own maximum (a 64-bit product live
+// with its operand): with a block A above holding more values at once,
+// the sweep computes the function's maximum (once) and lets the fetch
+// past it; without A, the fetch stops below it. (Each sweep computes
+// the maximum at most once, as it stands at the sweep's start.)
+func TestDoTexMovementFunctionMaximum(t *testing.T) {
+	const blockA = `	ld.global.u32 %r1, [%rd2];
+	ld.global.u32 %r2, [%rd2+4];
+	ld.global.u32 %r3, [%rd2+8];
+	ld.global.u32 %r4, [%rd2+12];
+	ld.global.u32 %r5, [%rd2+16];
+	ld.global.u32 %r6, [%rd2+20];
+	ld.global.u32 %r7, [%rd2+24];
+	ld.global.u32 %r8, [%rd2+28];
+	ld.global.u32 %r9, [%rd2+32];
+	ld.global.u32 %r10, [%rd2+36];
+	add.u32 %r11, %r1, %r2;
+	add.u32 %r11, %r11, %r3;
+	add.u32 %r11, %r11, %r4;
+	add.u32 %r11, %r11, %r5;
+	add.u32 %r11, %r11, %r6;
+	add.u32 %r11, %r11, %r7;
+	add.u32 %r11, %r11, %r8;
+	add.u32 %r11, %r11, %r9;
+	add.u32 %r11, %r11, %r10;
+	st.global.u32 [%rd4+12], %r11;
+	bra.uni B;
+`
+	kernel := func(withA bool) string {
+		a := ""
+		if withA {
+			a = blockA
+		}
+		return `.visible .entry k(.param .u64 out, .param .u64 in)
+{
+	.reg .b32 %r<40>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [in];
+	cvta.to.global.u64 %rd2, %rd1;
+	ld.param.u64 %rd3, [out];
+	cvta.to.global.u64 %rd4, %rd3;
+` + a + `B:
+	ld.global.u32 %r20, [%rd2+64];
+	mul.wide.u32 %rd5, %r20, 4;
+	cvt.u32.u64 %r21, %rd5;
+	add.u32 %r22, %r21, %r20;
+	ld.global.nc.u32 %r25, [%rd2+128];
+	add.u32 %r26, %r25, %r22;
+	st.global.u32 [%rd4], %r26;
+	ld.global.u32 %r27, [%rd2+8];
+	st.global.u32 [%rd4+4], %r27;
+	ret;
+}
+`
+	}
+	for _, withA := range []bool{true, false} {
+		before := texLimitTraces.Load()
+		_, _, body, stats := runPass(t, kernel(withA), "k", "DoTexMovement")
+		fetch, cvt := strings.Index(body, "ld.global.nc"), strings.Index(body, "cvt.u32.u64")
+		if fetch < 0 || cvt < 0 {
+			t.Fatalf("with A %v: fetch or cvt gone:\n%s", withA, body)
+		}
+		if got := counter(stats, "fetches spaced"); got != 1 {
+			t.Errorf("with A %v: %d fetches spaced, want 1:\n%s", withA, got, body)
+		}
+		if texLimitTraces.Load() == before {
+			t.Errorf("with A %v: the function's maximum never computed", withA)
+		}
+		if above := fetch < cvt; above != withA {
+			t.Errorf("with A %v: fetch above the cvt %v, want %v:\n%s", withA, above, withA, body)
+		}
+	}
+}

@@ -172,11 +172,11 @@ var pipeline = []Phase{
 	// then up, then the texture class with and without the clean-up.
 	{Name: "DoKillMovement", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
 		Help: "movement engine, kind 0: sink pure definitions and invariant loads toward their readers (into the only successor path that reads them, never into or out of a loop) where that shortens live ranges; use-def clean-up and a second sweep; equal instructions it brings together commoned"},
-	{Name: "DoKillMovementUp", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovementUp, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+	{Name: "DoKillMovementUp", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovementUp, Preserves: PreserveCFG | ADefUse | AUniformity | ALiveness, MinOpt: 3, Impl: true,
 		Help: "movement engine, kind 1 (an unnamed sibling in ptxas): raise a pure computation within its block toward its operands' definitions when the operands ending at it free more registers, in every file, than its result takes; clean-up and a second sweep"},
-	{Name: "DoTexMovement", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: texMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+	{Name: "DoTexMovement", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: texMovement, Preserves: PreserveCFG | ADefUse | AUniformity | ALiveness, MinOpt: 3, Impl: true,
 		Help: "movement engine, kind 2: move texture-class fetches (tex, tld4, suld, ld.global.nc) up within their block, away from their first reader (MovementWindow), past no memory write and without raising any register file's maximum live; clean-up and a second sweep"},
-	{Name: "DoTexMovementRaw", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: texMovementRaw, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+	{Name: "DoTexMovementRaw", Pressure: Guarded, Families: []string{"HoistInvariants"}, Fn: texMovementRaw, Preserves: PreserveCFG | ADefUse | AUniformity | ALiveness, MinOpt: 3, Impl: true,
 		Help: "movement engine, kind 3 (an unnamed sibling in ptxas): DoTexMovement's sweep once, without the use-def clean-up and second sweep"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
@@ -197,7 +197,7 @@ var pipeline = []Phase{
 	// phase that commons values, so the recomputed values stay apart;
 	// before the last DCE, which removes definitions no block reads any
 	// more.
-	{Name: "OriSplitHighPressureLiveRanges", Form: NeedsNonSSA, Fn: splitHighPressure, Preserves: PreserveCFG, MinOpt: 2, Impl: true,
+	{Name: "OriSplitHighPressureLiveRanges", Form: NeedsNonSSA, Fn: splitHighPressure, Preserves: PreserveAll, MinOpt: 2, Impl: true,
 		Help: "rematerialization where a register class peaks (splitlive.go): cheap values live through every point at a class's maximum (special registers fixed for the thread, immediates, symbol addresses, the kernel's own parameters, integer ALU over such or over registers live there anyway, chains of two such as ld.param then cvta) are computed again right before their uses in other blocks, round by round while each round lowers the maximum (SplitLiveRangesBudget)"},
 	// Last DCE before printing.
 	{Name: "OriPerformLiveDeadFourth", Form: NeedsNonSSA, Families: []string{"OriPerformLiveDead"}, Fn: liveDead, Preserves: PreserveAll, MinOpt: 1, Impl: true,

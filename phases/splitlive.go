@@ -230,6 +230,13 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 		changed = true
 		p.A.Invalidate(instrAnalyses)
 	}
+	// Every analysis the cache holds now was computed after the last
+	// round's edits (each round that edits drops them, and the loop
+	// ends only after a measure or a round that edited nothing): the
+	// pipeline's table declares them preserved (PreserveAll), so the
+	// liveness of the last measure serves the phases after this one
+	// (IntoSSA after OriSplitLiveRanges) as it does when nothing was
+	// split.
 	if changed {
 		// What the run did and the maximum live registers per class
 		// before and after it (data: R and UR; predicates: P and UP).
