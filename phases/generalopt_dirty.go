@@ -127,7 +127,6 @@ type dirtyState struct {
 	mergeRegs []ir.RegID
 	postEpoch []uint32
 	postN     []int32
-	postDefN  []int32
 }
 
 // seedReg is a register an edited instruction named before its edit,
@@ -172,7 +171,6 @@ func (g *genOpt) startDirty() {
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
 	d.postEpoch = take[uint32](g.sc, d.nRegs)
 	d.postN = take[int32](g.sc, d.nRegs)
-	d.postDefN = take[int32](g.sc, d.nRegs)
 	b := &g.sc.genOpt
 	d.mergeRegs = b.mergeRegs[:0]
 	d.prev, d.cur = b.prev[:0], b.cur[:0]
@@ -244,7 +242,6 @@ func (g *genOpt) beginRound(round int) {
 		d.layoutPos = take[int32](g.sc, d.nBlocks)
 		d.postEpoch = take[uint32](g.sc, d.nRegs)
 		d.postN = take[int32](g.sc, d.nRegs)
-		d.postDefN = take[int32](g.sc, d.nRegs)
 	}
 	d.all = !d.partial
 	d.mergeRegs = d.mergeRegs[:0]
@@ -361,15 +358,11 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 	d.blkEpoch[f.Block[i]] = d.epoch
 	d.irefs = core.AppendRegRefs(f, i, d.irefs[:0])
 	for _, x := range d.irefs {
-		if int(x.Reg) < len(d.postN) {
+		if !x.Def && int(x.Reg) < len(d.postN) {
 			if d.postEpoch[x.Reg] != d.epoch {
-				d.postEpoch[x.Reg], d.postN[x.Reg], d.postDefN[x.Reg] = d.epoch, 0, 0
+				d.postEpoch[x.Reg], d.postN[x.Reg] = d.epoch, 0
 			}
-			if x.Def {
-				d.postDefN[x.Reg]++
-			} else {
-				d.postN[x.Reg]++
-			}
+			d.postN[x.Reg]++
 		}
 		g.followSeed(x.Reg, x.Def, f.Block[i])
 	}
@@ -396,14 +389,10 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 	if d.all {
 		return
 	}
-	if def && g.rulesOn() {
+	if def {
 		g.followReg(r, dirtyLevels-1)
 		return
 	}
-	// Without rules the marks are merging's alone, which compares
-	// within a block (the edited instruction's is marked) and reads
-	// counts (markMergeUses): r is marked for copy propagation and left
-	// to markMergeUses, whether read or written.
 	f := g.f
 	du := g.du
 	if !d.tracked(r, du) {
@@ -416,24 +405,19 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 		}
 	} else {
 		d.regEpoch[r], d.regDepth[r] = d.epoch, readNoAdds
-		if g.rulesOn() {
-			d.budget -= len(defs)
-			if d.budget < 0 {
-				d.all = true
-				return
-			}
-			for _, ref := range defs {
-				if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
-					d.blkEpoch[f.Block[x]] = d.epoch
-				}
+		d.budget -= len(defs)
+		if d.budget < 0 {
+			d.all = true
+			return
+		}
+		for _, ref := range defs {
+			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+				d.blkEpoch[f.Block[x]] = d.epoch
 			}
 		}
 		if g.on[spMerge] {
 			d.mergeRegs = append(d.mergeRegs, r) // its uses: markMergeUses
 		}
-	}
-	if !g.rulesOn() {
-		return // findReuse is a rule's
 	}
 	if !d.reuseScanReaches(f, uses, blk) {
 		dirtyNarrowed.reuse.Add(1)
@@ -463,19 +447,16 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 }
 
 // markMergeUses marks, before merging walks the marked blocks, the
-// blocks of the uses of each register named by an edited instruction
-// (read, or without rules also written) whose count of uses or
-// definitions can have crossed one since the last merging: merging reads
-// the counts only as "one definition and one use" or not (nDef, nUse,
-// exact now). A count at the last merging was at least the rows' count
-// less the register's reads (postN) or writes (postDefN) in the
-// instructions edited since, as they are now (any other instruction
-// names it as it did then); when that is two or more and the count now
-// is not one, no decision at its uses can change. (A register read or
-// written in many places — the generated kernels' checksum has a
-// quarter of a million definitions on the 1M kernel — would otherwise
-// mark most of the function at every edit of one of its instructions.)
-func (g *genOpt) markMergeUses(nDef, nUse []int32) {
+// blocks of the uses of each register read by an edited instruction whose
+// use count can have crossed one since the last merging: merging reads a
+// count only as "one use" or not (nUse, exact now). The count at the last
+// merging was at least the rows' count less the reads of the register in
+// the instructions edited since (postN: as they are now; any other
+// instruction reads it as it did then), so when that is two or more and
+// the count now is not one, no decision at its uses can change. (A
+// register read in many places would otherwise mark most of the function
+// at every edit of one of its uses.)
+func (g *genOpt) markMergeUses(nUse []int32) {
 	d := &g.dirty
 	if d.all {
 		return
@@ -483,12 +464,11 @@ func (g *genOpt) markMergeUses(nDef, nUse []int32) {
 	f := g.f
 	for _, r := range d.mergeRegs {
 		uses := g.du.Uses(r)
-		was, wasDefs := int32(len(uses)), int32(len(g.du.Defs(r)))
+		was := int32(len(uses))
 		if d.postEpoch[r] == d.epoch {
 			was -= d.postN[r]
-			wasDefs -= d.postDefN[r]
 		}
-		if nUse[r] != 1 && was >= 2 || nDef[r] != 1 && wasDefs >= 2 {
+		if nUse[r] != 1 && was >= 2 {
 			dirtyNarrowed.merge.Add(1)
 			continue
 		}
@@ -509,15 +489,6 @@ func (g *genOpt) markMergeUses(nDef, nUse []int32) {
 // (reuse) and whose uses' blocks markMergeUses left unmarked (merge), so
 // that a test can tell the kernels it compares exercised both.
 var dirtyNarrowed struct{ reuse, merge atomic.Int64 }
-
-// rulesOn reports whether the bundle applies rules in its walks. Without
-// them (GeneralOptimizeEarly: copy propagation and merging) the block
-// marks serve merging alone — copy propagation goes by marked registers
-// — and merging reads, outside the edited instruction's block, only
-// whether a source has one definition and one use: an edited register,
-// read or written, is marked for copy propagation and its uses' blocks
-// are left to markMergeUses; no row is followed further.
-func (g *genOpt) rulesOn() bool { return g.on[spFold] || g.on[spPred] }
 
 // readNoAdds is the depth of a register marked as read whose add uses
 // were not followed (followSeed).

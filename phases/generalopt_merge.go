@@ -140,7 +140,7 @@ func (g *genOpt) mergeEquivalent() int64 {
 	}
 	n := int64(0)
 	g.flush() // what the global walk's edits reach (generalopt_dirty.go)
-	g.markMergeUses(m.nDef, m.nUse)
+	g.markMergeUses(m.nUse)
 	for _, b := range f.Layout {
 		if !g.blockMarked(b) {
 			continue
