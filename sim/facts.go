@@ -45,6 +45,9 @@ type loc struct {
 	count  bool // compared with a thread index or a loop counter
 	float  bool // loaded as a floating-point value
 	index  bool // added, scaled, to a pointer
+	// capacity: compared with a multiple of another input (a size in
+	// bytes that must hold a count of elements)
+	capacity bool
 	// idxAlign: the widest access through a pointer it was added to (an
 	// index that is a byte offset keeps such accesses aligned)
 	idxAlign int
@@ -67,6 +70,9 @@ type kfacts struct {
 	// matrix instructions (wmma, mma, ldmatrix, stmatrix), which every
 	// lane of a warp must execute together
 	warpWide bool
+	// gridSize: the kernel (or a function it calls) reads the grid's
+	// size (%nctaid), as a loop striding by it does
+	gridSize bool
 }
 
 // paramGeom is a kernel parameter's place in the parameter space.
@@ -419,6 +425,12 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 				if vy.loc < 0 || vy.thread {
 					l.count = true
 				}
+				if vy.loc >= 0 && vy.loc != vx.loc && vy.scaled && !vx.scaled && !vx.thread {
+					// x against a multiple of another input (n*8 >
+					// bytes): a capacity in bytes, as a scratch
+					// allocator checks before it carves n elements
+					l.capacity = true
+				}
 			}
 		}
 		x, y = y, x
@@ -486,6 +498,11 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 	switch base {
 	case "wmma", "mma", "ldmatrix", "stmatrix":
 		a.k.warpWide = true
+	}
+	for _, o := range src {
+		if o.Kind() == ir.KSpecial && strings.HasPrefix(f.Str(f.Mod.Specials[o.Index()]), "%nctaid") {
+			a.k.gridSize = true
+		}
 	}
 	switch base {
 	case "ld", "ldu":
