@@ -73,6 +73,9 @@ type kfacts struct {
 	// gridSize: the kernel (or a function it calls) reads the grid's
 	// size (%nctaid), as a loop striding by it does
 	gridSize bool
+	// blockYZ: the kernel (or a function it calls) reads a thread's
+	// index or the block's size along y or z
+	blockYZ bool
 }
 
 // paramGeom is a kernel parameter's place in the parameter space.
@@ -500,8 +503,14 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		a.k.warpWide = true
 	}
 	for _, o := range src {
-		if o.Kind() == ir.KSpecial && strings.HasPrefix(f.Str(f.Mod.Specials[o.Index()]), "%nctaid") {
+		if o.Kind() != ir.KSpecial {
+			continue
+		}
+		switch name := f.Str(f.Mod.Specials[o.Index()]); name {
+		case "%nctaid.x", "%nctaid.y", "%nctaid.z", "%nctaid":
 			a.k.gridSize = true
+		case "%tid.y", "%ntid.y", "%tid.z", "%ntid.z":
+			a.k.blockYZ = true
 		}
 	}
 	switch base {
@@ -592,6 +601,13 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			v := a.val(f, src[0])
 			if base == "cvt" && (float || f.Type2[i].IsFloat()) && v.loc >= 0 {
 				v.scaled = true
+			}
+			if base == "mov" && v.loc >= 0 && !v.scaled && v.offKnown && v.off == 0 && !v.addrOf && f.RegType[dst[0].Reg()].IsFloat() {
+				// mov.b32 %f, %r: the bits of an input loaded as an
+				// integer (a vector load in inline assembly) are a
+				// float (an OptiX motion transform's begin and end
+				// times)
+				a.k.locs[v.loc].float = true
 			}
 			a.set(f, dst[0], v)
 			return

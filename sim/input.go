@@ -141,6 +141,22 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 			l.Block.X = k.maxntid &^ 31
 		}
 	}
+	if k.blockYZ && k.reqntid[0] == 0 && k.maxntid == 0 && seed%3 == 2 {
+		// a kernel that reads the block's y or z shape (a team of
+		// threads along y, Kokkos's team policies) gets a block of 2
+		// along y on a third of the seeds, and of 2 along y and z on a
+		// sixth: the code for threads off the x row runs too
+		l.Block.Y = 2
+		if seed%6 == 5 {
+			l.Block.Z = 2
+		}
+		if k.warpWide || l.Block.X >= 64 {
+			l.Block.X = max(l.Block.X/l.Block.Y/l.Block.Z, 1)
+			if k.warpWide {
+				l.Block.X = max(l.Block.X&^31, 32)
+			}
+		}
+	}
 	if l.Block.Size() > 1024 {
 		l.Block = Dim3{1024, 1, 1}
 	}

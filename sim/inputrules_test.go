@@ -815,3 +815,89 @@ $none:
 		t.Fatalf("the capacity holds 4096 bytes or more on %d of 16 seeds, want most", big)
 	}
 }
+
+// A word of a buffer loaded as an integer and moved into a float
+// register (mov.b32 %f, %r after a vector load in inline assembly, as
+// OptiX reads a motion transform's times) is a float: the input holds
+// ordinary floats there, not small integers (denormals as floats).
+func TestInputFloatBitsMovedFromInteger(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .f32 %f<4>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	ld.global.v2.u32 {%r1, %r2}, [%rd1+8];
+	mov.b32 %f1, %r2;
+	add.f32 %f2, %f1, 0f3F800000;
+	st.global.f32 [%rd2], %f2;
+	st.global.u32 [%rd2+4], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	for seed := int64(0); seed < 16; seed++ {
+		in := sim.MakeInput(f, seed, 1<<16)
+		p := binary.LittleEndian.Uint64(in.Launch.Params[0])
+		w := in.Mem.Read(p+12, 4)
+		if w == nil {
+			t.Fatalf("seed %d: the input buffer does not hold [in+12]", seed)
+		}
+		v := math.Float32frombits(binary.LittleEndian.Uint32(w))
+		if v != 0 && !(math.Abs(float64(v)) > 1e-6 && math.Abs(float64(v)) < 1e6) {
+			t.Errorf("seed %d: [in+12] holds %v (bits %#x), want an ordinary float", seed, v, binary.LittleEndian.Uint32(w))
+		}
+	}
+}
+
+// A kernel that reads the block's shape along y or z gets blocks of 2
+// along y on a third of the seeds (and along z too on half of those), so
+// the code for threads off the x row runs; one that reads only x keeps
+// one-dimensional blocks.
+func TestInputBlockYZ(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %TID;
+	add.u32 %r3, %r1, %r2;
+	mul.wide.u32 %rd2, %r3, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+`
+	for _, c := range []struct {
+		tid  string
+		y, z int
+	}{{"tid.y", 5, 2}, {"ctaid.x", 0, 0}} {
+		f := parseKernel(t, strings.Replace(src, "%TID", "%"+c.tid, 1), "k")
+		y, z := 0, 0
+		for seed := int64(0); seed < 16; seed++ {
+			in := sim.MakeInput(f, seed, 1<<16)
+			if in.Launch.Block.Y == 2 {
+				y++
+			}
+			if in.Launch.Block.Z == 2 {
+				z++
+			}
+			if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+				t.Fatalf("%s seed %d: %v", c.tid, seed, err)
+			}
+		}
+		if y != c.y || z != c.z {
+			t.Errorf("reading %%%s: %d of 16 seeds have blocks of 2 along y and %d along z, want %d and %d", c.tid, y, z, c.y, c.z)
+		}
+	}
+}
