@@ -45,7 +45,7 @@ import (
 // a float type (declared, or the type of the register that receives it,
 // or of the loads that read the .param variable that receives it) gets
 // an ordinary finite value (a multiple of 1/4096 in [-128, 128) for f32
-// and f64); an integer gets a value in [0, 64) (a size or an index that
+// and f64; one in 16 of them 0, ±1/2, ±1 or ±2); an integer gets a value in [0, 64) (a size or an index that
 // keeps a kernel in bounds) except on launches whose ExternSeed is 3
 // mod 4, where it gets the full width of hash bits. A result the input
 // maker knows the kernel follows as a pointer (Launch.Extern) is the
@@ -534,10 +534,16 @@ func extValue(kind uint8, size int, h uint64, wide bool) uint64 {
 	switch kind {
 	case retF32:
 		if size == 4 {
+			if h&15 == 0 {
+				return uint64(math.Float32bits(float32(specialFloats[h>>4%uint64(len(specialFloats))])))
+			}
 			return uint64(math.Float32bits(float32(int64(h>>44)-1<<19) / 4096))
 		}
 	case retF64:
 		if size == 8 {
+			if h&15 == 0 {
+				return math.Float64bits(specialFloats[h>>4%uint64(len(specialFloats))])
+			}
 			return math.Float64bits(float64(int64(h>>44)-1<<19) / 4096)
 		}
 	case retF16:
@@ -558,6 +564,11 @@ func extValue(kind uint8, size int, h uint64, wide bool) uint64 {
 // rayInts bounds the integer results of OptiX intrinsics on launches in
 // which each thread traces its own ray.
 const rayInts = 16
+
+// specialFloats are the values one float result in 16 takes: zero and
+// small whole and half numbers, which code tests for exactly (a ray
+// direction of 0 along an axis, pow's special cases).
+var specialFloats = [...]float64{0, 1, -1, 0.5, -0.5, 2, -2, 0}
 
 type externKey struct {
 	name string

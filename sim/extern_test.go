@@ -730,3 +730,41 @@ func TestOptixPerThread(t *testing.T) {
 		}
 	}
 }
+
+// One float result in 16 is a value code tests for exactly: 0, ±1/2,
+// ±1 or ±2 (a ray direction of 0 along an axis).
+func TestExternSpecialFloats(t *testing.T) {
+	const src = `
+.visible .entry k(.param .u64 out)
+{
+	.reg .u32 %r<4>;
+	.reg .f32 %f<4>;
+	.reg .u64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	call (%f1), _optix_get_world_ray_direction_z, ();
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.f32 [%rd3], %f1;
+	ret;
+}
+`
+	b, _, err := runOut(t, src, "k", 1024, 1024*4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	special, zero := 0, 0
+	for i := 0; i < 1024; i++ {
+		switch v := math.Float32frombits(u32at(b, i)); v {
+		case 0:
+			zero++
+			special++
+		case 1, -1, 0.5, -0.5, 2, -2:
+			special++
+		}
+	}
+	// 64 expected (a few of the ordinary values are such numbers too)
+	if special < 40 || special > 100 || zero < 8 {
+		t.Errorf("%d of 1024 results are 0, ±1/2, ±1 or ±2 (%d zeros), want about one in 16", special, zero)
+	}
+}
