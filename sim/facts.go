@@ -398,7 +398,7 @@ func (a *analyzer) store(f *ir.Func, v, val rv, atomic bool) {
 	}
 }
 
-func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
+func (a *analyzer) compare(f *ir.Func, x, y ir.Operand, integer bool) {
 	for pass := 0; pass < 2; pass++ {
 		vx := a.val(f, x)
 		if vx.loc >= 0 {
@@ -428,10 +428,11 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 				if vy.loc < 0 || vy.thread {
 					l.count = true
 				}
-				if vy.loc >= 0 && vy.loc != vx.loc && vy.scaled && !vx.scaled && !vx.thread {
-					// x against a multiple of another input (n*8 >
-					// bytes): a capacity in bytes, as a scratch
-					// allocator checks before it carves n elements
+				if integer && vy.loc >= 0 && vy.loc != vx.loc && vy.scaled && !vx.scaled && !vx.thread {
+					// x against a multiple of another input in an
+					// integer comparison (n*8 > bytes): a capacity in
+					// bytes, as a scratch allocator checks before it
+					// carves n elements
 					l.capacity = true
 				}
 			}
@@ -720,7 +721,7 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		a.set(f, dst[0], out)
 	case "setp", "set", "slct":
 		if len(src) >= 2 {
-			a.compare(f, src[0], src[1])
+			a.compare(f, src[0], src[1], !t.IsFloat())
 		}
 		a.clobber(f, dst)
 	case "selp":
@@ -762,7 +763,7 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		a.clobber(f, dst)
 	case "min", "max":
 		if len(src) == 2 {
-			a.compare(f, src[0], src[1])
+			a.compare(f, src[0], src[1], false)
 		}
 		a.generic(f, dst, src)
 	default:

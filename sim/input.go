@@ -309,10 +309,11 @@ func (g *inputGen) value(li int32, size int) uint64 {
 		return v
 	case lc.count:
 		return g.count()
-	case lc.capacity && r.Intn(4) != 0:
-		// a size in bytes checked against a count of elements: on three
-		// seeds of four one that holds a few thousand of them (a scratch
-		// allocator then carves its buffers instead of returning null)
+	case lc.capacity && !lc.index && !lc.float && r.Intn(4) != 0:
+		// a size in bytes checked against a count of elements (and not
+		// an index nor a float): on three seeds of four one that holds a
+		// few thousand of them (a scratch allocator then carves its
+		// buffers instead of returning null)
 		return 1 << (12 + r.Intn(7))
 	case lc.float && size == 4:
 		return uint64(math.Float32bits(float32(r.NormFloat64() * 8)))

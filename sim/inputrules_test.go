@@ -814,6 +814,21 @@ $none:
 	if big < 8 {
 		t.Fatalf("the capacity holds 4096 bytes or more on %d of 16 seeds, want most", big)
 	}
+	// a value compared with a multiple of another input as a float, or
+	// added to a pointer as an index, is no capacity (Monte Carlo
+	// kernels compare floats so; an index of thousands runs off buffers)
+	for _, v := range []struct{ name, from, to string }{
+		{"float comparison", "setp.gt.u64 %p1, %rd2, %rd3;", "cvt.rn.f32.u64 %f1, %rd2;\n\tcvt.rn.f32.u64 %f2, %rd3;\n\tsetp.gt.f32 %p1, %f1, %f2;"},
+		{"index", "st.global.u32 [%rd1], %r1;", "mul.wide.u32 %rd5, %r2, 4;\n\tadd.s64 %rd4, %rd1, %rd5;\n\tst.global.u32 [%rd4], %r1;"},
+	} {
+		g := parseKernel(t, strings.Replace(strings.Replace(src, v.from, v.to, 1), ".reg .pred %p<2>;", ".reg .pred %p<2>;\n\t.reg .f32 %f<4>;", 1), "k")
+		for seed := int64(0); seed < 16; seed++ {
+			in := sim.MakeInput(g, seed, 1<<16)
+			if b := binary.LittleEndian.Uint32(in.Launch.Params[1]); b >= 4096 && b < 1<<20 && b&(b-1) == 0 {
+				t.Errorf("%s, seed %d: bytes %d, a capacity's value", v.name, seed, b)
+			}
+		}
+	}
 }
 
 // A word of a buffer loaded as an integer and moved into a float
