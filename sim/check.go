@@ -546,24 +546,47 @@ func toggle(flip []int32, c int32) []int32 {
 // maxDynShared bounds the growth of extern shared memory.
 const maxDynShared = 1 << 20
 
+// Shrinking a run that reaches the step limit.
+const (
+	fullGrid = iota // the input's launch
+	oneWarp         // one block of one warp (a smaller block if the input's is)
+	// oneBlock: the first block of a grid of bigGrid blocks alone, with
+	// bigBlockSteps times the step budget: a kernel that strides over a
+	// fixed amount of work by the grid's size (a GEMM of fixed shape)
+	// does one stride's share in it
+	oneBlock
+)
+
+const (
+	bigGrid       = 1<<16 - 1
+	bigBlockSteps = 4
+)
+
 // runSeed runs the original and then the optimized version on the input
 // of seed. When the original runs out of extern shared memory, the input
 // gets twice as much (up to maxDynShared) and the seed runs again; when
-// it runs into the step limit, the seed runs again on a single warp.
+// it runs into the step limit, the seed runs again on a single warp, and
+// then, when the kernel reads the grid's size, as the first block of a
+// grid of bigGrid blocks (Launch.CTAs 1) with a larger step budget.
 func runSeed(pb, pa *Program, maker *InputMaker, seed int64, flip []int32, o DiffOptions) (mb, ma *Memory, rb, ra *Coverage, eb, ea error) {
 	dyn := -1
-	oneWarp := false
+	shape := fullGrid
 	for {
 		in := maker.MakeVariant(seed, o.BufBytes, flip)
 		in.Launch.MaxSteps = o.MaxSteps
 		if dyn >= 0 {
 			in.Launch.DynShared = dyn
 		}
-		if oneWarp {
+		switch shape {
+		case oneWarp:
 			in.Launch.Grid = Dim3{1, 1, 1}
 			if maker.k.reqntid[0] == 0 {
 				in.Launch.Block = Dim3{min(32, in.Launch.Block.X), 1, 1}
 			}
+		case oneBlock:
+			in.Launch.Grid = Dim3{bigGrid, 1, 1}
+			in.Launch.CTAs = 1
+			in.Launch.MaxSteps = bigBlockSteps * o.MaxSteps
 		}
 		mb, ma = in.Mem, in.Mem.Clone()
 		rb, ra = &Coverage{}, &Coverage{}
@@ -578,8 +601,12 @@ func runSeed(pb, pa *Program, maker *InputMaker, seed int64, flip []int32, o Dif
 				dyn = max(in.Launch.DynShared*2, dynSharedBytes)
 				continue
 			}
-			if t.StepLimit && !oneWarp && in.Launch.Grid.Size()*in.Launch.Block.Size() > 32 {
-				oneWarp = true
+			if t.StepLimit && shape == fullGrid && in.Launch.Grid.Size()*in.Launch.Block.Size() > 32 {
+				shape = oneWarp
+				continue
+			}
+			if t.StepLimit && shape < oneBlock && maker.k.gridSize {
+				shape = oneBlock
 				continue
 			}
 		}
@@ -589,7 +616,7 @@ func runSeed(pb, pa *Program, maker *InputMaker, seed int64, flip []int32, o Dif
 		la.Cover = ra
 		la.WarpShared = o.sharedA
 		if eb == nil {
-			la.MaxSteps = min(o.MaxSteps, 10*sb.WarpInstrs+100_000)
+			la.MaxSteps = min(in.Launch.MaxSteps, 10*sb.WarpInstrs+100_000)
 		}
 		_, ea = pa.Run(&la, ma)
 		return

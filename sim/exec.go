@@ -136,7 +136,9 @@ type machine struct {
 	// calls (ExternResult.Near)
 	externNear map[externKey][]uint64
 	extWide    bool
-	recBuf     []byte
+	// extThread: the results of OptiX intrinsics depend on the thread
+	extThread bool
+	recBuf    []byte
 }
 
 func (w *warp) val(o *opnd, l int) uint64 {

@@ -22,11 +22,20 @@ import (
 //     when they allocate in the same order.
 //   - vprintf appends its output to the thread's output stream.
 //   - __assertfail traps (decoded as a trap instruction).
+//   - the OptiX launch index and dimension intrinsics
+//     (_optix_get_launch_index_x, _optix_get_launch_dimension_y, ...)
+//     read the launch's shape (see launchShape): each thread has its
+//     own launch index, as on a device.
 //   - every other function is uninterpreted: its results are a
 //     deterministic pure function of the callee's name, the bits of its
-//     arguments and the launch's ExternSeed, so the original and the
-//     optimized kernel see the same results for the same arguments, and
-//     a differential check stays exact for everything around the call.
+//     arguments and the launch's ExternSeed, and for an OptiX intrinsic
+//     (a name starting "_optix_": it reads the state of the thread's
+//     ray) on launches whose ExternSeed is 1 or 2 mod 4 of the thread's
+//     index in the grid too (and then an integer result is below
+//     rayInts), so the original and
+//     the optimized kernel see the same results for the same arguments
+//     in the same thread, and a differential check stays exact for
+//     everything around the call.
 //     The call itself may have side effects the simulator cannot see, so
 //     it is appended (name and argument bytes) to the thread's output
 //     stream: a call that is dropped, added, reordered within a thread
@@ -36,7 +45,7 @@ import (
 // a float type (declared, or the type of the register that receives it,
 // or of the loads that read the .param variable that receives it) gets
 // an ordinary finite value (a multiple of 1/4096 in [-128, 128) for f32
-// and f64); an integer gets a value in [0, 64) (a size or an index that
+// and f64; one in 16 of them 0, ±1/2, ±1 or ±2); an integer gets a value in [0, 64) (a size or an index that
 // keeps a kernel in bounds) except on launches whose ExternSeed is 3
 // mod 4, where it gets the full width of hash bits. A result the input
 // maker knows the kernel follows as a pointer (Launch.Extern) is the
@@ -47,10 +56,12 @@ import (
 
 // Models of functions without a body.
 const (
-	extPure   uint8 = iota // uninterpreted
-	extMalloc              // void *malloc(size_t)
-	extFree                // void free(void *)
-	extPrintf              // int vprintf(const char *fmt, void *args)
+	extPure        uint8 = iota // uninterpreted
+	extMalloc                   // void *malloc(size_t)
+	extFree                     // void free(void *)
+	extPrintf                   // int vprintf(const char *fmt, void *args)
+	extLaunchIndex              // _optix_get_launch_index_{x,y,z}
+	extLaunchDim                // _optix_get_launch_dimension_{x,y,z}
 )
 
 // Kinds of uninterpreted results.
@@ -66,7 +77,11 @@ const (
 type extFunc struct {
 	name  string
 	model uint8
-	h     uint64 // hash of the name
+	axis  uint8 // extLaunchIndex, extLaunchDim: 0 for x, 1 for y, 2 for z
+	// perThread: the results depend on the thread too (an OptiX
+	// intrinsic: the state it reads is the thread's ray)
+	perThread bool
+	h         uint64 // hash of the name
 }
 
 // modelledExtern reports whether name has a model of its own (so the
@@ -76,7 +91,28 @@ func modelledExtern(name string) bool {
 	case "malloc", "free", "vprintf", "__assertfail":
 		return true
 	}
-	return false
+	_, _, ok := launchShape(name)
+	return ok
+}
+
+// launchShape recognizes the OptiX intrinsics that read the launch's
+// shape: the model (extLaunchIndex or extLaunchDim) and the axis.
+func launchShape(name string) (model, axis uint8, ok bool) {
+	rest, isIdx := strings.CutPrefix(name, "_optix_get_launch_index_")
+	if !isIdx {
+		var isDim bool
+		if rest, isDim = strings.CutPrefix(name, "_optix_get_launch_dimension_"); !isDim {
+			return 0, 0, false
+		}
+	}
+	if len(rest) != 1 || rest[0] < 'x' || rest[0] > 'z' {
+		return 0, 0, false
+	}
+	model = extLaunchDim
+	if isIdx {
+		model = extLaunchIndex
+	}
+	return model, rest[0] - 'x', true
 }
 
 // externCall decodes a call of a function without a body: g is its
@@ -87,7 +123,7 @@ func (d *decoder) externCall(in *inst, g *ir.Func, name string, args, rets []ir.
 		in.cl = nil
 		return nil
 	}
-	e := &extFunc{name: name, h: fnv64(name)}
+	e := &extFunc{name: name, h: fnv64(name), perThread: strings.HasPrefix(name, "_optix_")}
 	switch name {
 	case "malloc":
 		e.model = extMalloc
@@ -95,6 +131,10 @@ func (d *decoder) externCall(in *inst, g *ir.Func, name string, args, rets []ir.
 		e.model = extFree
 	case "vprintf":
 		e.model = extPrintf
+	default:
+		if m, axis, ok := launchShape(name); ok {
+			e.model, e.axis = m, axis
+		}
 	}
 	cl := in.cl
 	cl.ext = e
@@ -129,6 +169,10 @@ func (d *decoder) externCall(in *inst, g *ir.Func, name string, args, rets []ir.
 		}
 	case extPrintf:
 		if len(args) != 2 || len(rets) > 1 {
+			return unsup(in, name+" with an unexpected signature")
+		}
+	case extLaunchIndex, extLaunchDim:
+		if len(args) != 0 || len(rets) != 1 {
 			return unsup(in, name+" with an unexpected signature")
 		}
 	}
@@ -353,6 +397,10 @@ func execExtern(w *warp, in *inst, m uint32) {
 			if !w.printf(in, l) {
 				return
 			}
+		case extLaunchIndex, extLaunchDim:
+			if !w.launchShape(in, e, l) {
+				return
+			}
 		default:
 			if !w.pure(in, e, l) {
 				return
@@ -376,11 +424,46 @@ func getLEn(b []byte) uint64 {
 	return binary.LittleEndian.Uint64(tmp[:])
 }
 
+// launchShape runs an OptiX launch index or dimension intrinsic for
+// lane l. The launch is one-dimensional over the grid's threads: the
+// index along x is the thread's linear index in the grid and the
+// dimension along x the number of threads; y and z have index 0 and
+// dimension 1. So every thread of a launch has its own launch index, as
+// on a device (a program that indexes its output buffers with it writes
+// each element from one thread), and the index is within the dimensions.
+// The call is recorded in the output stream like an uninterpreted one.
+func (w *warp) launchShape(in *inst, e *extFunc, l int) bool {
+	m := w.m
+	m.mem.record(w.globalThread(l), e.name, nil)
+	var v uint64
+	switch {
+	case e.axis != 0 && e.model == extLaunchDim:
+		v = 1
+	case e.axis != 0:
+		v = 0
+	case e.model == extLaunchDim:
+		v = uint64(m.l.Grid.Size()) * uint64(m.l.Block.Size())
+	default:
+		v = w.globalThread(l)
+	}
+	return w.setRet(in, &in.cl.rets[0], l, v)
+}
+
 // pure runs uninterpreted function e for lane l.
 func (w *warp) pure(in *inst, e *extFunc, l int) bool {
 	cl := in.cl
 	m := w.m
 	h := mix(e.h, m.l.ExternSeed, uint64(len(cl.args)))
+	if e.perThread && m.extThread {
+		// an OptiX intrinsic reads the state of the thread's ray (its
+		// origin, the hit's barycentrics, a transform of its instance):
+		// on half of the launches each thread gets its own results, so
+		// one launch tries as many rays as it has threads (both versions
+		// run the same threads); on the others every thread traces the
+		// same ray, so a launch in which some ray traps does not hide
+		// all others
+		h = mix(h, w.globalThread(l), 0x74687264)
+	}
 	rec := m.recBuf[:0]
 	var tmp [8]byte
 	for k := range cl.args {
@@ -395,6 +478,11 @@ func (w *warp) pure(in *inst, e *extFunc, l int) bool {
 	}
 	m.recBuf = rec
 	m.mem.record(w.globalThread(l), e.name, rec)
+	// rays of their own: integer results small (a transform list's
+	// length, a transform's kind, an index), never wrapped to the full
+	// width, so that no one thread of the many loops for billions of
+	// steps and holds the launch back
+	ray := e.perThread && m.extThread
 	for k := range cl.rets {
 		r := &cl.rets[k]
 		v := mix(h, uint64(k)+1, 0x7265)
@@ -405,7 +493,16 @@ func (w *warp) pure(in *inst, e *extFunc, l int) bool {
 			continue
 		}
 		if near, ok := m.externNear[externKey{e.name, k}]; ok && r.kind == retInt && r.size <= 8 && v>>63 == 0 {
-			if !w.setRet(in, r, l, near[(v>>32)%uint64(len(near))]&sizeMask(r.size)) {
+			nv := near[(v>>32)%uint64(len(near))] & sizeMask(r.size)
+			if !ray || nv < rayInts {
+				if !w.setRet(in, r, l, nv) {
+					return false
+				}
+				continue
+			}
+		}
+		if ray && r.kind == retInt && r.size <= 8 {
+			if !w.setRet(in, r, l, v%rayInts) {
 				return false
 			}
 			continue
@@ -437,10 +534,16 @@ func extValue(kind uint8, size int, h uint64, wide bool) uint64 {
 	switch kind {
 	case retF32:
 		if size == 4 {
+			if h&15 == 0 {
+				return uint64(math.Float32bits(float32(specialFloats[h>>4%uint64(len(specialFloats))])))
+			}
 			return uint64(math.Float32bits(float32(int64(h>>44)-1<<19) / 4096))
 		}
 	case retF64:
 		if size == 8 {
+			if h&15 == 0 {
+				return math.Float64bits(specialFloats[h>>4%uint64(len(specialFloats))])
+			}
 			return math.Float64bits(float64(int64(h>>44)-1<<19) / 4096)
 		}
 	case retF16:
@@ -457,6 +560,15 @@ func extValue(kind uint8, size int, h uint64, wide bool) uint64 {
 	}
 	return h % 64
 }
+
+// rayInts bounds the integer results of OptiX intrinsics on launches in
+// which each thread traces its own ray.
+const rayInts = 16
+
+// specialFloats are the values one float result in 16 takes: zero and
+// small whole and half numbers, which code tests for exactly (a ray
+// direction of 0 along an axis, pow's special cases).
+var specialFloats = [...]float64{0, 1, -1, 0.5, -0.5, 2, -2, 0}
 
 type externKey struct {
 	name string

@@ -610,3 +610,161 @@ func TestCallerLocalsThroughPointers(t *testing.T) {
 		t.Errorf("a pointer into the callee's returned frame: %v", err)
 	}
 }
+
+// The OptiX launch index and dimension intrinsics read the launch's
+// shape: one dimension over the grid's threads. With 2 blocks of 48
+// threads, thread t of block c has launch index (48c+t, 0, 0) and every
+// thread sees dimensions (96, 1, 1).
+func TestOptixLaunchShape(t *testing.T) {
+	const src = `
+.visible .entry k(.param .u64 out)
+{
+	.reg .u32 %r<12>;
+	.reg .u64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ctaid.x;
+	mad.lo.u32 %r3, %r2, 48, %r1;
+	call (%r4), _optix_get_launch_index_x, ();
+	call (%r5), _optix_get_launch_index_y, ();
+	call (%r6), _optix_get_launch_index_z, ();
+	call (%r7), _optix_get_launch_dimension_x, ();
+	call (%r8), _optix_get_launch_dimension_y, ();
+	call (%r9), _optix_get_launch_dimension_z, ();
+	mul.wide.u32 %rd2, %r3, 24;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.v2.u32 [%rd3], {%r4, %r5};
+	st.global.v2.u32 [%rd3+8], {%r6, %r7};
+	st.global.v2.u32 [%rd3+16], {%r8, %r9};
+	ret;
+}
+`
+	f := parseKernel(t, ptxHeader+src, "k")
+	mem := sim.NewMemory()
+	out := mem.Alloc(96 * 24)
+	p := make([]byte, 8)
+	binary.LittleEndian.PutUint64(p, out)
+	l := &sim.Launch{Grid: sim.Dim3{2, 1, 1}, Block: sim.Dim3{48, 1, 1}, Params: [][]byte{p}, ExternSeed: 5}
+	if _, err := sim.RunFunc(f, l, mem); err != nil {
+		t.Fatal(err)
+	}
+	b := mem.Bytes(out)
+	for g := 0; g < 96; g++ {
+		got := [6]uint32{u32at(b, 6*g), u32at(b, 6*g+1), u32at(b, 6*g+2), u32at(b, 6*g+3), u32at(b, 6*g+4), u32at(b, 6*g+5)}
+		if want := [6]uint32{uint32(g), 0, 0, 96, 1, 1}; got != want {
+			t.Fatalf("thread %d: index and dimensions %v, want %v", g, got, want)
+		}
+	}
+	// each call is recorded as an uninterpreted one is (no argument bytes)
+	if recs := mem.Output(); len(recs) != 96*6 || recs[0].Func != "_optix_get_launch_index_x" || len(recs[0].Data) != 0 {
+		t.Fatalf("%d output records, first %+v; want 6 per thread, the first _optix_get_launch_index_x", len(recs), recs[0])
+	}
+}
+
+// Other OptiX intrinsics read the state of the thread's ray: on launches
+// whose ExternSeed is 1 or 2 mod 4 their results depend on the thread
+// (and are the same for it on every run), integers below 16; on the
+// others every thread gets the same; the results of another function
+// without a body depend on its arguments and the launch's seed alone.
+func TestOptixPerThread(t *testing.T) {
+	const src = `
+.extern .func (.param .b32 func_retval0) other_get_value ();
+.visible .entry k(.param .u64 out)
+{
+	.reg .u32 %r<4>;
+	.reg .f32 %f<4>;
+	.reg .u64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	call (%f1), _optix_get_ray_tmax, ();
+	call (%r3), _optix_get_transform_list_size, ();
+	{
+	.param .b32 retval0;
+	call.uni (retval0), other_get_value, ();
+	ld.param.u32 %r2, [retval0];
+	}
+	mul.wide.u32 %rd2, %r1, 8;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.f32 [%rd3], %f1;
+	st.global.u32 [%rd3+4], %r2;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3+512], %r3;
+	ret;
+}
+`
+	b, _, err := runOut(t, src, "k", 64, 64*12, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, _, err := runOut(t, src, "k", 64, 64*12, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != string(b2) {
+		t.Fatal("two runs of one launch differ")
+	}
+	tmax := map[uint32]bool{}
+	for i := 0; i < 64; i++ {
+		tmax[u32at(b, 2*i)] = true
+		if f := math.Float32frombits(u32at(b, 2*i)); !(f >= -128 && f < 128) {
+			t.Errorf("thread %d: float result %v", i, f)
+		}
+		if n := u32at(b, 128+i); n >= 16 {
+			t.Errorf("thread %d: _optix_get_transform_list_size gave %d, want below 16", i, n)
+		}
+		if u32at(b, 2*i+1) != u32at(b, 1) {
+			t.Errorf("thread %d: other_get_value gave %d, thread 0 %d: not a function of the arguments", i, u32at(b, 2*i+1), u32at(b, 1))
+		}
+	}
+	if len(tmax) < 60 {
+		t.Errorf("_optix_get_ray_tmax: %d distinct results over 64 threads, want (nearly) one per thread", len(tmax))
+	}
+	b, _, err = runOut(t, src, "k", 64, 64*12, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 64; i++ {
+		if u32at(b, 2*i) != u32at(b, 0) {
+			t.Fatalf("ExternSeed 3, thread %d: _optix_get_ray_tmax gave %#x, thread 0 %#x; want one ray for all threads", i, u32at(b, 2*i), u32at(b, 0))
+		}
+	}
+}
+
+// One float result in 16 is a value code tests for exactly: 0, ±1/2,
+// ±1 or ±2 (a ray direction of 0 along an axis).
+func TestExternSpecialFloats(t *testing.T) {
+	const src = `
+.visible .entry k(.param .u64 out)
+{
+	.reg .u32 %r<4>;
+	.reg .f32 %f<4>;
+	.reg .u64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	call (%f1), _optix_get_world_ray_direction_z, ();
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.f32 [%rd3], %f1;
+	ret;
+}
+`
+	b, _, err := runOut(t, src, "k", 1024, 1024*4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	special, zero := 0, 0
+	for i := 0; i < 1024; i++ {
+		switch v := math.Float32frombits(u32at(b, i)); v {
+		case 0:
+			zero++
+			special++
+		case 1, -1, 0.5, -0.5, 2, -2:
+			special++
+		}
+	}
+	// 64 expected (a few of the ordinary values are such numbers too)
+	if special < 40 || special > 100 || zero < 8 {
+		t.Errorf("%d of 1024 results are 0, ±1/2, ±1 or ±2 (%d zeros), want about one in 16", special, zero)
+	}
+}

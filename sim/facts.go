@@ -45,6 +45,9 @@ type loc struct {
 	count  bool // compared with a thread index or a loop counter
 	float  bool // loaded as a floating-point value
 	index  bool // added, scaled, to a pointer
+	// capacity: compared with a multiple of another input (a size in
+	// bytes that must hold a count of elements)
+	capacity bool
 	// idxAlign: the widest access through a pointer it was added to (an
 	// index that is a byte offset keeps such accesses aligned)
 	idxAlign int
@@ -67,6 +70,12 @@ type kfacts struct {
 	// matrix instructions (wmma, mma, ldmatrix, stmatrix), which every
 	// lane of a warp must execute together
 	warpWide bool
+	// gridSize: the kernel (or a function it calls) reads the grid's
+	// size (%nctaid), as a loop striding by it does
+	gridSize bool
+	// blockYZ: the kernel (or a function it calls) reads a thread's
+	// index or the block's size along y or z
+	blockYZ bool
 }
 
 // paramGeom is a kernel parameter's place in the parameter space.
@@ -389,7 +398,7 @@ func (a *analyzer) store(f *ir.Func, v, val rv, atomic bool) {
 	}
 }
 
-func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
+func (a *analyzer) compare(f *ir.Func, x, y ir.Operand, integer bool) {
 	for pass := 0; pass < 2; pass++ {
 		vx := a.val(f, x)
 		if vx.loc >= 0 {
@@ -418,6 +427,13 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand) {
 				vy := a.val(f, y)
 				if vy.loc < 0 || vy.thread {
 					l.count = true
+				}
+				if integer && vy.loc >= 0 && vy.loc != vx.loc && vy.scaled && !vx.scaled && !vx.thread {
+					// x against a multiple of another input in an
+					// integer comparison (n*8 > bytes): a capacity in
+					// bytes, as a scratch allocator checks before it
+					// carves n elements
+					l.capacity = true
 				}
 			}
 		}
@@ -486,6 +502,17 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 	switch base {
 	case "wmma", "mma", "ldmatrix", "stmatrix":
 		a.k.warpWide = true
+	}
+	for _, o := range src {
+		if o.Kind() != ir.KSpecial {
+			continue
+		}
+		switch name := f.Str(f.Mod.Specials[o.Index()]); name {
+		case "%nctaid.x", "%nctaid.y", "%nctaid.z", "%nctaid":
+			a.k.gridSize = true
+		case "%tid.y", "%ntid.y", "%tid.z", "%ntid.z":
+			a.k.blockYZ = true
+		}
 	}
 	switch base {
 	case "ld", "ldu":
@@ -575,6 +602,13 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 			v := a.val(f, src[0])
 			if base == "cvt" && (float || f.Type2[i].IsFloat()) && v.loc >= 0 {
 				v.scaled = true
+			}
+			if base == "mov" && v.loc >= 0 && !v.scaled && v.offKnown && v.off == 0 && !v.addrOf && f.RegType[dst[0].Reg()].IsFloat() {
+				// mov.b32 %f, %r: the bits of an input loaded as an
+				// integer (a vector load in inline assembly) are a
+				// float (an OptiX motion transform's begin and end
+				// times)
+				a.k.locs[v.loc].float = true
 			}
 			a.set(f, dst[0], v)
 			return
@@ -687,7 +721,7 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		a.set(f, dst[0], out)
 	case "setp", "set", "slct":
 		if len(src) >= 2 {
-			a.compare(f, src[0], src[1])
+			a.compare(f, src[0], src[1], !t.IsFloat())
 		}
 		a.clobber(f, dst)
 	case "selp":
@@ -729,7 +763,7 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		a.clobber(f, dst)
 	case "min", "max":
 		if len(src) == 2 {
-			a.compare(f, src[0], src[1])
+			a.compare(f, src[0], src[1], false)
 		}
 		a.generic(f, dst, src)
 	default:

@@ -141,6 +141,22 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 			l.Block.X = k.maxntid &^ 31
 		}
 	}
+	if k.blockYZ && k.reqntid[0] == 0 && k.maxntid == 0 && seed%3 == 2 {
+		// a kernel that reads the block's y or z shape (a team of
+		// threads along y, Kokkos's team policies) gets a block of 2
+		// along y on a third of the seeds, and of 2 along y and z on a
+		// sixth: the code for threads off the x row runs too
+		l.Block.Y = 2
+		if seed%6 == 5 {
+			l.Block.Z = 2
+		}
+		if k.warpWide || l.Block.X >= 64 {
+			l.Block.X = max(l.Block.X/l.Block.Y/l.Block.Z, 1)
+			if k.warpWide {
+				l.Block.X = max(l.Block.X&^31, 32)
+			}
+		}
+	}
 	if l.Block.Size() > 1024 {
 		l.Block = Dim3{1024, 1, 1}
 	}
@@ -293,6 +309,12 @@ func (g *inputGen) value(li int32, size int) uint64 {
 		return v
 	case lc.count:
 		return g.count()
+	case lc.capacity && !lc.index && !lc.float && r.Intn(4) != 0:
+		// a size in bytes checked against a count of elements (and not
+		// an index nor a float): on three seeds of four one that holds a
+		// few thousand of them (a scratch allocator then carves its
+		// buffers instead of returning null)
+		return 1 << (12 + r.Intn(7))
 	case lc.float && size == 4:
 		return uint64(math.Float32bits(float32(r.NormFloat64() * 8)))
 	case lc.float && size == 8:

@@ -685,3 +685,234 @@ $done:
 		}
 	}
 }
+
+// Launch.CTAs runs only the first blocks of the grid, which still reads
+// its whole size in %nctaid: with a grid of 4 blocks and CTAs 2, blocks 0
+// and 1 write (their index, 4) and the words of blocks 2 and 3 keep
+// their bytes.
+func TestLaunchCTAs(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %nctaid.x;
+	mul.wide.u32 %rd2, %r1, 8;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.v2.u32 [%rd3], {%r1, %r2};
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	mem := sim.NewMemory()
+	out := mem.Alloc(32)
+	for i := range mem.Bytes(out) {
+		mem.Bytes(out)[i] = 0xee
+	}
+	p := binary.LittleEndian.AppendUint64(nil, out)
+	l := &sim.Launch{Grid: sim.Dim3{4, 1, 1}, Block: sim.Dim3{1, 1, 1}, Params: [][]byte{p}, CTAs: 2}
+	if _, err := sim.RunFunc(f, l, mem); err != nil {
+		t.Fatal(err)
+	}
+	b := mem.Bytes(out)
+	want := []uint32{0, 4, 1, 4, 0xeeeeeeee, 0xeeeeeeee, 0xeeeeeeee, 0xeeeeeeee}
+	for i, w := range want {
+		if got := binary.LittleEndian.Uint32(b[4*i:]); got != w {
+			t.Fatalf("word %d: %#x, want %#x (words %v)", i, got, w, want)
+		}
+	}
+}
+
+// A kernel that strides over a fixed amount of work by the grid's size
+// runs into the step limit on every input's grid and on one warp; as the
+// first block of a big grid it does one stride's share, and the versions
+// are compared on that.
+func TestDiffGridStrideOneBlock(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u64 %rd<6>;
+	.reg .u32 %r<8>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %nctaid.x;
+	mov.u32 %r3, %tid.x;
+	mov.u32 %r4, %ntid.x;
+$L:
+	mad.lo.u32 %r5, %r1, %r4, %r3;
+	and.b32 %r6, %r5, 1023;
+	mul.wide.u32 %rd2, %r6, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	add.u32 %r7, %r5, 0;
+	st.global.u32 [%rd3], %r7;
+	add.u32 %r1, %r1, %r2;
+	setp.lt.u32 %p1, %r1, 1048576;
+	@%p1 bra $L;
+	ret;
+}
+`
+	before := parseKernel(t, src, "k")
+	after := parseKernel(t, strings.Replace(src, "add.u32 %r7, %r5, 0;", "mov.u32 %r7, %r5;", 1), "k")
+	res, err := sim.Diff(before, after, sim.DiffOptions{Seeds: 4, MaxSteps: 20_000})
+	if err != nil || res.Mismatch != nil {
+		t.Fatal(err, res.Mismatch)
+	}
+	if res.Status != sim.StatusMatched || res.Matches != 4 || res.StepLimited != 0 {
+		t.Fatalf("status %v, %d of %d seeds compared, %d at the step limit; want all compared", res.Status, res.Matches, res.Runs, res.StepLimited)
+	}
+	// a mutant that stores another value is caught in that block
+	bad := parseKernel(t, strings.Replace(src, "add.u32 %r7, %r5, 0;", "add.u32 %r7, %r5, 1;", 1), "k")
+	res, err = sim.Diff(before, bad, sim.DiffOptions{Seeds: 4, MaxSteps: 20_000})
+	if err != nil || res.Status != sim.StatusMismatch {
+		t.Fatalf("mutant: status %v, err %v; want a mismatch", res.Status, err)
+	}
+}
+
+// A value compared with a multiple of another input (bytes against
+// n*8, as a scratch allocator checks a size before it carves n
+// elements) is a capacity: on most seeds it holds thousands of bytes, so
+// the allocation succeeds and the code behind it runs.
+func TestCapacityInput(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u32 n, .param .u32 bytes, .param .u64 out)
+{
+	.reg .u64 %rd<6>;
+	.reg .u32 %r<4>;
+	.reg .pred %p<2>;
+	ld.param.u32 %r1, [n];
+	ld.param.u32 %r2, [bytes];
+	ld.param.u64 %rd1, [out];
+	mul.wide.u32 %rd2, %r1, 8;
+	cvt.u64.u32 %rd3, %r2;
+	setp.gt.u64 %p1, %rd2, %rd3;
+	@%p1 bra $none;
+	st.global.u32 [%rd1], %r1;
+$none:
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	big := 0
+	for seed := int64(0); seed < 16; seed++ {
+		in := sim.MakeInput(f, seed, 1<<16)
+		if binary.LittleEndian.Uint32(in.Launch.Params[1]) >= 4096 {
+			big++
+		}
+	}
+	if big < 8 {
+		t.Fatalf("the capacity holds 4096 bytes or more on %d of 16 seeds, want most", big)
+	}
+	// a value compared with a multiple of another input as a float, or
+	// added to a pointer as an index, is no capacity (Monte Carlo
+	// kernels compare floats so; an index of thousands runs off buffers)
+	for _, v := range []struct{ name, from, to string }{
+		{"float comparison", "setp.gt.u64 %p1, %rd2, %rd3;", "cvt.rn.f32.u64 %f1, %rd2;\n\tcvt.rn.f32.u64 %f2, %rd3;\n\tsetp.gt.f32 %p1, %f1, %f2;"},
+		{"index", "st.global.u32 [%rd1], %r1;", "mul.wide.u32 %rd5, %r2, 4;\n\tadd.s64 %rd4, %rd1, %rd5;\n\tst.global.u32 [%rd4], %r1;"},
+	} {
+		g := parseKernel(t, strings.Replace(strings.Replace(src, v.from, v.to, 1), ".reg .pred %p<2>;", ".reg .pred %p<2>;\n\t.reg .f32 %f<4>;", 1), "k")
+		for seed := int64(0); seed < 16; seed++ {
+			in := sim.MakeInput(g, seed, 1<<16)
+			if b := binary.LittleEndian.Uint32(in.Launch.Params[1]); b >= 4096 && b < 1<<20 && b&(b-1) == 0 {
+				t.Errorf("%s, seed %d: bytes %d, a capacity's value", v.name, seed, b)
+			}
+		}
+	}
+}
+
+// A word of a buffer loaded as an integer and moved into a float
+// register (mov.b32 %f, %r after a vector load in inline assembly, as
+// OptiX reads a motion transform's times) is a float: the input holds
+// ordinary floats there, not small integers (denormals as floats).
+func TestInputFloatBitsMovedFromInteger(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	.reg .f32 %f<4>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	ld.global.v2.u32 {%r1, %r2}, [%rd1+8];
+	mov.b32 %f1, %r2;
+	add.f32 %f2, %f1, 0f3F800000;
+	st.global.f32 [%rd2], %f2;
+	st.global.u32 [%rd2+4], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	for seed := int64(0); seed < 16; seed++ {
+		in := sim.MakeInput(f, seed, 1<<16)
+		p := binary.LittleEndian.Uint64(in.Launch.Params[0])
+		w := in.Mem.Read(p+12, 4)
+		if w == nil {
+			t.Fatalf("seed %d: the input buffer does not hold [in+12]", seed)
+		}
+		v := math.Float32frombits(binary.LittleEndian.Uint32(w))
+		if v != 0 && !(math.Abs(float64(v)) > 1e-6 && math.Abs(float64(v)) < 1e6) {
+			t.Errorf("seed %d: [in+12] holds %v (bits %#x), want an ordinary float", seed, v, binary.LittleEndian.Uint32(w))
+		}
+	}
+}
+
+// A kernel that reads the block's shape along y or z gets blocks of 2
+// along y on a third of the seeds (and along z too on half of those), so
+// the code for threads off the x row runs; one that reads only x keeps
+// one-dimensional blocks.
+func TestInputBlockYZ(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .u64 %rd<4>;
+	.reg .u32 %r<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %TID;
+	add.u32 %r3, %r1, %r2;
+	mul.wide.u32 %rd2, %r3, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+`
+	for _, c := range []struct {
+		tid  string
+		y, z int
+	}{{"tid.y", 5, 2}, {"ctaid.x", 0, 0}} {
+		f := parseKernel(t, strings.Replace(src, "%TID", "%"+c.tid, 1), "k")
+		y, z := 0, 0
+		for seed := int64(0); seed < 16; seed++ {
+			in := sim.MakeInput(f, seed, 1<<16)
+			if in.Launch.Block.Y == 2 {
+				y++
+			}
+			if in.Launch.Block.Z == 2 {
+				z++
+			}
+			if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+				t.Fatalf("%s seed %d: %v", c.tid, seed, err)
+			}
+		}
+		if y != c.y || z != c.z {
+			t.Errorf("reading %%%s: %d of 16 seeds have blocks of 2 along y and %d along z, want %d and %d", c.tid, y, z, c.y, c.z)
+		}
+	}
+}

@@ -63,6 +63,7 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	}
 	m.cbank = p.constBank
 	m.extWide = l.ExternSeed%4 == 3
+	m.extThread = l.ExternSeed%4 == 1 || l.ExternSeed%4 == 2
 	for _, e := range l.Extern {
 		if len(e.Near) > 0 {
 			if m.externNear == nil {
@@ -119,9 +120,15 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	}
 	c.warps = warps
 	var st Stats
+	ran := 0
 	for cz := 0; cz < l.Grid.Z; cz++ {
 		for cy := 0; cy < l.Grid.Y; cy++ {
 			for cx := 0; cx < l.Grid.X; cx++ {
+				if l.CTAs > 0 && ran == l.CTAs {
+					st.WarpInstrs, st.LaneInstrs = m.steps, m.lanes
+					return st, nil
+				}
+				ran++
 				c.id = [3]uint32{uint32(cx), uint32(cy), uint32(cz)}
 				c.sh.reset()
 				for b := range c.bars {

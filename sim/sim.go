@@ -65,6 +65,13 @@ type Launch struct {
 	// Params holds the raw little-endian bytes of each kernel parameter,
 	// in declaration order (pointers are 8-byte addresses from Memory.Alloc).
 	Params [][]byte
+	// CTAs, when positive, runs only the first CTAs thread blocks of the
+	// grid (in the order x, then y, then z); the others never start. The
+	// grid's shape (%nctaid) is still Grid: a kernel that strides over a
+	// fixed amount of work by the grid's size does one stride's work in
+	// each block that runs. The run is the start of a schedule of the
+	// whole grid in which those blocks run first, to completion.
+	CTAs int
 	// DynShared is the size of dynamically sized (extern) shared memory.
 	DynShared int
 	// MaxSteps bounds the warp-instructions executed (0: a default of 50M).
