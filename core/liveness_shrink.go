@@ -167,21 +167,7 @@ func (l *Liveness) liveInAfter(st *ShrinkState, du *DefUse, pos []int32, r ir.Re
 		st.refs = append(st.refs, shrinkRef{blk: f.Block[i], pos: pos[i]})
 		st.killMark[f.Block[i]] = st.stamp
 	}
-	slices.SortFunc(st.refs, func(a, b shrinkRef) int {
-		if a.blk != b.blk {
-			return int(a.blk) - int(b.blk)
-		}
-		if a.pos != b.pos {
-			return int(a.pos) - int(b.pos)
-		}
-		if a.use != b.use {
-			if a.use {
-				return -1 // an instruction reads before it writes
-			}
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(st.refs, func(a, b shrinkRef) int { return CompareRefPlaces(a.blk, a.pos, a.use, b.blk, b.pos, b.use) })
 	st.stack = st.stack[:0]
 	for k, x := range st.refs {
 		if k > 0 && st.refs[k-1].blk == x.blk {
@@ -237,4 +223,23 @@ func (l *Liveness) clearIn(b ir.BlockID, r ir.RegID) {
 			l.inBits[int(sq.extBase)+e*int(sq.sw)+x>>5] &^= 1 << (x & 31)
 		}
 	}
+}
+
+// CompareRefPlaces orders two references to one register by place: by
+// block, then by position in the block, and a read before a write at the
+// same position (an instruction reads its operands before it writes).
+func CompareRefPlaces(ablk ir.BlockID, apos int32, ause bool, bblk ir.BlockID, bpos int32, buse bool) int {
+	if ablk != bblk {
+		return int(ablk) - int(bblk)
+	}
+	if apos != bpos {
+		return int(apos) - int(bpos)
+	}
+	if ause != buse {
+		if ause {
+			return -1
+		}
+		return 1
+	}
+	return 0
 }

@@ -484,21 +484,7 @@ func (d *deadState) analyze(f *ir.Func, du *core.DefUse, r ir.RegID) {
 	for _, x := range du.Defs(r) {
 		add(x, false)
 	}
-	slices.SortFunc(d.rr, func(a, b regRef) int {
-		if a.blk != b.blk {
-			return int(a.blk) - int(b.blk)
-		}
-		if a.pos != b.pos {
-			return int(a.pos) - int(b.pos)
-		}
-		if a.use != b.use {
-			if a.use {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(d.rr, func(a, b regRef) int { return core.CompareRefPlaces(a.blk, a.pos, a.use, b.blk, b.pos, b.use) })
 	d.stamp++
 	st := d.stamp
 	// Live in where the first deciding reference of the block is a read.

@@ -1108,11 +1108,7 @@ func (m *mover) keepRows(b ir.BlockID, above ir.InstrID) {
 		if x.Def {
 			continue
 		}
-		dup := false
-		for _, y := range m.refs[:k] {
-			dup = dup || y.Reg == x.Reg && !y.Def
-		}
-		if dup {
+		if readBefore(m.refs, k) {
 			continue
 		}
 		row := du.Uses(x.Reg)
@@ -1245,11 +1241,7 @@ func (m *mover) groupNeed(out [ir.NumFiles]int32, files []ir.File) [ir.NumFiles]
 		if x.Def || fixedReg(f, x.Reg) || len(du.Defs(x.Reg)) != 1 || m.inGroup(du.Defs(x.Reg)[0].Instr) {
 			continue
 		}
-		dup := false
-		for _, y := range m.refs[:k] {
-			dup = dup || y.Reg == x.Reg && !y.Def
-		}
-		if dup {
+		if readBefore(m.refs, k) {
 			continue
 		}
 		us := du.Uses(x.Reg)
@@ -1264,4 +1256,15 @@ func (m *mover) groupNeed(out [ir.NumFiles]int32, files []ir.File) [ir.NumFiles]
 		}
 	}
 	return need
+}
+
+// readBefore reports whether refs[k]'s register is read by an earlier
+// entry of refs (one instruction's references): its reads count once.
+func readBefore(refs []core.RegRef, k int) bool {
+	for _, y := range refs[:k] {
+		if y.Reg == refs[k].Reg && !y.Def {
+			return true
+		}
+	}
+	return false
 }
