@@ -94,12 +94,12 @@ func TestGeneralOptimizeDirtyNarrowingSameOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	reuse0, merge0 := dirtyNarrowed.reuse.Load(), dirtyNarrowed.merge.Load()
-	sizes := []int{30000, 60000}
+	kernels := []gen.Config{{Seed: 1, Size: 30000, Pool: 64}, {Seed: 2, Size: 60000, Pool: 64}}
 	if testing.Short() {
-		sizes = sizes[:1]
+		kernels = kernels[1:] // the one on which both narrowings fire
 	}
-	for k, size := range sizes {
-		cfg := gen.Config{Seed: int64(1 + k), Size: size, Pool: 64}
+	for _, cfg := range kernels {
+		size := cfg.Size
 		var out [2][]byte
 		for j, c := range []*Config{cDirty, cFull} {
 			m := gen.Kernel(cfg)
