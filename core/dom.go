@@ -168,15 +168,6 @@ func memOf(d *DomTree) (*DomTree, *domMem) {
 	return d, d.mem
 }
 
-// sized returns b with n entries (contents unspecified), reusing its
-// array when large enough.
-func sized[T any](b []T, n int) []T {
-	if cap(b) < n {
-		return make([]T, n)
-	}
-	return b[:n]
-}
-
 // Contains reports whether node b is in the tree.
 func (d *DomTree) Contains(b ir.BlockID) bool { return int(b) < len(d.Num) && d.Num[b] >= 0 }
 
@@ -227,11 +218,9 @@ func buildDom(d *DomTree, n int, root ir.BlockID, order []ir.BlockID, num []int3
 	// Two arrays: block IDs (idom, children, DFS stack) and counters
 	// (child offsets, fill cursors, DFS intervals, DFS stack).
 	d, mem := memOf(d)
-	mem.bw = sized(mem.bw, 3*n)
-	mem.cw = sized(mem.cw, 5*n+1)
+	mem.bw = grow(mem.bw, 3*n)
+	mem.cw = grow(mem.cw, 5*n+1) // zeroed: child counts, and DFS intervals outside the tree
 	bw, cw := mem.bw, mem.cw
-	clear(cw[:n+1])          // the child counts start at 0
-	clear(cw[2*n+1 : 4*n+1]) // DFS intervals: 0 outside the tree, as a fresh array
 	idom := bw[:n:n]
 	for i := range idom {
 		idom[i] = ir.NoBlock
@@ -363,9 +352,8 @@ func PostDominatorsInto(d *DomTree, f *ir.Func, o *Order) *DomTree {
 	}
 	// Find the exits and the fake exits with a reverse search.
 	d, mem := memOf(d)
-	mem.seen = sized(mem.seen, nb)
+	mem.seen = grow(mem.seen, nb)
 	seen := mem.seen
-	clear(seen)
 	toX := mem.toX[:0]
 	stack := mem.stack[:0]
 	mark := func(b ir.BlockID) {
@@ -402,10 +390,8 @@ func PostDominatorsInto(d *DomTree, f *ir.Func, o *Order) *DomTree {
 	for _, b := range toX {
 		isX[b] = true
 	}
-	mem.rsStart = sized(mem.rsStart, n+1)
-	mem.rpStart = sized(mem.rpStart, n+1)
-	clear(mem.rsStart)
-	clear(mem.rpStart)
+	mem.rsStart = grow(mem.rsStart, n+1)
+	mem.rpStart = grow(mem.rpStart, n+1)
 	rs := csr{start: mem.rsStart} // reversed successors = CFG preds
 	rp := csr{start: mem.rpStart} // reversed preds = CFG succs (+X)
 	for b := range nb {

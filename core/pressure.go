@@ -269,7 +269,7 @@ func (w *outWeights) reset(l *Liveness, files []ir.File) {
 	w.files = files
 	if cap(w.segs) < len(l.segs) {
 		w.segs = make([]*segWeights, len(l.segs))
-		w.pool = append(w.pool[:0], make([]*segWeights, len(l.segs))...)
+		w.pool = make([]*segWeights, len(l.segs))
 	}
 	w.segs = w.segs[:len(l.segs)]
 	clear(w.segs)
@@ -286,14 +286,10 @@ func (w *outWeights) count(l *Liveness, b ir.BlockID, o *OutSet) [ir.NumFiles]in
 	sw := w.segs[k]
 	if sw == nil {
 		n := len(o.words)
-		if int(k) < len(w.pool) {
-			if w.pool[k] == nil {
-				w.pool[k] = &segWeights{}
-			}
-			sw = w.pool[k]
-		} else {
-			sw = &segWeights{}
+		if w.pool[k] == nil { // (pool is at least as long as segs: reset)
+			w.pool[k] = &segWeights{}
 		}
+		sw = w.pool[k]
 		m := (int(ir.NumFiles) + 3) * n
 		if cap(sw.all) < m {
 			sw.all = make([]uint32, m)

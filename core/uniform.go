@@ -174,7 +174,7 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		u.buf = &uniBuf{}
 	}
 	bf := u.buf
-	bf.flags = grown(bf.flags, nr+nb)
+	bf.flags = grow(bf.flags, nr+nb)
 	flags := bf.flags
 	u.Varying, u.Divergent = flags[:nr:nr], flags[nr:]
 	if !f.HasBody || nb == 0 {
@@ -248,7 +248,7 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	var pos []int32
 	posOf := func(i ir.InstrID) int32 {
 		if pos == nil {
-			bf.pos = grown(bf.pos, f.NumInstrs())
+			bf.pos = grow(bf.pos, f.NumInstrs())
 			pos = bf.pos
 			for _, b := range f.Layout {
 				n := int32(0)
@@ -275,7 +275,7 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	var onceValued func(r ir.RegID, depth int) bool
 	onceValued = func(r ir.RegID, depth int) bool {
 		if once == nil {
-			bf.once = grown(bf.once, nr)
+			bf.once = grow(bf.once, nr)
 			once = bf.once
 		}
 		switch once[r] {
@@ -333,7 +333,7 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		if live == nil {
 			in := divergence()
 			live, pd, dom = in.Live, in.PostDom, in.Dom
-			bf.marks = grown(bf.marks, nb+nr)
+			bf.marks = grow(bf.marks, nb+nr)
 			marks := bf.marks
 			seen, defd = marks[:nb:nb], marks[nb:]
 			defsOf = defsByBlock(f, du, bf)
@@ -497,7 +497,7 @@ func sameInstr(f *ir.Func, x, y ir.InstrID) bool {
 // once per definition), from def-use chains.
 func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 	nb := f.NumBlocks()
-	bf.defsS = grown(bf.defsS, nb+1)
+	bf.defsS = grow(bf.defsS, nb+1)
 	g := csr{start: bf.defsS}
 	for r := range f.NumRegs() {
 		for _, d := range du.Defs(ir.RegID(r)) {
@@ -509,7 +509,7 @@ func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 	for b := range nb {
 		g.start[b+1] += g.start[b]
 	}
-	bf.defsW = grown(bf.defsW, int(g.start[nb])+nb)
+	bf.defsW = grow(bf.defsW, int(g.start[nb])+nb)
 	w := bf.defsW
 	g.adj = w[:g.start[nb]:g.start[nb]]
 	fill := unsafeUint32s(w[g.start[nb]:])
@@ -523,15 +523,4 @@ func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 		}
 	}
 	return g
-}
-
-// grown returns b resized to n zeroed entries, reusing its array when it
-// is large enough.
-func grown[T any](b []T, n int) []T {
-	if cap(b) < n {
-		return make([]T, n)
-	}
-	b = b[:n]
-	clear(b)
-	return b
 }

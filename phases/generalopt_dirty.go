@@ -157,12 +157,10 @@ type regAt struct {
 	d int8
 }
 
-// startDirty begins recording (once per bundle run, before the first
-// round).
-func (g *genOpt) startDirty() {
-	f := g.f
+// sizeDirty takes the recording's tables, sized for f as it is now,
+// from the arena.
+func (g *genOpt) sizeDirty(f *ir.Func) {
 	d := &g.dirty
-	d.on, d.partial, d.all, d.full = true, false, true, false
 	d.nInstrs, d.nRegs, d.nBlocks = f.NumInstrs(), f.NumRegs(), f.NumBlocks()
 	d.instrMark = take[uint32](g.sc, d.nInstrs)
 	d.regEpoch = take[uint32](g.sc, d.nRegs)
@@ -171,6 +169,15 @@ func (g *genOpt) startDirty() {
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
 	d.postEpoch = take[uint32](g.sc, d.nRegs)
 	d.postN = take[int32](g.sc, d.nRegs)
+}
+
+// startDirty begins recording (once per bundle run, before the first
+// round).
+func (g *genOpt) startDirty() {
+	f := g.f
+	d := &g.dirty
+	d.on, d.partial, d.all, d.full = true, false, true, false
+	g.sizeDirty(f)
 	b := &g.sc.genOpt
 	d.mergeRegs = b.mergeRegs[:0]
 	d.prev, d.cur = b.prev[:0], b.cur[:0]
@@ -234,14 +241,7 @@ func (g *genOpt) beginRound(round int) {
 	if !sized {
 		// The function grew (a CFG edit): record against the new sizes;
 		// this round is a full one.
-		d.nInstrs, d.nRegs, d.nBlocks = f.NumInstrs(), f.NumRegs(), f.NumBlocks()
-		d.instrMark = take[uint32](g.sc, d.nInstrs)
-		d.regEpoch = take[uint32](g.sc, d.nRegs)
-		d.regDepth = take[int8](g.sc, d.nRegs)
-		d.blkEpoch = take[uint32](g.sc, d.nBlocks)
-		d.layoutPos = take[int32](g.sc, d.nBlocks)
-		d.postEpoch = take[uint32](g.sc, d.nRegs)
-		d.postN = take[int32](g.sc, d.nRegs)
+		g.sizeDirty(f)
 	}
 	d.all = !d.partial
 	d.mergeRegs = d.mergeRegs[:0]

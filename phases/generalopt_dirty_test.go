@@ -16,25 +16,10 @@ import (
 // and the kernels must be ones where the bundles do iterate (some round
 // after the first edits), or the comparison says nothing.
 func TestGeneralOptimizeDirtyRoundsSameOutput(t *testing.T) {
-	full, err := ParseKnob("GeneralOptimizeFullRounds=true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := ParseTarget("sm_80")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cDirty, err := NewConfig(3, tg, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cDirty, cFull := dirtyAndFullConfigs(t)
 	// check mode: the IR verifier after every phase, the analysis cache,
 	// and merging's counts from the def-use chains against a walk
 	cDirty.Verify = true
-	cFull, err := NewConfig(3, tg, []KnobSetting{full}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seeds := int64(12)
 	if testing.Short() {
 		seeds = 4
@@ -51,6 +36,7 @@ func TestGeneralOptimizeDirtyRoundsSameOutput(t *testing.T) {
 			m := gen.Kernel(cfg)
 			var stats []PhaseStat
 			for _, f := range m.Funcs {
+				var err error
 				stats, err = Run(context.Background(), c, NewScratch(), f, stats[:0])
 				if err != nil {
 					t.Fatalf("seed %d: %v", cfg.Seed, err)
@@ -77,22 +63,7 @@ func TestGeneralOptimizeDirtyRoundsSameOutput(t *testing.T) {
 // more uses than findReuse scans, both happen, and the output is still
 // the full rounds'.
 func TestGeneralOptimizeDirtyNarrowingSameOutput(t *testing.T) {
-	full, err := ParseKnob("GeneralOptimizeFullRounds=true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg, err := ParseTarget("sm_80")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cDirty, err := NewConfig(3, tg, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cFull, err := NewConfig(3, tg, []KnobSetting{full}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cDirty, cFull := dirtyAndFullConfigs(t)
 	reuse0, merge0 := dirtyNarrowed.reuse.Load(), dirtyNarrowed.merge.Load()
 	kernels := []gen.Config{{Seed: 1, Size: 30000, Pool: 64}, {Seed: 2, Size: 60000, Pool: 64}}
 	if testing.Short() {
@@ -120,4 +91,25 @@ func TestGeneralOptimizeDirtyNarrowingSameOutput(t *testing.T) {
 	if dirtyNarrowed.merge.Load() == merge0 {
 		t.Error("no register's use blocks were left unmarked for merging: the kernels do not test markMergeUses")
 	}
+}
+
+// dirtyAndFullConfigs returns the -O3 configurations for sm_80 with the
+// dirty rounds (the default) and with GeneralOptimizeFullRounds.
+func dirtyAndFullConfigs(t *testing.T) (dirty, full *Config) {
+	t.Helper()
+	k, err := ParseKnob("GeneralOptimizeFullRounds=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := ParseTarget("sm_80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dirty, err = NewConfig(3, tg, nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if full, err = NewConfig(3, tg, []KnobSetting{k}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	return dirty, full
 }
