@@ -33,6 +33,10 @@ type Config struct {
 	// named: the run is restricted to named phases (NamedPhases), which
 	// then run as asked, without PressureRetry's second run.
 	named bool
+	// around, when set (by benchmarks), runs each phase's pass in its
+	// place: a wrapper that measures a phase without overriding its slot,
+	// which would change the slot's settled key (setKeys).
+	around func(p *Pass, fn PassFunc) bool
 
 	// Verifier checks a function in Verify mode; nil means the IR
 	// verifier (ir.VerifyWith, with the form checks).
@@ -580,6 +584,9 @@ func runOne(p *Pass, fn PassFunc) (changed bool, err error) {
 			err = &PhaseError{Phase: p.Phase.Name, Func: p.F.Name, Err: fmt.Errorf("panic: %v", r), Stack: debug.Stack()}
 		}
 	}()
+	if p.Config.around != nil {
+		return p.Config.around(p, fn), nil
+	}
 	return fn(p), nil
 }
 

@@ -5,7 +5,10 @@ package phases
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -16,24 +19,30 @@ import (
 
 // BenchmarkPhaseCPUScaling runs the whole -O3 pipeline on the scaling
 // benchmark's generated kernels (seed 1, pool 64, as
-// BenchmarkPipelineScaling and cmd/ptxgen -pool 64) and reports, for the
-// phases below, the CPU time of the thread running each, per input
+// BenchmarkPipelineScaling and cmd/ptxgen -pool 64) and reports, for
+// every phase that ran, the CPU time of the thread running it, per input
 // instruction: the smallest over the iterations ("min-cpu-ns/instr"),
 // which moves much less with the load of a shared machine than the wall
-// time of the benchmark report's per-phase table. Unlike
-// BenchmarkMovementScaling the phases run inside the pipeline, with the
-// analysis cache as the phases before them left it (what a phase reuses
-// is part of what it costs there). Compare a phase's figure at 10K with
-// its figure at 1M: the scaling target is a ratio of at most 1.5.
+// time of the benchmark report's per-phase table. The phases run inside
+// the pipeline, with the analysis cache as the phases before them left it
+// (what a phase reuses is part of what it costs there). PHASECPU=A,B
+// restricts the metrics to the phases named. After the last size the
+// benchmark logs, per phase, its figure at each size and the ratio of the
+// largest size's to the smallest's: the scaling target is at most 1.5.
 //
-//	go test ./phases -run '^$' -bench BenchmarkPhaseCPUScaling -benchtime 3x
+//	go test ./phases -run '^$' -bench BenchmarkPhaseCPUScaling -benchtime 3x -v
 func BenchmarkPhaseCPUScaling(b *testing.B) {
 	sizes := []int{10_000, 1_000_000}
 	if testing.Short() {
 		sizes = []int{10_000, 100_000}
 	}
-	timed := []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "CSSA"}
-	for _, n := range sizes {
+	var only []string
+	if v := os.Getenv("PHASECPU"); v != "" {
+		only = strings.Split(v, ",")
+	}
+	perSize := make([]map[string]float64, len(sizes))
+	var order []string // phase names in pipeline order, as first seen
+	for si, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
 			instrs := f.NumInstrs() - f.NumDead()
@@ -44,29 +53,18 @@ func BenchmarkPhaseCPUScaling(b *testing.B) {
 			}
 			best := map[string]int64{}
 			cur := map[string]int64{}
-			// One wrapper per pass function (the driver tells passes apart
-			// by code address): the four live/dead slots keep sharing one.
-			measure := func(p *Pass, fn PassFunc) bool {
+			var names []string
+			c.around = func(p *Pass, fn PassFunc) bool {
 				runtime.LockOSThread()
 				defer runtime.UnlockOSThread()
 				t0 := threadCPU()
 				ch := fn(p)
-				cur[p.Phase.Name] += threadCPU() - t0
-				return ch
-			}
-			wrap := map[string]PassFunc{
-				"IntoSSA": func(p *Pass) bool { return measure(p, intoSSA) },
-				"GvnCse":  func(p *Pass) bool { return measure(p, gvnCse) },
-				"CSSA":    func(p *Pass) bool { return measure(p, cssa) },
-			}
-			ld := func(p *Pass) bool { return measure(p, liveDead) }
-			for _, name := range []string{"OriPerformLiveDeadFirst", "OriPerformLiveDeadSecond", "OriPerformLiveDeadThird", "OriPerformLiveDeadFourth"} {
-				wrap[name] = ld
-			}
-			for name, fn := range wrap {
-				if err := c.Override(name, fn); err != nil {
-					b.Fatal(err)
+				name := p.Phase.Name
+				if _, seen := cur[name]; !seen {
+					names = append(names, name)
 				}
+				cur[name] += threadCPU() - t0
+				return ch
 			}
 			b.ResetTimer()
 			for b.Loop() {
@@ -74,22 +72,55 @@ func BenchmarkPhaseCPUScaling(b *testing.B) {
 				g := f.Clone()
 				runtime.GC()
 				clear(cur)
+				names = names[:0]
 				b.StartTimer()
 				if _, err := Run(context.Background(), c, nil, g, nil); err != nil {
 					b.Fatal(err)
 				}
-				for _, name := range timed {
-					if v, ok := best[name]; !ok || cur[name] < v {
-						best[name] = cur[name]
+				for name, v := range cur {
+					if old, ok := best[name]; !ok || v < old {
+						best[name] = v
 					}
 				}
 			}
 			b.StopTimer()
-			for _, name := range timed {
-				b.ReportMetric(float64(best[name])/float64(instrs), name+"-min-cpu-ns/instr")
+			perSize[si] = map[string]float64{}
+			for _, name := range names {
+				if !slices.Contains(order, name) {
+					order = append(order, name)
+				}
+			}
+			for name, v := range best {
+				ns := float64(v) / float64(instrs)
+				perSize[si][name] = ns
+				if only == nil || slices.Contains(only, name) {
+					b.ReportMetric(ns, name+"-min-cpu-ns/instr")
+				}
 			}
 		})
 	}
+	first, last := perSize[0], perSize[len(sizes)-1]
+	if first == nil || last == nil {
+		return // a size was filtered out by -bench
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "min thread CPU ns per input instruction, %d vs %d instructions:\n", sizes[0], sizes[len(sizes)-1])
+	for _, name := range order {
+		if only != nil && !slices.Contains(only, name) {
+			continue
+		}
+		x, y := first[name], last[name]
+		ratio := 0.0
+		if x > 0 {
+			ratio = y / x
+		}
+		mark := ""
+		if ratio > 1.5 {
+			mark = "  over 1.5"
+		}
+		fmt.Fprintf(&sb, "  %-32s %9.2f %9.2f  %5.2fx%s\n", name, x, y, ratio, mark)
+	}
+	b.Log(sb.String())
 }
 
 // threadCPU returns the CPU time of the calling thread in nanoseconds.
