@@ -65,6 +65,10 @@ type Options struct {
 	DisablePhases []string // phase or family names not to run
 	NamedPhases   []string // when non-empty: run only these (and the required phases)
 	Verify        bool     // run the verifier on the input and after every phase
+	// PhaseCPU measures each phase's CPU time (its thread's, user and
+	// system) into the report's PhaseReport.CPUNS: Linux only (0
+	// elsewhere), two system calls per phase, for benchmarks.
+	PhaseCPU bool
 
 	DumpIR string    // "before:Phase", "after:Phase", "all" (comma-separated; families allowed)
 	DumpW  io.Writer // where phase dumps go; nil: nowhere (the selection is still checked)
@@ -175,6 +179,7 @@ type Pipeline struct {
 	disabled []string
 	named    []string
 	verify   bool
+	phaseCPU bool
 	dump     phases.DumpSpec
 	dumpW    io.Writer
 	html     *phases.HTML
@@ -198,7 +203,7 @@ type Pipeline struct {
 
 // NewPipeline checks opts and returns a Pipeline. Errors are *OptionError.
 func NewPipeline(opts Options) (*Pipeline, error) {
-	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure, limits: DefaultLimits}
+	p := &Pipeline{opt: opts.Opt.Int(), verify: opts.Verify, phaseCPU: opts.PhaseCPU, disabled: opts.DisablePhases, named: opts.NamedPhases, measure: opts.Measure, limits: DefaultLimits}
 	if opts.Limits != nil {
 		l := *opts.Limits
 		if l.MaxInput < 0 || l.MaxInstrs < 0 || l.MaxRegs < 0 || l.MaxNesting < 0 {
@@ -282,6 +287,7 @@ func (p *Pipeline) config(t phases.Target) (*phases.Config, error) {
 		return nil, &OptionError{err}
 	}
 	c.Verify = p.verify
+	c.PhaseCPU = p.phaseCPU
 	for name, fn := range p.override {
 		if err := c.Override(name, fn); err != nil {
 			return nil, &OptionError{err}
@@ -656,8 +662,8 @@ func sharedPipeline(opts Options) (*Pipeline, error) {
 	if opts.Limits != nil {
 		lim = *opts.Limits
 	}
-	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%s\x00%d\x00%d\x00%v", opts.Opt, opts.SM, opts.Knobs,
-		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.DumpIR, opts.Measure, opts.Workers, lim)
+	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%t\x00%s\x00%d\x00%d\x00%v", opts.Opt, opts.SM, opts.Knobs,
+		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.PhaseCPU, opts.DumpIR, opts.Measure, opts.Workers, lim)
 	if p, ok := shared.Load(key); ok {
 		return p.(*Pipeline), nil
 	}

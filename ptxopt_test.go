@@ -7,7 +7,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -165,6 +168,32 @@ func TestReportSchema(t *testing.T) {
 	}
 }
 
+// TestPhaseCPU: Options.PhaseCPU fills each phase's CPU time on Linux
+// (the benchmark report's per-phase CPU figures come from it) and leaves
+// it out of the report otherwise.
+func TestPhaseCPU(t *testing.T) {
+	src, _ := os.ReadFile("examples/rowsum.ptx")
+	cpuOf := func(on bool) (sum int64) {
+		_, rep, err := Optimize(context.Background(), src, Options{Path: "rowsum.ptx", Opt: O3, PhaseCPU: on})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ph := range rep.Files[0].Functions[0].Phases {
+			if ph.CPUNS < 0 {
+				t.Errorf("%s: CPU time %d", ph.Name, ph.CPUNS)
+			}
+			sum += ph.CPUNS
+		}
+		return sum
+	}
+	if off := cpuOf(false); off != 0 {
+		t.Errorf("CPU time measured without PhaseCPU: %d ns", off)
+	}
+	if on := cpuOf(true); runtime.GOOS == "linux" && on <= 0 {
+		t.Errorf("PhaseCPU on Linux measured no CPU time")
+	}
+}
+
 func TestHTMLView(t *testing.T) {
 	var page bytes.Buffer
 	src, _ := os.ReadFile("examples/rowsum.ptx")
@@ -266,4 +295,51 @@ func TestVerifyCorpus(t *testing.T) {
 		ok++
 	}
 	t.Logf("%d files clean under --verify at -O3", ok)
+}
+
+// TestSharedPipelineKey: the one-call Optimize reuses a Pipeline only for
+// the same options. Each field that changes what a run does must be in
+// sharedPipeline's key (PhaseCPU was missing once: the report of a call
+// with it on came from a Pipeline built without it). A field added to
+// Options fails here until it is listed.
+func TestSharedPipelineKey(t *testing.T) {
+	changed := map[string]Options{
+		"Opt":           {Opt: O1},
+		"SM":            {SM: "sm_90"},
+		"Knobs":         {Knobs: []string{"EnableGvnCse=false"}},
+		"DisablePhases": {DisablePhases: []string{"GvnCse"}},
+		"NamedPhases":   {NamedPhases: []string{"GvnCse"}},
+		"Verify":        {Verify: true},
+		"PhaseCPU":      {PhaseCPU: true},
+		"DumpIR":        {DumpIR: "all"},
+		"Measure":       {Measure: MeasureCounts},
+		"Workers":       {Workers: 2},
+		"Limits":        {Limits: &NoLimits},
+	}
+	// Not in the key, and why: a writer or a knob file always gets a new
+	// Pipeline; the HTML function matters only with its writer; the path
+	// only names the input.
+	outside := []string{"KnobFile", "DumpW", "HTMLW", "HTMLFunc", "Path"}
+	base, err := sharedPipeline(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ := reflect.TypeFor[Options]()
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		opts, ok := changed[name]
+		if !ok {
+			if !slices.Contains(outside, name) {
+				t.Errorf("Options.%s: neither in the key test nor listed as outside the key", name)
+			}
+			continue
+		}
+		p, err := sharedPipeline(opts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if p == base {
+			t.Errorf("Options.%s set: the shared Pipeline of the zero options came back", name)
+		}
+	}
 }

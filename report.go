@@ -70,6 +70,7 @@ type RegFiles struct {
 type PhaseReport struct {
 	Name     string   `json:"name"`
 	NS       int64    `json:"ns"`
+	CPUNS    int64    `json:"cpu_ns,omitempty"` // with Options.PhaseCPU: the phase's thread CPU time
 	Changed  bool     `json:"changed"`
 	Counters Counters `json:"counters"`
 	// Settled: skipped because the same pass already ran to a fixed point
@@ -136,7 +137,7 @@ func phaseReports(stats []phases.PhaseStat) []PhaseReport {
 	for i, s := range stats {
 		// Pass.Count keeps one entry per name: the statistics' slice is
 		// the report's (no copy).
-		out[i] = PhaseReport{Name: s.Name, NS: s.NS, Changed: s.Changed, Counters: Counters(s.Counters), Settled: s.Settled, Instrs: s.Instrs}
+		out[i] = PhaseReport{Name: s.Name, NS: s.NS, CPUNS: s.CPUNS, Changed: s.Changed, Counters: Counters(s.Counters), Settled: s.Settled, Instrs: s.Instrs}
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -19,11 +20,16 @@ const MaxOpt = 3
 // Config is everything that decides what the pipeline does to a function.
 // A Config is read-only while functions run and may be shared by workers.
 type Config struct {
-	Opt     int // 0..3; 0 runs no phase (parse and print only)
-	Target  Target
-	Knobs   *Knobs
-	Verify  bool // run the verifier on the input and after every phase, and check the analysis cache
-	enabled []bool
+	Opt    int // 0..3; 0 runs no phase (parse and print only)
+	Target Target
+	Knobs  *Knobs
+	Verify bool // run the verifier on the input and after every phase, and check the analysis cache
+	// PhaseCPU: measure each phase's CPU time (PhaseStat.CPUNS): the
+	// running thread's, which a shared machine's load moves much less
+	// than the wall time. Linux only (elsewhere CPUNS stays 0); it costs
+	// two system calls per phase, so it is off by default.
+	PhaseCPU bool
+	enabled  []bool
 	// subOnly, subOff: per GeneralOptimize slot, the sub-passes a named
 	// sub-pass restricts it to (0: no restriction) and those disabled by
 	// name (generalopt.go, namedSubPasses)
@@ -177,6 +183,7 @@ type Counter struct {
 type PhaseStat struct {
 	Name     string
 	NS       int64
+	CPUNS    int64 // the phase's thread CPU time, with Config.PhaseCPU (else 0)
 	Changed  bool
 	Counters []Counter
 	// Settled: not run, because the same pass function already ran on
@@ -435,6 +442,13 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		if guarded {
 			snap = f.Clone() // what the register cap may have to restore
 		}
+		cpu0 := int64(0)
+		if c.PhaseCPU {
+			// The phase's goroutine stays on this thread, so the
+			// thread's clock is the phase's.
+			runtime.LockOSThread()
+			cpu0 = threadCPU()
+		}
 		start := time.Now()
 		if replayNS > 0 {
 			// the discarded attempt's time goes to the replay's first phase
@@ -456,6 +470,10 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			}
 		}
 		st.NS = time.Since(start).Nanoseconds()
+		if c.PhaseCPU {
+			st.CPUNS = threadCPU() - cpu0
+			runtime.UnlockOSThread()
+		}
 		st.Changed = changed
 		st.Instrs = placedInstrs(f)
 		if cerr := ctx.Err(); cerr != nil {

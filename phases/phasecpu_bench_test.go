@@ -9,9 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
@@ -121,18 +119,6 @@ func BenchmarkPhaseCPUScaling(b *testing.B) {
 		fmt.Fprintf(&sb, "  %-32s %9.2f %9.2f  %5.2fx%s\n", name, x, y, ratio, mark)
 	}
 	b.Log(sb.String())
-}
-
-// threadCPU returns the CPU time of the calling thread in nanoseconds.
-func threadCPU() int64 {
-	// clock_gettime(CLOCK_THREAD_CPUTIME_ID): nanoseconds, where
-	// getrusage(RUSAGE_THREAD) counts in scheduler ticks.
-	var ts syscall.Timespec
-	const clockThreadCPUTime = 3
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return 0
-	}
-	return ts.Nano()
 }
 
 // BenchmarkPhaseAlone times one phase at a time on the scaling kernels

@@ -16,6 +16,9 @@ import (
 type PhaseTime struct {
 	Name string `json:"name"`
 	NS   int64  `json:"ns"`
+	// CPUNS: the phase's thread CPU time, where the run measured it
+	// (ptxopt.Options.PhaseCPU; 0 otherwise).
+	CPUNS int64 `json:"cpu_ns,omitempty"`
 }
 
 // Split is where the time of optimizing inputs went: parsing, the
@@ -47,7 +50,7 @@ func (s *Split) OtherNS() int64 { return s.RunNS - s.PhasesNS() }
 // TotalNS returns parse + run + print.
 func (s *Split) TotalNS() int64 { return s.ParseNS + s.RunNS + s.PrintNS }
 
-func (s *Split) addPhase(name string, ns int64) {
+func (s *Split) addPhase(name string, ns, cpu int64) {
 	if s.phaseIdx == nil {
 		s.phaseIdx = map[string]int{}
 		for i, p := range s.Phases {
@@ -61,6 +64,7 @@ func (s *Split) addPhase(name string, ns int64) {
 		s.Phases = append(s.Phases, PhaseTime{Name: name})
 	}
 	s.Phases[i].NS += ns
+	s.Phases[i].CPUNS += cpu
 }
 
 // Add adds t into s.
@@ -69,7 +73,7 @@ func (s *Split) Add(t *Split) {
 	s.RunNS += t.RunNS
 	s.PrintNS += t.PrintNS
 	for _, p := range t.Phases {
-		s.addPhase(p.Name, p.NS)
+		s.addPhase(p.Name, p.NS, p.CPUNS)
 	}
 }
 
@@ -94,7 +98,7 @@ func Optimize(ctx context.Context, p *ptxopt.Pipeline, in Input, s *Split) ([]by
 	s.PrintNS += t3.Sub(t2).Nanoseconds()
 	for _, fn := range rep.Functions {
 		for _, ph := range fn.Phases {
-			s.addPhase(ph.Name, ph.NS)
+			s.addPhase(ph.Name, ph.NS, ph.CPUNS)
 		}
 	}
 	return out, rep, nil

@@ -68,13 +68,13 @@ func TestRunPass(t *testing.T) {
 
 func TestSplitAdd(t *testing.T) {
 	var a, b Split
-	a.addPhase("A", 1)
-	a.addPhase("B", 2)
-	b.addPhase("B", 10)
-	b.addPhase("C", 20)
+	a.addPhase("A", 1, 0)
+	a.addPhase("B", 2, 5)
+	b.addPhase("B", 10, 7)
+	b.addPhase("C", 20, 0)
 	b.ParseNS, b.RunNS, b.PrintNS = 1, 40, 3
 	a.Add(&b)
-	if got := a.Phases; len(got) != 3 || got[0] != (PhaseTime{"A", 1}) || got[1] != (PhaseTime{"B", 12}) || got[2] != (PhaseTime{"C", 20}) {
+	if got := a.Phases; len(got) != 3 || got[0] != (PhaseTime{"A", 1, 0}) || got[1] != (PhaseTime{"B", 12, 12}) || got[2] != (PhaseTime{"C", 20, 0}) {
 		t.Errorf("phases %v", got)
 	}
 	if a.PhasesNS() != 33 || a.OtherNS() != 7 || a.TotalNS() != 44 {

@@ -145,7 +145,7 @@ func runChild(spec SizeSpec, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: lvl})
+	p, err := ptxopt.NewPipeline(ptxopt.Options{Opt: lvl, PhaseCPU: true})
 	if err != nil {
 		return err
 	}

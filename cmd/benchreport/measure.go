@@ -440,8 +440,13 @@ func (r *reportRun) measureScaling(ctx context.Context) {
 			}
 			r.raw.Add(fmt.Sprintf("PipelineScaling/%d", size), s.Iters, m...)
 			for _, part := range splitParts(&s.Split) {
-				r.raw.Add(fmt.Sprintf("PipelineScalingPhase/%s/%d", part.Name, size), s.Iters,
-					report.Metric{Value: float64(part.NS) / it / ni, Unit: "ns/instr"})
+				m := []report.Metric{{Value: float64(part.NS) / it / ni, Unit: "ns/instr"}}
+				if part.CPUNS > 0 {
+					// the phase's thread CPU time (the child sets
+					// ptxopt.Options.PhaseCPU; parse and print have none)
+					m = append(m, report.Metric{Value: float64(part.CPUNS) / it / ni, Unit: "cpu-ns/instr"})
+				}
+				r.raw.Add(fmt.Sprintf("PipelineScalingPhase/%s/%d", part.Name, size), s.Iters, m...)
 			}
 		}
 	}
