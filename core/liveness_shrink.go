@@ -38,7 +38,15 @@ type ShrinkState struct {
 	refs             []shrinkRef
 	stack            []ir.BlockID
 	gone, killed     []RegBlock
+	// changed lists the blocks whose in set the last Shrink or Grow
+	// changed (a block once per register), for a caller that keeps
+	// per-block results computed from the sets (a pressure trace).
+	changed []ir.BlockID
 }
+
+// Changed returns the blocks whose live-in set the last Shrink or Grow
+// call on st changed (a block may repeat, once per register).
+func (st *ShrinkState) Changed() []ir.BlockID { return st.changed }
 
 // sortedFrom returns the index of the first entry of r in s, sorted by
 // register.
@@ -80,6 +88,7 @@ func (l *Liveness) Shrink(st *ShrinkState, du *DefUse, pos []int32, regs []ir.Re
 		l.buf.phiStart, l.buf.phiRegs, l.hasPhi = phiOuts(f, l.buf.phiStart, l.buf.phiRegs)
 		l.phiStart, l.phiRegs = l.buf.phiStart, l.buf.phiRegs
 	}
+	st.changed = st.changed[:0]
 	st.gone = append(st.gone[:0], gone...)
 	slices.SortFunc(st.gone, func(a, b RegBlock) int { return int(a.Reg) - int(b.Reg) })
 	st.killed = append(st.killed[:0], killed...)
@@ -123,6 +132,7 @@ func (l *Liveness) Shrink(st *ShrinkState, du *DefUse, pos []int32, regs []ir.Re
 				continue
 			}
 			l.clearIn(c, r)
+			st.changed = append(st.changed, c)
 			for _, q := range f.PredsOf(c) {
 				if st.oldMark[q] != st.stamp && st.killMark[q] != st.stamp {
 					st.oldMark[q] = st.stamp
