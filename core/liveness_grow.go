@@ -39,20 +39,8 @@ func (l *Liveness) Grow(st *ShrinkState, du *DefUse, r ir.RegID, blocks []ir.Blo
 		return false
 	}
 	f := l.F
-	nb := f.NumBlocks()
-	if len(st.newMark) < nb {
-		st.newMark = make([]uint32, nb)
-		st.oldMark = make([]uint32, nb)
-		st.killMark = make([]uint32, nb)
-		st.stamp = 0
-	}
-	st.stamp++
-	if st.stamp == 0 {
-		clear(st.newMark)
-		clear(st.oldMark)
-		clear(st.killMark)
-		st.stamp = 1
-	}
+	st.size(l)
+	st.next()
 	for _, x := range du.Defs(r) {
 		if f.Guard[x.Instr] == ir.NoOperand {
 			st.killMark[f.Block[x.Instr]] = st.stamp

@@ -78,19 +78,23 @@ func TestIncrementalLivenessAndChains(t *testing.T) {
 	if testing.Short() {
 		n = 400
 	}
-	var grown, grew, shrunk, moved int
+	var grown, grew, shrunk, moved, deleted int
+	defer func() { stillLiveBudget = 256 }()
 	var st ShrinkState
 	var w RelinkWork
 	for k := range n {
 		cfg := testgen.RandomConfig{Blocks: 2 + rng.IntN(24), Regs: 1 + rng.IntN(8), MaxInstrs: 1 + rng.IntN(6)}
 		f := testgen.Random(rng, cfg)
 		opt := LiveOptions{segBlocks: k % 4} // 0: the default cut
+		if k%3 == 0 {
+			opt.LiveAtExit = []ir.RegID{0, ir.RegID(cfg.Regs)} // a u32 and a u64 register
+		}
 		l := ComputeLiveness(f, opt)
 		du := ComputeDefUse(f)
 		nr := cfg.Regs
 		r32 := func() ir.RegID { return ir.RegID(rng.IntN(nr)) }
 		r64 := func() ir.RegID { return ir.RegID(nr + rng.IntN(nr)) }
-		for e := range 6 {
+		for e := range 8 {
 			b := ir.BlockID(rng.IntN(f.NumBlocks()))
 			// the block's instructions before its terminator
 			var body []ir.InstrID
@@ -109,7 +113,15 @@ func TestIncrementalLivenessAndChains(t *testing.T) {
 					f.Append(b, i)
 				}
 			}
-			switch e % 3 {
+			if e == 3 {
+				// Shrink's forward searches give way to the whole search
+				// at once in every other function.
+				stillLiveBudget = 256
+				if k%2 == 1 {
+					stillLiveBudget = 0
+				}
+			}
+			switch e % 4 {
 			case 0:
 				// st.global [a], x where no unguarded write of a or x
 				// precedes it in b.
@@ -156,6 +168,50 @@ func TestIncrementalLivenessAndChains(t *testing.T) {
 					shrunk++
 				}
 				sameLive(t, f, l, opt, "after Shrink")
+			case 3:
+				// Delete an instruction as the live/dead sweep does: a
+				// store, or a definition nothing reads after it.
+				var cand []ir.InstrID
+				for _, i := range body {
+					refs := AppendRegRefs(f, i, nil)
+					dead := true
+					after := l.NewWalker().LiveAfter(i)
+					for _, x := range refs {
+						if x.Def && after.Test(int(x.Reg)) {
+							dead = false
+						}
+					}
+					if dead {
+						cand = append(cand, i)
+					}
+				}
+				if len(cand) == 0 {
+					continue
+				}
+				i := cand[rng.IntN(len(cand))]
+				var named, lost []ir.RegID
+				var gone, killed []RegBlock
+				for _, x := range AppendRegRefs(f, i, nil) {
+					named = append(named, x.Reg)
+					if !x.Def {
+						lost = append(lost, x.Reg)
+						gone = append(gone, RegBlock{x.Reg, b})
+					} else if f.Guard[i] == ir.NoOperand {
+						killed = append(killed, RegBlock{x.Reg, b})
+					}
+				}
+				slices.Sort(named)
+				slices.Sort(lost)
+				f.Remove(i)
+				du.DropDead(f, slices.Compact(named))
+				_, pos := places(f)
+				if !l.Shrink(&st, du, pos, slices.Compact(lost), gone, killed) {
+					t.Fatal("Shrink refused a dense liveness")
+				}
+				if len(st.Changed()) > 0 {
+					deleted++
+				}
+				sameLive(t, f, l, opt, "after a deletion")
 			case 2:
 				// Move an instruction within b (the chains only).
 				if len(body) < 2 {
@@ -175,8 +231,8 @@ func TestIncrementalLivenessAndChains(t *testing.T) {
 	}
 	// The edits must exercise every update (a test of no-ops proves
 	// nothing).
-	if grown < n || grew < n/10 || shrunk < n/10 || moved < n/2 {
-		t.Errorf("updates exercised: %d grows (%d changing a set), %d shrinks changing a set, %d moves", grown, grew, shrunk, moved)
+	if grown < n || grew < n/10 || shrunk < n/10 || moved < n/2 || deleted < n/10 {
+		t.Errorf("updates exercised: %d grows (%d changing a set), %d shrinks changing a set, %d moves, %d deletions changing a set", grown, grew, shrunk, moved, deleted)
 	}
-	t.Logf("%d grows (%d changing a set), %d shrinks changing a set, %d moves", grown, grew, shrunk, moved)
+	t.Logf("%d grows (%d changing a set), %d shrinks changing a set, %d moves, %d deletions changing a set", grown, grew, shrunk, moved, deleted)
 }
