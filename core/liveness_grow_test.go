@@ -79,7 +79,8 @@ func TestIncrementalLivenessAndChains(t *testing.T) {
 		n = 400
 	}
 	var grown, grew, shrunk, moved, deleted int
-	defer func() { stillLiveBudget = 256 }()
+	budget := stillLiveBudget
+	defer func() { stillLiveBudget = budget }()
 	var st ShrinkState
 	var w RelinkWork
 	for k := range n {
@@ -116,7 +117,7 @@ func TestIncrementalLivenessAndChains(t *testing.T) {
 			if e == 3 {
 				// Shrink's forward searches give way to the whole search
 				// at once in every other function.
-				stillLiveBudget = 256
+				stillLiveBudget = budget
 				if k%2 == 1 {
 					stillLiveBudget = 0
 				}

@@ -48,7 +48,9 @@ type ShrinkState struct {
 	minUse, minKill            []int32
 	full                       bool
 	// visit: block → query stamp (qstamp), the blocks one query met
+	// (from: the block each was met from)
 	visit  []uint32
+	from   []ir.BlockID
 	qstamp uint32
 	met    []ir.BlockID
 	search []ir.BlockID
@@ -82,6 +84,7 @@ func (st *ShrinkState) size(l *Liveness) {
 		st.minUse = make([]int32, nb)
 		st.minKill = make([]int32, nb)
 		st.visit = make([]uint32, nb)
+		st.from = make([]ir.BlockID, nb)
 		st.stamp, st.qstamp = 0, 0
 		clear(st.segMark)
 	}
@@ -265,13 +268,15 @@ func (l *Liveness) liveInAfter(st *ShrinkState, du *DefUse, pos []int32, r ir.Re
 // search forward keeps to those. Answers are kept: a search that finds
 // no such block answers no for every block it met (each one's paths
 // stay inside what it met), one that finds it answers yes for the block
-// asked. A search that meets more than stillLiveBudget blocks gives way
-// to the whole search (liveInAfter), once per register, so the cost is
-// never far above that search's.
+// asked and the blocks on the way to it. A search that meets more than
+// stillLiveBudget blocks gives way to the whole search (liveInAfter),
+// once per register, so the cost is never far above that search's (at
+// 1M instructions 4096 leaves one register of 16,024 to it, where 256
+// left 788 and cost more).
 
 // stillLiveBudget bounds the blocks one forward search meets (a variable
 // for tests, which lower it to take the other way).
-var stillLiveBudget = 256
+var stillLiveBudget = 4096
 
 // scanRefs records, per block, r's first read and first killing
 // definition (with killMark), and reports whether r is still live into
@@ -364,25 +369,32 @@ func (l *Liveness) stillLive(st *ShrinkState, du *DefUse, pos []int32, r ir.RegI
 	q := st.qstamp
 	st.met = append(st.met[:0], c)
 	st.visit[c] = q
+	// found: x is live in, and so is every block on the way the search
+	// met it from c
+	found := func(x ir.BlockID) bool {
+		for ; x != c; x = st.from[x] {
+			st.yes[x] = s
+		}
+		st.yes[c] = s
+		return true
+	}
 	for k := 0; k < len(st.met); k++ {
 		x := st.met[k]
 		if st.yes[x] == s || st.exposed(x) {
-			st.yes[c] = s
-			return true
+			return found(x)
 		}
 		if st.killMark[x] == s {
 			continue // r dies in x before any read
 		}
 		succs := f.SuccsOf(x)
 		if len(succs) == 0 && atExit {
-			st.yes[c] = s
-			return true
+			return found(x)
 		}
 		for _, y := range succs {
 			if st.visit[y] == q || st.no[y] == s {
 				continue
 			}
-			st.visit[y] = q
+			st.visit[y], st.from[y] = q, x
 			if !l.wasLiveIn(st, y, r) {
 				continue // not live in before the deletions, nor after
 			}
