@@ -261,6 +261,11 @@ type segWeights struct {
 	mask  [ir.NumFiles][]uint32
 	plane [3][]uint32
 	all   []uint32 // the array mask and plane live in
+	// used lists the files some register of the segment is in (a walk
+	// of a liveness solved by type alone has no uniform registers):
+	// the count skips the others' masks
+	used  [ir.NumFiles]ir.File
+	nused int
 }
 
 // reset empties w for a walk of l with registers in files, keeping the
@@ -303,20 +308,30 @@ func (w *outWeights) count(l *Liveness, b ir.BlockID, o *OutSet) [ir.NumFiles]in
 			q := int(ir.NumFiles) + p
 			sw.plane[p] = all[q*n : (q+1)*n : (q+1)*n]
 		}
+		var has [ir.NumFiles]bool
 		for x, r := range o.regs {
 			sw.mask[w.files[r]][x>>5] |= 1 << (x & 31)
+			has[w.files[r]] = true
 			e := uint32(l.slots[r] - 1)
 			for p := range sw.plane {
 				sw.plane[p][x>>5] |= (e >> p & 1) << (x & 31)
 			}
 		}
+		sw.nused = 0
+		for f := range ir.NumFiles {
+			if has[f] {
+				sw.used[sw.nused] = f
+				sw.nused++
+			}
+		}
 		w.segs[k] = sw
 	}
+	used := sw.used[:sw.nused]
 	for i, x := range o.words {
 		if x == 0 {
 			continue
 		}
-		for f := range ir.NumFiles {
+		for _, f := range used {
 			if y := x & sw.mask[f][i]; y != 0 {
 				cnt[f] += bits.OnesCount32(y) + bits.OnesCount32(y&sw.plane[0][i]) +
 					2*bits.OnesCount32(y&sw.plane[1][i]) + 4*bits.OnesCount32(y&sw.plane[2][i])

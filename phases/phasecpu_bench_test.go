@@ -148,7 +148,7 @@ func BenchmarkPhaseAlone(b *testing.B) {
 	if testing.Short() {
 		sizes = []int{10_000, 100_000}
 	}
-	for _, name := range []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "CSSA"} {
+	for _, name := range []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "CSSA", "OriSplitLiveRanges", "OriSplitHighPressureLiveRanges"} {
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
 				f, st, c, fn, held, cp := stateBeforeCached(b, name, n)

@@ -145,10 +145,16 @@ type splitCand struct {
 // splitter holds one run's state; its arrays are borrowed from the
 // pass's scratch arena or reused between rounds.
 type splitter struct {
-	p     *Pass
-	f     *ir.Func
-	pos   []int32 // layout position of each instruction
-	live  [2][]int32
+	p    *Pass
+	f    *ir.Func
+	pos  []int32 // position of each instruction in its block
+	lidx []int32 // position of each block in the layout
+	live [2][]int32
+	// bmax: per block and register file, the block's maximum (its
+	// points' and its live-out set's: what the pressure walk returns);
+	// the maximum of a class over the function is the larger of these
+	// per file, summed over the class's files
+	bmax  []int32
 	state []int32 // per register: 0 unknown, -1 not a candidate, k+1 candidate k
 	param []bool  // .reg parameters and return registers
 	cands []splitCand
@@ -180,6 +186,12 @@ type splitter struct {
 	narrowed  int // values whose narrower source is kept live instead
 	sinkRefs  []core.RegRef
 	hotPos    []int32
+	// the pressure walk: its walker (kept for the next run) and its
+	// callback, which records each instruction's pressure in live
+	pw *core.PressureWalker
+	at func(i ir.InstrID, live [ir.NumFiles]int)
+	// what the round's splits edited, for refresh (splitlive_update.go)
+	upd splitUpdate
 }
 
 // splitLiveRanges is OriSplitLiveRanges: the conservative form, run early
@@ -205,11 +217,9 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 	changed := false
 	var before, after [2]int
 	split, rounds := int64(0), int64(0)
+	max := s.measure()
+	before = max
 	for round := 0; ; round++ {
-		max := s.measure()
-		if round == 0 {
-			before = max
-		}
 		after = max
 		if round == maxSplitRounds || split >= budget || p.Canceled() {
 			break
@@ -228,15 +238,16 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 		split += added
 		rounds++
 		changed = true
-		p.A.Invalidate(instrAnalyses)
+		max = s.refresh()
 	}
-	// Every analysis the cache holds now was computed after the last
-	// round's edits (each round that edits drops them, and the loop
-	// ends only after a measure or a round that edited nothing): the
+	// Every analysis the cache holds now describes the function after
+	// the last round's edits: the CFG analyses (no edge changed), the
+	// def-use chains and the liveness (each round's refresh brings them
+	// up to date, or drops the liveness and solves it again), and
+	// nothing else (refresh drops uniformity and pressure). The
 	// pipeline's table declares them preserved (PreserveAll), so the
-	// liveness of the last measure serves the phases after this one
-	// (IntoSSA after OriSplitLiveRanges) as it does when nothing was
-	// split.
+	// chains and the liveness serve the phases after this one (IntoSSA
+	// after OriSplitLiveRanges) as they do when nothing was split.
 	if changed {
 		// What the run did and the maximum live registers per class
 		// before and after it (data: R and UR; predicates: P and UP).
@@ -266,27 +277,87 @@ func classIdx(k ir.File) int {
 	return 0
 }
 
-// measure lays out positions and traces the pressure, returning the
-// maximum per class (0: data, 1: predicates).
+// measure numbers the instructions and traces the pressure of the whole
+// function, returning the maximum per class (0: data, 1: predicates).
+// Rounds after the first bring what they edited up to date instead
+// (refresh).
 func (s *splitter) measure() [2]int {
 	f := s.f
 	n := f.NumInstrs()
 	s.pos = grow32(s.pos, n)
 	s.live[0] = grow32(s.live[0], n)
 	s.live[1] = grow32(s.live[1], n)
-	k := int32(0)
+	nb := f.NumBlocks()
+	s.lidx = grow32(s.lidx, nb)
+	s.bmax = grow32(s.bmax, nb*int(ir.NumFiles))
+	for k, b := range f.Layout {
+		s.lidx[b] = int32(k)
+		s.number(b)
+	}
+	s.startTrace()
 	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			s.pos[i] = k
-			k++
+		s.traceBlock(b)
+	}
+	return s.maxima()
+}
+
+// number gives the instructions of b their positions in it.
+func (s *splitter) number(b ir.BlockID) {
+	f := s.f
+	k := int32(0)
+	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+		s.pos[i] = k
+		k++
+	}
+}
+
+// place orders instructions as the layout does.
+func (s *splitter) place(i ir.InstrID) uint64 {
+	return uint64(s.lidx[s.f.Block[i]])<<32 | uint64(uint32(s.pos[i]))
+}
+
+// startTrace readies the pressure walker over the current liveness (the
+// walk PressureTrace makes, block by block).
+func (s *splitter) startTrace() {
+	s.pw = core.NewPressureWalkerInto(s.pw, s.p.A.Liveness(), nil)
+	if s.at == nil {
+		s.at = func(i ir.InstrID, live [ir.NumFiles]int) {
+			s.live[0][i] = int32(live[ir.FileR] + live[ir.FileUR])
+			s.live[1][i] = int32(live[ir.FileP] + live[ir.FileUP])
 		}
 	}
-	l := s.p.A.Liveness()
-	pr := core.PressureTrace(l, func(i ir.InstrID, live [ir.NumFiles]int) {
-		s.live[0][i] = int32(live[ir.FileR] + live[ir.FileUR])
-		s.live[1][i] = int32(live[ir.FileP] + live[ir.FileUP])
-	})
-	return [2]int{pr.Max[ir.FileR] + pr.Max[ir.FileUR], pr.Max[ir.FileP] + pr.Max[ir.FileUP]}
+}
+
+// traceBlock records the pressure at every instruction of b and b's
+// maximum per file.
+func (s *splitter) traceBlock(b ir.BlockID) {
+	q := s.pw.Block(b, s.at)
+	for k := range ir.NumFiles {
+		s.bmax[int(b)*int(ir.NumFiles)+int(k)] = int32(q.Max[k])
+	}
+}
+
+// maxima returns the maximum per class over the function, as
+// PressureTrace's maxima per file give it.
+func (s *splitter) maxima() [2]int {
+	var m [ir.NumFiles]int32
+	for _, b := range s.f.Layout {
+		for k, x := range s.bmax[int(b)*int(ir.NumFiles) : int(b+1)*int(ir.NumFiles)] {
+			m[k] = max(m[k], x)
+		}
+	}
+	return [2]int{int(m[ir.FileR] + m[ir.FileUR]), int(m[ir.FileP] + m[ir.FileUP])}
+}
+
+// bound is the most slots of class c live at any point of b (the sum of
+// b's maxima of the class's files; for an empty block, its live-out
+// slots of the class).
+func (s *splitter) bound(b ir.BlockID, c int) int {
+	m := s.bmax[int(b)*int(ir.NumFiles) : int(b+1)*int(ir.NumFiles)]
+	if c == 1 {
+		return int(m[ir.FileP] + m[ir.FileUP])
+	}
+	return int(m[ir.FileR] + m[ir.FileUR])
 }
 
 // newSplitter returns the splitter of a run on f: the worker's one,
@@ -303,7 +374,8 @@ func newSplitter(p *Pass, f *ir.Func) *splitter {
 		sc.split = o
 	}
 	*o = splitter{p: p, f: f,
-		pos: o.pos, live: o.live, state: o.state, param: o.param, chosen: o.chosen,
+		pos: o.pos, lidx: o.lidx, bmax: o.bmax, pw: o.pw, at: o.at, live: o.live, state: o.state, param: o.param, chosen: o.chosen,
+		upd:   o.upd.reuse(),
 		cands: o.cands[:0], refs: o.refs[:0], regs: o.regs[:0], ops: o.ops[:0],
 		conBlock: o.conBlock[:0], conClass: o.conClass[:0], pairCon: o.pairCon[:0], pairCand: o.pairCand[:0],
 		hit: o.hit[:0], refLo: o.refLo[:0], refHi: o.refHi[:0], outOf: o.outOf[:0],
@@ -357,7 +429,12 @@ func (s *splitter) round(max [2]int, want [2]bool, loopsOnly bool, budget int64)
 			if !want[c] || dead[c] {
 				continue
 			}
-			// Does class c reach its maximum in b?
+			// Does class c reach its maximum in b? Not where b's bound
+			// is below it (an empty block's bound is its live-out
+			// slots).
+			if s.bound(b, c) < max[c] {
+				continue
+			}
 			hot := false
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 				if int(s.live[c][i]) == max[c] {
@@ -820,8 +897,8 @@ func (s *splitter) liveBefore(l *core.Liveness, r ir.RegID, u ir.InstrID) bool {
 	}
 	// The uses are in layout order: the first at or after u decides.
 	uses := s.p.A.DefUse().Uses(r)
-	pu := s.pos[u]
-	k, _ := slices.BinarySearchFunc(uses, pu, func(x core.Ref, p int32) int { return cmp.Compare(s.pos[x.Instr], p) })
+	pu := s.place(u)
+	k, _ := slices.BinarySearchFunc(uses, pu, func(x core.Ref, p uint64) int { return cmp.Compare(s.place(x.Instr), p) })
 	return k < len(uses) && s.f.Block[uses[k].Instr] == b
 }
 
@@ -884,6 +961,8 @@ func (s *splitter) apply(c *splitCand) {
 	if c.sink {
 		f.Unlink(c.def)
 		f.InsertBefore(c.to, c.def)
+		s.upd.moved = append(s.upd.moved, c.def)
+		s.upd.edit(f.Block[c.def])
 		return
 	}
 	du := s.p.A.DefUse()
@@ -896,9 +975,14 @@ func (s *splitter) apply(c *splitCand) {
 		}
 		lastBlock = ub
 		for _, x := range c.chain[:c.nchain] {
-			f.InsertBefore(u.Instr, s.clone(du.Defs(x)[0].Instr))
+			ni := s.clone(du.Defs(x)[0].Instr)
+			f.InsertBefore(u.Instr, ni)
+			s.upd.added = append(s.upd.added, ni)
 		}
-		f.InsertBefore(u.Instr, s.clone(c.def))
+		ni := s.clone(c.def)
+		f.InsertBefore(u.Instr, ni)
+		s.upd.added = append(s.upd.added, ni)
+		s.upd.edit(ub)
 	}
 }
 

@@ -1,0 +1,137 @@
+package core
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// RelinkWork is the working memory of Relink, reused across calls.
+type RelinkWork struct {
+	refs []RegRef
+	ins  []relinkRef
+	regs []ir.RegID
+}
+
+type relinkRef struct {
+	reg   ir.RegID
+	place uint64
+	ref   Ref
+}
+
+// Relink brings the chains up to date after instructions were inserted
+// into blocks (added, each linked now) and others moved to another place
+// (moved), with no other change: the rows of the registers they name
+// take the new references in layout order, and the rows of the others
+// move down as a whole (sequential copies, as in DropDead), instead of
+// the whole function's references being gathered and sorted again. place
+// orders the linked instructions as the layout does (increasing along
+// it). An instruction must not be in both lists.
+func (d *DefUse) Relink(f *ir.Func, added, moved []ir.InstrID, place func(ir.InstrID) uint64, w *RelinkWork) {
+	// A moved instruction keeps its references; only their order in its
+	// registers' rows changes. The rows are sorted again by an insertion
+	// sort, linear in a row that few entries left out of order.
+	w.regs = w.regs[:0]
+	for _, m := range moved {
+		w.refs = AppendRegRefs(f, m, w.refs[:0])
+		for _, x := range w.refs {
+			w.regs = append(w.regs, x.Reg)
+		}
+	}
+	slices.Sort(w.regs)
+	for _, r := range slices.Compact(w.regs) {
+		sortRow(d.defs[d.defStart[r]:d.defStart[r+1]], place)
+		sortRow(d.uses[d.useStart[r]:d.useStart[r+1]], place)
+	}
+	if len(added) == 0 {
+		return
+	}
+	for pass := range 2 {
+		def := pass == 0
+		w.ins = w.ins[:0]
+		for _, i := range added {
+			w.refs = AppendRegRefs(f, i, w.refs[:0])
+			for _, x := range w.refs {
+				if x.Def == def {
+					w.ins = append(w.ins, relinkRef{x.Reg, place(i), Ref{i, x.Loc}})
+				}
+			}
+		}
+		// By register, then place; stable, so the references of one
+		// instruction keep the order AppendRegRefs gives them (the
+		// order a full computation lists them in).
+		slices.SortStableFunc(w.ins, func(a, b relinkRef) int {
+			if a.reg != b.reg {
+				return cmp.Compare(a.reg, b.reg)
+			}
+			return cmp.Compare(a.place, b.place)
+		})
+		if def {
+			d.defs = insertRows(d.defStart, d.defs, w.ins, place)
+		} else {
+			d.uses = insertRows(d.useStart, d.uses, w.ins, place)
+		}
+	}
+}
+
+// sortRow sorts a row by place, stably (the references of one instruction
+// keep their order).
+func sortRow(row []Ref, place func(ir.InstrID) uint64) {
+	for k := 1; k < len(row); k++ {
+		x := row[k]
+		p := place(x.Instr)
+		j := k
+		for j > 0 && place(row[j-1].Instr) > p {
+			row[j] = row[j-1]
+			j--
+		}
+		row[j] = x
+	}
+}
+
+// insertRows merges ins (sorted by register, then place) into the rows
+// given by start and rows, moving each row down by the number of
+// references inserted before it. It works from the last register down,
+// so that every copy reads what no earlier step overwrote.
+func insertRows(start []uint32, rows []Ref, ins []relinkRef, place func(ir.InstrID) uint64) []Ref {
+	k := len(ins)
+	if k == 0 {
+		return rows
+	}
+	n := len(rows)
+	rows = slices.Grow(rows, k)[:n+k]
+	hi := len(start) - 1 // the rows of registers after the group are done up to hi
+	for j := k; j > 0; {
+		r := int(ins[j-1].reg)
+		g := j - 1
+		for g > 0 && int(ins[g-1].reg) == r {
+			g--
+		}
+		// The rows of registers r+1 .. hi-1 move down by j (the
+		// references inserted into rows up to r's), as do the starts of
+		// r+1 .. hi.
+		lo, end := start[r+1], start[hi]
+		copy(rows[int(lo)+j:int(end)+j], rows[lo:end])
+		for q := r + 1; q <= hi; q++ {
+			start[q] += uint32(j)
+		}
+		// Row r: its old references rows[a:b] and ins[g:j], merged from
+		// the back into rows[a+g : b+j].
+		a, b := int(start[r]), int(lo)
+		wr := b + j
+		x, y := b-1, j-1
+		for wr > a+g {
+			wr--
+			if y < g || x >= a && place(rows[x].Instr) > ins[y].place {
+				rows[wr] = rows[x]
+				x--
+			} else {
+				rows[wr] = ins[y].ref
+				y--
+			}
+		}
+		j, hi = g, r
+	}
+	return rows
+}
