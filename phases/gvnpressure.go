@@ -37,13 +37,16 @@ import (
 type gvnPressure struct {
 	bound [2]int32 // the maximum per class on entry
 	tree  [2]maxTree
-	lpos  []int32 // layout position of each instruction
-	end   []int32 // per register: the end of its interval, -1 not yet known
-	class []int8  // per register: 0 data, 1 predicate, -1 not counted
-	slots []uint8
+	lpos  []int32 // layout position of each instruction (gvn.lpos)
+	// end1: per register, the end of its interval plus one (0: not yet
+	// known), so the arena's zeroed memory is the unknown state; a
+	// register's class and slots are read where it is charged (files,
+	// core.RegSlots), not tabulated for every register.
+	end1  []int32
+	files []ir.File
 	// blockEnd[b]: the layout position of b's last instruction (or of the
-	// one before, for an empty block); loopEnd[l]: the largest of its
-	// blocks'.
+	// one before, for an empty block: gvn.blockEnd); loopEnd[l]: the
+	// largest of its blocks'.
 	blockEnd []int32
 	loopEnd  []int32
 	loops    *core.Loops
@@ -61,35 +64,18 @@ func (g *gvn) initPressure() {
 	l := g.a.Liveness()
 	pr.du = g.a.DefUse()
 	pr.loops = g.a.Loops()
+	// The walk's layout positions (g.lpos, g.blockEnd: no edit moves an
+	// instruction, and the estimate starts before the first edit).
 	n := 0
-	pr.lpos = take[int32](g.sc, f.NumInstrs())
-	pr.blockEnd = take[int32](g.sc, f.NumBlocks())
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			pr.lpos[i] = int32(n)
-			n++
-		}
-		pr.blockEnd[b] = int32(n - 1)
+	if len(f.Layout) > 0 {
+		n = int(g.blockEnd[f.Layout[len(f.Layout)-1]]) + 1
 	}
+	pr.lpos, pr.blockEnd = g.lpos, g.blockEnd
 	if n == 0 {
 		return
 	}
-	nr := f.NumRegs()
-	pr.end = take[int32](g.sc, nr)
-	pr.class = take[int8](g.sc, nr)
-	pr.slots = take[uint8](g.sc, nr)
-	for r := range nr {
-		pr.end[r] = -1
-		switch l.Files[r] {
-		case ir.FileR:
-			pr.class[r] = 0
-		case ir.FileP:
-			pr.class[r] = 1
-		default:
-			pr.class[r] = -1
-		}
-		pr.slots[r] = uint8(core.RegSlots(f, ir.RegID(r)))
-	}
+	pr.end1 = take[int32](g.sc, f.NumRegs())
+	pr.files = l.Files
 	pr.loopEnd = take[int32](g.sc, len(pr.loops.Loops))
 	for k := range pr.loops.Loops {
 		e := int32(-1)
@@ -98,7 +84,9 @@ func (g *gvn) initPressure() {
 		}
 		pr.loopEnd[k] = e
 	}
-	vals := [2][]int32{take[int32](g.sc, n), take[int32](g.sc, n)}
+	// every position is written by the trace (it visits every placed
+	// instruction) before the trees read it
+	vals := [2][]int32{takeRaw[int32](g.sc, n), takeRaw[int32](g.sc, n)}
 	mx := core.PressureTrace(l, func(i ir.InstrID, live [ir.NumFiles]int) {
 		p := pr.lpos[i]
 		vals[0][p], vals[1][p] = int32(live[ir.FileR]), int32(live[ir.FileP])
@@ -114,8 +102,8 @@ func (g *gvn) initPressure() {
 // definitions and uses (a PHI's operand is read at the end of the PHI's
 // predecessors, taken here as the last of them all).
 func (pr *gvnPressure) endOf(f *ir.Func, r ir.RegID) int32 {
-	if e := pr.end[r]; e >= 0 {
-		return e
+	if e := pr.end1[r]; e > 0 {
+		return e - 1
 	}
 	e := int32(0)
 	for _, d := range pr.du.Defs(r) {
@@ -131,7 +119,7 @@ func (pr *gvnPressure) endOf(f *ir.Func, r ir.RegID) int32 {
 		}
 		e = max(e, pr.lpos[i])
 	}
-	pr.end[r] = e
+	pr.end1[r] = e + 1
 	return e
 }
 
@@ -150,8 +138,13 @@ func (g *gvn) pressureOK(l, e ir.InstrID) bool {
 	}
 	f := g.f
 	d := f.Ops(e)[0].Reg()
-	c := pr.class[d]
-	if c < 0 {
+	var c int
+	switch pr.files[d] {
+	case ir.FileR:
+		c = 0
+	case ir.FileP:
+		c = 1
+	default:
 		return true
 	}
 	hi := pr.lpos[l]
@@ -175,14 +168,14 @@ func (g *gvn) pressureOK(l, e ir.InstrID) bool {
 	if hi < lo {
 		return true
 	}
-	w := int32(pr.slots[d])
+	w := int32(uint8(core.RegSlots(f, d)))
 	t := &pr.tree[c]
 	if t.max(lo, hi)+w > pr.bound[c] {
 		pr.declined++
 		return false
 	}
 	t.add(lo, hi, w)
-	pr.end[d] = hi
+	pr.end1[d] = hi + 1
 	return true
 }
 
