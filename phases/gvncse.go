@@ -293,9 +293,11 @@ func (g *gvn) run() int64 {
 	if g.mode == 2 {
 		g.ebbPre()
 	}
-	g.seq = take[uint32](g.sc, f.NumInstrs())
+	// seq and keyStart are read only for instructions the walk has
+	// numbered (the current one, table entries), each written first
+	g.seq = takeRaw[uint32](g.sc, f.NumInstrs())
 	g.rs = take[gvnRegState](g.sc, f.NumRegs())
-	g.keyStart = take[int32](g.sc, f.NumInstrs())
+	g.keyStart = takeRaw[int32](g.sc, f.NumInstrs())
 	// the candidates' source words: at most every operand word once,
 	// each written before it is read (key)
 	g.keyOps = takeRaw[ir.Operand](g.sc, len(f.Operands))[:0]

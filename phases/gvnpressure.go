@@ -191,7 +191,7 @@ type maxTree struct {
 
 func (t *maxTree) build(sc *Scratch, vals []int32) {
 	t.n = int32(len(vals))
-	t.mx = take[int32](sc, 2*len(vals))
+	t.mx = takeRaw[int32](sc, 2*len(vals)) // build1 writes every node
 	t.lazy = take[int32](sc, 2*len(vals))
 	t.build1(0, 0, t.n-1, vals)
 }
