@@ -216,6 +216,10 @@ type gvn struct {
 	// keyOps[keyStart[i]:] holds candidate i's source words with
 	// registers replaced by what they stand for.
 	keyStart []int32
+	// keyInner[i]: candidate i reads registers inside an address or list,
+	// or a guard (noted by candidate from the references it lists anyway,
+	// so keyRegs lists them again only for those)
+	keyInner []bool
 	keyOps   []ir.Operand
 
 	// poll: the run's context, polled per block of the walks (nil: never
@@ -298,6 +302,7 @@ func (g *gvn) run() int64 {
 	g.seq = takeRaw[uint32](g.sc, f.NumInstrs())
 	g.rs = take[gvnRegState](g.sc, f.NumRegs())
 	g.keyStart = takeRaw[int32](g.sc, f.NumInstrs())
+	g.keyInner = takeRaw[bool](g.sc, f.NumInstrs())
 	// the candidates' source words: at most every operand word once,
 	// each written before it is read (key)
 	g.keyOps = takeRaw[ir.Operand](g.sc, len(f.Operands))[:0]
@@ -562,6 +567,11 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	if len(refs) == 0 || refs[0].Reg != ops[0].Reg() {
 		return 0, false
 	}
+	inner := false
+	for _, x := range g.refs {
+		inner = inner || !x.Def && (x.Loc.InList() || x.Loc.IsGuard())
+	}
+	g.keyInner[i] = inner
 	// The key's sources: registers replaced by what they stand for.
 	g.keyStart[i] = int32(len(g.keyOps))
 	for _, o := range ops[1:] {
@@ -682,6 +692,9 @@ func (g *gvn) keyRegs(i ir.InstrID, ok func(ir.RegID) bool) bool {
 		if o.Kind() == ir.KReg && !ok(o.Reg()) {
 			return false
 		}
+	}
+	if !g.keyInner[i] {
+		return true
 	}
 	g.refs2 = core.AppendRegRefs(g.f, i, g.refs2[:0])
 	for _, x := range g.refs2 {
