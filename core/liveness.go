@@ -964,7 +964,7 @@ func (l *Liveness) IsLiveIn(b ir.BlockID, r ir.RegID) bool {
 	}
 	if l.Method == Dense {
 		sg := &l.segs[l.segOf[b]]
-		x, ok := slices.BinarySearch(sg.regs, r)
+		x, ok := searchRegs(sg.regs, r)
 		return ok && l.inBits[int(l.inOff[b])+x>>5]&(1<<(x&31)) != 0
 	}
 	_, ok := slices.BinarySearch(l.inSets.of(b), uint32(g))
@@ -1229,8 +1229,32 @@ func (o *OutSet) Has(r ir.RegID) bool {
 		_, ok := slices.BinarySearch(o.list, r)
 		return ok
 	}
-	x, ok := slices.BinarySearch(o.regs, r)
+	x, ok := searchRegs(o.regs, r)
 	return ok && o.words[x>>5]&(1<<(x&31)) != 0
+}
+
+// searchRegs is slices.BinarySearch on sorted registers, without a
+// branch on the comparisons (each step halves the range and moves its
+// base by a conditional move): the pressure walks look a register up in
+// its block's live-out set for every register they meet, in segments of
+// hundreds of registers, where the mispredicted branches of an ordinary
+// binary search were most of the lookup.
+func searchRegs(a []ir.RegID, r ir.RegID) (int, bool) {
+	n := len(a)
+	if n == 0 {
+		return 0, false
+	}
+	base := 0
+	for n > 1 {
+		half := n >> 1
+		// a[base+half] <= r: no borrow, the top bit of the difference is
+		// clear and the mask all ones (the compiler makes a branch of an
+		// if here)
+		d := uint64(r) - uint64(a[base+half])
+		base += half & (int(d>>63) - 1)
+		n -= half
+	}
+	return base, a[base] == r
 }
 
 // Each calls fn for every register in the set.

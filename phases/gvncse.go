@@ -183,13 +183,22 @@ type gvn struct {
 	mask       uint64
 	filterTest *classFilterTest
 
-	du     *core.DefUse
-	dom    *core.DomTree
-	pos    []int32 // instruction's position in its block
-	opaque []bool  // registers an opaque instruction names
+	du  *core.DefUse
+	dom *core.DomTree
+	// lpos[i]: instruction i's position in the layout (of the whole
+	// function: two instructions of one block compare as their positions
+	// in it; the pressure estimate's positions); blockEnd[b]: the
+	// position of b's last instruction (of the one before, for an empty
+	// block). One pass over the layout makes both, with the opaque and
+	// surface-write scans and the list of copies.
+	lpos     []int32
+	blockEnd []int32
+	opaque   []bool // registers an opaque instruction names
 
-	// rs[r]: what the walk knows of register r in the current block
-	// (gvnRegState); seq[i]: the sequence number of instruction i.
+	// rs[r]: what the walk knows of register r (gvnRegState: the current
+	// block's state and the dominator-scoped alias side by side, one
+	// cache line for what resolve reads); seq[i]: the sequence number of
+	// instruction i.
 	rs    []gvnRegState
 	seq   []uint32
 	clock uint32
@@ -199,15 +208,18 @@ type gvn struct {
 	refs2         []core.RegRef
 
 	// Copies seen through (see "Keys through copies"): rs[r].alias is
-	// the source of the block's latest copy into r (gvnRegState); ga[r]
-	// the source of r's only definition when that is a copy the
-	// dominator-scoped rule may see through.
-	ga         []gvnGlobalAlias
+	// the source of the block's latest copy into r, rs[r].gsrc the source
+	// of r's only definition when that is a copy the dominator-scoped
+	// rule may see through (gvnRegState).
 	blockStart uint32 // sequence number of the current block's first instruction
 
 	// keyOps[keyStart[i]:] holds candidate i's source words with
 	// registers replaced by what they stand for.
 	keyStart []int32
+	// keyInner[i]: candidate i reads registers inside an address or list,
+	// or a guard (noted by candidate from the references it lists anyway,
+	// so keyRegs lists them again only for those)
+	keyInner []bool
 	keyOps   []ir.Operand
 
 	// poll: the run's context, polled per block of the walks (nil: never
@@ -222,20 +234,20 @@ type gvn struct {
 	pressInit bool
 }
 
-// gvnRegState is the walk's per-register state in the current block,
-// read together (one cache line per register on large functions): the
+// gvnRegState is the walk's per-register state, read together (one
+// cache line per register on large functions): in the current block, the
 // sequence number of r's latest definition (0: none yet), and the source
-// of the block's latest copy into r (NoReg: none) made at aliasSeq.
+// of the block's latest copy into r made at aliasSeq; and, modes 2 to 6,
+// r's only definition gcopy when that is a copy of gsrc the
+// dominator-scoped rule may see through. Registers are kept plus one
+// (alias1, gsrc1; 0: none), so the arena's zeroed memory is the empty
+// state and nothing is filled in per register.
 type gvnRegState struct {
 	lastDef  uint32
-	alias    ir.RegID
+	alias1   ir.RegID
 	aliasSeq uint32
-}
-
-// gvnGlobalAlias: r's only definition is copy, of src (NoReg: none).
-type gvnGlobalAlias struct {
-	src  ir.RegID
-	copy ir.InstrID
+	gsrc1    ir.RegID
+	gcopy    ir.InstrID
 }
 
 // Properties that exclude an instruction from value numbering.
@@ -248,52 +260,52 @@ func (g *gvn) run() int64 {
 	if g.mode >= 2 {
 		g.du = g.a.DefUse()
 		g.opaque = take[bool](g.sc, f.NumRegs())
-		for _, b := range f.Layout {
-			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-				if f.InstrProps(i).Has(ir.POpaque) {
-					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-					for _, x := range g.refs {
-						g.opaque[x.Reg] = true
-					}
+	}
+	g.refs, g.refs2 = take[core.RegRef](g.sc, 32)[:0], take[core.RegRef](g.sc, 32)[:0]
+	g.lpos = take[int32](g.sc, f.NumInstrs())
+	g.blockEnd = take[int32](g.sc, f.NumBlocks())
+	// The copies, for the dominator-scoped aliases below (mode 2 up).
+	var copies []ir.InstrID
+	if g.mode >= 2 {
+		copies = take[ir.InstrID](g.sc, 64)[:0]
+	}
+	longest, at := 0, int32(0)
+	for _, b := range f.Layout {
+		k := 0
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			g.lpos[i] = at
+			at++
+			k++
+			switch f.Op[i] {
+			case ir.OpSust, ir.OpSured:
+				g.hasSurfaceWrite = true
+			case ir.OpMov:
+				if g.mode >= 2 {
+					copies = append(copies, i)
+				}
+			}
+			if g.mode >= 2 && f.InstrProps(i).Has(ir.POpaque) {
+				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+				for _, x := range g.refs {
+					g.opaque[x.Reg] = true
 				}
 			}
 		}
+		g.blockEnd[b] = at - 1
+		longest = max(longest, k)
 	}
 	if g.mode == 2 {
 		g.ebbPre()
 	}
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.Op[i] == ir.OpSust || f.Op[i] == ir.OpSured {
-				g.hasSurfaceWrite = true
-			}
-		}
-	}
-	g.pos = take[int32](g.sc, f.NumInstrs())
-	g.seq = take[uint32](g.sc, f.NumInstrs())
+	// seq and keyStart are read only for instructions the walk has
+	// numbered (the current one, table entries), each written first
+	g.seq = takeRaw[uint32](g.sc, f.NumInstrs())
 	g.rs = take[gvnRegState](g.sc, f.NumRegs())
-	for r := range g.rs {
-		g.rs[r] = gvnRegState{alias: ir.NoReg}
-	}
-	g.keyStart = take[int32](g.sc, f.NumInstrs())
-	g.refs, g.refs2 = take[core.RegRef](g.sc, 32)[:0], take[core.RegRef](g.sc, 32)[:0]
-	// the candidates' source words: at most every operand word once
-	g.keyOps = take[ir.Operand](g.sc, len(f.Operands))[:0]
-	if g.mode >= 2 {
-		g.ga = take[gvnGlobalAlias](g.sc, f.NumRegs())
-		for r := range g.ga {
-			g.ga[r] = gvnGlobalAlias{src: ir.NoReg}
-		}
-	}
-	longest := 0
-	for _, b := range f.Layout {
-		k := int32(0)
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			g.pos[i] = k
-			k++
-		}
-		longest = max(longest, int(k))
-	}
+	g.keyStart = takeRaw[int32](g.sc, f.NumInstrs())
+	g.keyInner = takeRaw[bool](g.sc, f.NumInstrs())
+	// the candidates' source words: at most every operand word once,
+	// each written before it is read (key)
+	g.keyOps = takeRaw[ir.Operand](g.sc, len(f.Operands))[:0]
 	// The local table is emptied at the end of every block (block adds
 	// no instruction), so it holds one block's candidates at most: sized
 	// for the longest block, it stays in cache where one sized for the
@@ -308,12 +320,16 @@ func (g *gvn) run() int64 {
 		// one or two megabytes, where one sized for every candidate
 		// (16 MB) made nearly every probe a cache miss.
 		g.global.init(g.sc, longest)
-		for r := range f.NumRegs() {
-			d := ir.RegID(r)
-			if defs := g.du.Defs(d); len(defs) == 1 {
-				if s, ok := g.copyOf(defs[0].Instr); ok && s != d {
-					g.setGlobalAlias(d, s, defs[0].Instr)
-				}
+		// A register whose only definition is a copy (its copies were
+		// listed in layout order; each sets its own register's entry).
+		for _, c := range copies {
+			s, ok := g.copyOf(c)
+			if !ok {
+				continue
+			}
+			d := f.Ops(c)[0].Reg()
+			if defs := g.du.Defs(d); len(defs) == 1 && defs[0].Instr == c && s != d {
+				g.setGlobalAlias(d, s, c)
 			}
 		}
 	}
@@ -389,6 +405,9 @@ func (g *gvn) block(b ir.BlockID) int64 {
 		}
 		h, ok := g.candidate(i)
 		if ok {
+			// A candidate's only definition is its first operand, as
+			// before any rewrite: L's "mov %dL, %dE" writes the same.
+			d0 := f.Ops(i)[0].Reg()
 			if e := g.localFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
 				n++
 			} else if e := g.globalFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
@@ -414,11 +433,13 @@ func (g *gvn) block(b ir.BlockID) int64 {
 					g.mask |= g.classBit(i)
 				}
 			}
-		}
-		g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-		for _, x := range g.refs {
-			if x.Def {
-				g.rs[x.Reg].lastDef = g.clock
+			g.rs[d0].lastDef = g.clock
+		} else {
+			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+			for _, x := range g.refs {
+				if x.Def {
+					g.rs[x.Reg].lastDef = g.clock
+				}
 			}
 		}
 		if s, ok := g.copyOf(i); ok && !g.noMoves {
@@ -426,7 +447,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 			// either is written again.
 			d := f.Ops(i)[0].Reg()
 			if s = g.resolve(s, i); s != d {
-				g.rs[d].alias, g.rs[d].aliasSeq = s, g.clock
+				g.rs[d].alias1, g.rs[d].aliasSeq = s+1, g.clock
 			}
 		}
 	}
@@ -469,7 +490,7 @@ func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
 	default:
 		return
 	}
-	g.ga[d] = gvnGlobalAlias{src: s, copy: c}
+	g.rs[d].gsrc1, g.rs[d].gcopy = s+1, c
 }
 
 // resolve returns the register r stands for at instruction x: through
@@ -481,16 +502,15 @@ func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
 		return r
 	}
 	for range 8 {
-		if st := &g.rs[r]; st.alias != ir.NoReg && st.aliasSeq >= g.blockStart && st.aliasSeq < g.seq[x] &&
-			st.lastDef == st.aliasSeq && g.rs[st.alias].lastDef < st.aliasSeq {
-			r = st.alias
+		st := &g.rs[r]
+		if st.alias1 != 0 && st.aliasSeq >= g.blockStart && st.aliasSeq < g.seq[x] &&
+			st.lastDef == st.aliasSeq && g.rs[st.alias1-1].lastDef < st.aliasSeq {
+			r = st.alias1 - 1
 			continue
 		}
-		if g.ga != nil {
-			if a := g.ga[r]; a.src != ir.NoReg && g.before(a.copy, x) {
-				r = a.src
-				continue
-			}
+		if st.gsrc1 != 0 && g.before(st.gcopy, x) {
+			r = st.gsrc1 - 1
+			continue
 		}
 		break
 	}
@@ -547,6 +567,11 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	if len(refs) == 0 || refs[0].Reg != ops[0].Reg() {
 		return 0, false
 	}
+	inner := false
+	for _, x := range g.refs {
+		inner = inner || !x.Def && (x.Loc.InList() || x.Loc.IsGuard())
+	}
+	g.keyInner[i] = inner
 	// The key's sources: registers replaced by what they stand for.
 	g.keyStart[i] = int32(len(g.keyOps))
 	for _, o := range ops[1:] {
@@ -668,6 +693,9 @@ func (g *gvn) keyRegs(i ir.InstrID, ok func(ir.RegID) bool) bool {
 			return false
 		}
 	}
+	if !g.keyInner[i] {
+		return true
+	}
 	g.refs2 = core.AppendRegRefs(g.f, i, g.refs2[:0])
 	for _, x := range g.refs2 {
 		if !x.Def && (x.Loc.InList() || x.Loc.IsGuard()) && !ok(x.Reg) {
@@ -685,7 +713,7 @@ func (g *gvn) before(a, b ir.InstrID) bool {
 		return false
 	}
 	if ba == bb {
-		return g.pos[a] < g.pos[b] && g.dom.Contains(ba)
+		return g.lpos[a] < g.lpos[b] && g.dom.Contains(ba)
 	}
 	return g.dom.Dominates(ba, bb)
 }

@@ -31,19 +31,25 @@ import (
 // register cap of the pipeline still checks the result.
 //
 // Cost, paid at the first commoning: one liveness (usually cached by the
-// live/dead sweep before), one trace, and a segment tree of range additions and range maxima over the
-// positions: O(log n) per commoning, 16 bytes per instruction and class
-// of scratch memory.
+// live/dead sweep before), one trace, and per class the trace's values
+// with a segment tree of range additions and range maxima over chunks of
+// 16 positions (chunkTree): O(log n + 16) per commoning, about 5 bytes
+// per instruction and class of scratch memory (a tree over the positions
+// themselves took 16, and its deep levels were cache misses on large
+// functions).
 type gvnPressure struct {
 	bound [2]int32 // the maximum per class on entry
-	tree  [2]maxTree
-	lpos  []int32 // layout position of each instruction
-	end   []int32 // per register: the end of its interval, -1 not yet known
-	class []int8  // per register: 0 data, 1 predicate, -1 not counted
-	slots []uint8
+	tree  [2]chunkTree
+	lpos  []int32 // layout position of each instruction (gvn.lpos)
+	// end1: per register, the end of its interval plus one (0: not yet
+	// known), so the arena's zeroed memory is the unknown state; a
+	// register's class and slots are read where it is charged (files,
+	// core.RegSlots), not tabulated for every register.
+	end1  []int32
+	files []ir.File
 	// blockEnd[b]: the layout position of b's last instruction (or of the
-	// one before, for an empty block); loopEnd[l]: the largest of its
-	// blocks'.
+	// one before, for an empty block: gvn.blockEnd); loopEnd[l]: the
+	// largest of its blocks'.
 	blockEnd []int32
 	loopEnd  []int32
 	loops    *core.Loops
@@ -61,35 +67,18 @@ func (g *gvn) initPressure() {
 	l := g.a.Liveness()
 	pr.du = g.a.DefUse()
 	pr.loops = g.a.Loops()
+	// The walk's layout positions (g.lpos, g.blockEnd: no edit moves an
+	// instruction, and the estimate starts before the first edit).
 	n := 0
-	pr.lpos = take[int32](g.sc, f.NumInstrs())
-	pr.blockEnd = take[int32](g.sc, f.NumBlocks())
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			pr.lpos[i] = int32(n)
-			n++
-		}
-		pr.blockEnd[b] = int32(n - 1)
+	if len(f.Layout) > 0 {
+		n = int(g.blockEnd[f.Layout[len(f.Layout)-1]]) + 1
 	}
+	pr.lpos, pr.blockEnd = g.lpos, g.blockEnd
 	if n == 0 {
 		return
 	}
-	nr := f.NumRegs()
-	pr.end = take[int32](g.sc, nr)
-	pr.class = take[int8](g.sc, nr)
-	pr.slots = take[uint8](g.sc, nr)
-	for r := range nr {
-		pr.end[r] = -1
-		switch l.Files[r] {
-		case ir.FileR:
-			pr.class[r] = 0
-		case ir.FileP:
-			pr.class[r] = 1
-		default:
-			pr.class[r] = -1
-		}
-		pr.slots[r] = uint8(core.RegSlots(f, ir.RegID(r)))
-	}
+	pr.end1 = take[int32](g.sc, f.NumRegs())
+	pr.files = l.Files
 	pr.loopEnd = take[int32](g.sc, len(pr.loops.Loops))
 	for k := range pr.loops.Loops {
 		e := int32(-1)
@@ -98,7 +87,9 @@ func (g *gvn) initPressure() {
 		}
 		pr.loopEnd[k] = e
 	}
-	vals := [2][]int32{take[int32](g.sc, n), take[int32](g.sc, n)}
+	// every position is written by the trace (it visits every placed
+	// instruction) before the trees read it
+	vals := [2][]int32{takeRaw[int32](g.sc, n), takeRaw[int32](g.sc, n)}
 	mx := core.PressureTrace(l, func(i ir.InstrID, live [ir.NumFiles]int) {
 		p := pr.lpos[i]
 		vals[0][p], vals[1][p] = int32(live[ir.FileR]), int32(live[ir.FileP])
@@ -114,8 +105,8 @@ func (g *gvn) initPressure() {
 // definitions and uses (a PHI's operand is read at the end of the PHI's
 // predecessors, taken here as the last of them all).
 func (pr *gvnPressure) endOf(f *ir.Func, r ir.RegID) int32 {
-	if e := pr.end[r]; e >= 0 {
-		return e
+	if e := pr.end1[r]; e > 0 {
+		return e - 1
 	}
 	e := int32(0)
 	for _, d := range pr.du.Defs(r) {
@@ -131,7 +122,7 @@ func (pr *gvnPressure) endOf(f *ir.Func, r ir.RegID) int32 {
 		}
 		e = max(e, pr.lpos[i])
 	}
-	pr.end[r] = e
+	pr.end1[r] = e + 1
 	return e
 }
 
@@ -150,8 +141,13 @@ func (g *gvn) pressureOK(l, e ir.InstrID) bool {
 	}
 	f := g.f
 	d := f.Ops(e)[0].Reg()
-	c := pr.class[d]
-	if c < 0 {
+	var c int
+	switch pr.files[d] {
+	case ir.FileR:
+		c = 0
+	case ir.FileP:
+		c = 1
+	default:
 		return true
 	}
 	hi := pr.lpos[l]
@@ -175,15 +171,96 @@ func (g *gvn) pressureOK(l, e ir.InstrID) bool {
 	if hi < lo {
 		return true
 	}
-	w := int32(pr.slots[d])
+	w := int32(uint8(core.RegSlots(f, d)))
 	t := &pr.tree[c]
 	if t.max(lo, hi)+w > pr.bound[c] {
 		pr.declined++
 		return false
 	}
 	t.add(lo, hi, w)
-	pr.end[d] = hi
+	pr.end1[d] = hi + 1
 	return true
+}
+
+// chunkTree is maxTree over chunks of chunkSize consecutive positions:
+// vals holds each position's value with the additions made to part of
+// its chunk, the tree per chunk the largest of its vals plus the
+// additions made to whole chunks. A position's value is its vals entry
+// plus the additions on its chunk's path in the tree (pathAdd); the
+// ends of a range are read in vals, its whole chunks in the tree.
+type chunkTree struct {
+	vals []int32
+	t    maxTree
+}
+
+const chunkShift = 4
+const chunkSize = 1 << chunkShift
+
+// build takes vals (kept, and changed by add).
+func (c *chunkTree) build(sc *Scratch, vals []int32) {
+	c.vals = vals
+	n := len(vals)
+	m := takeRaw[int32](sc, (n+chunkSize-1)>>chunkShift)
+	for k := range m {
+		m[k] = c.base(int32(k))
+	}
+	c.t.build(sc, m)
+}
+
+// base is the largest vals entry of chunk k.
+func (c *chunkTree) base(k int32) int32 {
+	lo := int(k) << chunkShift
+	hi := min(lo+chunkSize, len(c.vals))
+	m := c.vals[lo]
+	for _, v := range c.vals[lo+1 : hi] {
+		m = max(m, v)
+	}
+	return m
+}
+
+// part is the largest value at positions l..r of one chunk.
+func (c *chunkTree) part(l, r int32) int32 {
+	m := c.vals[l]
+	for _, v := range c.vals[l+1 : r+1] {
+		m = max(m, v)
+	}
+	return m + c.t.pathAdd(l>>chunkShift)
+}
+
+// max returns the largest value at positions l..r.
+func (c *chunkTree) max(l, r int32) int32 {
+	cl, cr := l>>chunkShift, r>>chunkShift
+	if cl == cr {
+		return c.part(l, r)
+	}
+	m := max(c.part(l, cl<<chunkShift+chunkSize-1), c.part(cr<<chunkShift, r))
+	if cl+1 <= cr-1 {
+		m = max(m, c.t.max(cl+1, cr-1))
+	}
+	return m
+}
+
+// addPart adds w at positions l..r of one chunk.
+func (c *chunkTree) addPart(l, r, w int32) {
+	for p := l; p <= r; p++ {
+		c.vals[p] += w
+	}
+	k := l >> chunkShift
+	c.t.setLeaf(k, c.base(k))
+}
+
+// add adds w at positions l..r.
+func (c *chunkTree) add(l, r, w int32) {
+	cl, cr := l>>chunkShift, r>>chunkShift
+	if cl == cr {
+		c.addPart(l, r, w)
+		return
+	}
+	c.addPart(l, cl<<chunkShift+chunkSize-1, w)
+	c.addPart(cr<<chunkShift, r, w)
+	if cl+1 <= cr-1 {
+		c.t.add(cl+1, cr-1, w)
+	}
 }
 
 // maxTree is a segment tree over positions 0..n-1 with range additions
@@ -198,7 +275,7 @@ type maxTree struct {
 
 func (t *maxTree) build(sc *Scratch, vals []int32) {
 	t.n = int32(len(vals))
-	t.mx = take[int32](sc, 2*len(vals))
+	t.mx = takeRaw[int32](sc, 2*len(vals)) // build1 writes every node
 	t.lazy = take[int32](sc, 2*len(vals))
 	t.build1(0, 0, t.n-1, vals)
 }
@@ -236,6 +313,44 @@ func (t *maxTree) max1(node, lo, hi, l, r int32) int32 {
 
 // add adds w at positions l..r.
 func (t *maxTree) add(l, r, w int32) { t.add1(0, 0, t.n-1, l, r, w) }
+
+// pathAdd returns the additions made to position k: the sum of the adds
+// on the path from the root to its leaf.
+func (t *maxTree) pathAdd(k int32) int32 {
+	node, lo, hi := int32(0), int32(0), t.n-1
+	s := int32(0)
+	for {
+		s += t.lazy[node]
+		if lo == hi {
+			return s
+		}
+		mid := (lo + hi) / 2
+		if k <= mid {
+			node, hi = node+1, mid
+		} else {
+			node, lo = node+2*(mid-lo+1), mid+1
+		}
+	}
+}
+
+// setLeaf makes position k's value v before the additions on its path
+// (the additions stay).
+func (t *maxTree) setLeaf(k, v int32) { t.set1(0, 0, t.n-1, k, v) }
+
+func (t *maxTree) set1(node, lo, hi, k, v int32) {
+	if lo == hi {
+		t.mx[node] = v + t.lazy[node]
+		return
+	}
+	mid := (lo + hi) / 2
+	left, right := node+1, node+2*(mid-lo+1)
+	if k <= mid {
+		t.set1(left, lo, mid, k, v)
+	} else {
+		t.set1(right, mid+1, hi, k, v)
+	}
+	t.mx[node] = max(t.mx[left], t.mx[right]) + t.lazy[node]
+}
 
 func (t *maxTree) add1(node, lo, hi, l, r, w int32) {
 	if l <= lo && hi <= r {

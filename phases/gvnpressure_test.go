@@ -3,6 +3,7 @@ package phases
 import (
 	"context"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/gen"
@@ -95,18 +96,37 @@ func TestGvnCsePressureEstimate(t *testing.T) {
 	}
 }
 
-// TestMaxTree: the segment tree against a plain array under random range
-// additions and range maxima.
+// TestMaxTree: the segment tree, and the chunked one the estimate uses,
+// against a plain array under random range additions and range maxima.
 func TestMaxTree(t *testing.T) {
+	for _, chunked := range []bool{false, true} {
+		testMaxTree(t, chunked)
+	}
+}
+
+type rangeMaxAdd interface {
+	max(l, r int32) int32
+	add(l, r, w int32)
+}
+
+func testMaxTree(t *testing.T, chunked bool) {
 	rnd := rand.New(rand.NewSource(1))
 	sc := NewScratch()
-	for _, n := range []int{1, 2, 3, 7, 64, 1000} {
+	for _, n := range []int{1, 2, 3, 7, 15, 16, 17, 33, 64, 1000} {
 		vals := make([]int32, n)
 		for i := range vals {
 			vals[i] = int32(rnd.Intn(100))
 		}
-		var tr maxTree
-		tr.build(sc, vals)
+		var tr rangeMaxAdd
+		if chunked {
+			var c chunkTree
+			c.build(sc, slices.Clone(vals))
+			tr = &c
+		} else {
+			var m maxTree
+			m.build(sc, vals)
+			tr = &m
+		}
 		for range 2000 {
 			l := int32(rnd.Intn(n))
 			r := l + int32(rnd.Intn(n-int(l)))
@@ -115,7 +135,7 @@ func TestMaxTree(t *testing.T) {
 				want = max(want, vals[i])
 			}
 			if got := tr.max(l, r); got != want {
-				t.Fatalf("n %d: max(%d, %d) = %d, want %d", n, l, r, got, want)
+				t.Fatalf("chunked %v, n %d: max(%d, %d) = %d, want %d", chunked, n, l, r, got, want)
 			}
 			w := int32(rnd.Intn(5))
 			tr.add(l, r, w)

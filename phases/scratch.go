@@ -73,6 +73,36 @@ func (s *Scratch) U32(n int) []uint32 {
 	return b
 }
 
+// u32Raw is U32 without the clearing: the words hold whatever the
+// arena's last user left, for a caller that writes each one before it
+// reads it (on a huge function the clearing is a pass over memory that
+// is not in cache).
+func (s *Scratch) u32Raw(n int) []uint32 {
+	if s.top+n > len(s.u32) {
+		s.spill += n
+		return make([]uint32, n)
+	}
+	b := s.u32[s.top : s.top+n : s.top+n]
+	s.top += n
+	return b
+}
+
+// takeRaw is take without the clearing (u32Raw): every element must be
+// written before it is read.
+func takeRaw[T any](s *Scratch, n int) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if n == 0 || size == 0 {
+		return make([]T, n)
+	}
+	words := (size*n + 7) / 8 * 2
+	if s.top&1 != 0 {
+		s.top++
+	}
+	w := s.u32Raw(words)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(w))), n)
+}
+
 // take borrows n zeroed elements of T from s. T must hold no pointers
 // (the arena is uint32 words the garbage collector does not scan) and need
 // no more than 8-byte alignment; every borrowed run starts 8-byte aligned.
