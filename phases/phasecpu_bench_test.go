@@ -147,7 +147,7 @@ func BenchmarkPhaseAlone(b *testing.B) {
 	if testing.Short() {
 		sizes = []int{10_000, 100_000}
 	}
-	for _, name := range []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "CSSA"} {
+	for _, name := range []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "CSSA", "DoKillMovement", "DoKillMovementUp", "DoTexMovement", "DoTexMovementRaw", "OriHoistInvariantsLate"} {
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
 				f, st, c, fn, held, cp := stateBeforeCached(b, name, n)
@@ -181,7 +181,7 @@ func BenchmarkPhaseAlone(b *testing.B) {
 	}
 }
 
-func mustLookup(b *testing.B, name string) int {
+func mustLookup(b testing.TB, name string) int {
 	i, ok := Lookup(name)
 	if !ok {
 		b.Fatalf("no phase %s", name)
@@ -191,7 +191,7 @@ func mustLookup(b *testing.B, name string) int {
 
 // stateBeforeCached is stateBefore, also returning the analyses the
 // cache held when the phase started and the register cap it was given.
-func stateBeforeCached(b *testing.B, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc, Analysis, *Pass) {
+func stateBeforeCached(b testing.TB, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc, Analysis, *Pass) {
 	b.Helper()
 	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
 	target, _ := ParseTarget("sm_80")
