@@ -37,11 +37,12 @@ import (
 //     counting it in R made a pass that removed the join, or moved its
 //     definitions, look as if it raised the uniform files).
 //
-// The analysis is optimistic: everything starts uniform, and a worklist
-// over registers (def-use chains) adds varying ones until nothing
-// changes. Registers never defined are uniform (no definition varies).
-// Cost: linear in the def-use chains, plus, per divergent branch, its
-// region's instructions and the live-in sets of its joins.
+// The analysis is optimistic: everything starts uniform, and sweeps in
+// layout order, then a worklist over registers (def-use chains), add
+// varying ones until nothing changes. Registers never defined are
+// uniform (no definition varies). Cost: linear in the instructions and
+// the def-use chains, plus, per divergent branch, its region's
+// instructions and the live-in tests of its joins.
 
 // Uniformity is the result of ComputeUniformity.
 type Uniformity struct {
@@ -446,7 +447,12 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	}
 	// The result is the least fixed point of the marking (every rule only
 	// adds varying registers, and which ones does not depend on the order
-	// they are found in), so any order of visits computes it. Sweeps in
+	// they are found in), so any order of visits computes it. (One
+	// exception: onceValued caches answers its depth bound cut short, so
+	// where a chain of operands passes maxOnceDepth its answer can depend
+	// on which register was asked first, as it did in the worklist's
+	// order; TestUniformitySweepsMatchWorklist finds no function where
+	// the two orders differ.) Sweeps in
 	// layout order read the instructions in the order they are stored
 	// and carry data dependence forward within one sweep; the worklist
 	// over def-use chains then finishes what loops' back edges and
