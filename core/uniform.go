@@ -37,11 +37,12 @@ import (
 //     counting it in R made a pass that removed the join, or moved its
 //     definitions, look as if it raised the uniform files).
 //
-// The analysis is optimistic: everything starts uniform, and a worklist
-// over registers (def-use chains) adds varying ones until nothing
-// changes. Registers never defined are uniform (no definition varies).
-// Cost: linear in the def-use chains, plus, per divergent branch, its
-// region's instructions and the live-in sets of its joins.
+// The analysis is optimistic: everything starts uniform, and sweeps in
+// layout order, then a worklist over registers (def-use chains), add
+// varying ones until nothing changes. Registers never defined are
+// uniform (no definition varies). Cost: linear in the instructions and
+// the def-use chains, plus, per divergent branch, its region's
+// instructions and the live-in tests of its joins.
 
 // Uniformity is the result of ComputeUniformity.
 type Uniformity struct {
@@ -57,18 +58,20 @@ type Uniformity struct {
 // uniBuf is the analysis's working memory, kept with its result so that
 // recomputing into a dropped result allocates nothing once grown.
 type uniBuf struct {
-	flags  []bool
-	work   []ir.RegID
-	marks  []uint32
-	region []ir.BlockID
-	joins  []ir.BlockID
-	cand   []ir.RegID
-	tmp    []ir.RegID
-	pos    []int32
-	once   []uint8
-	defsW  []ir.BlockID
-	defsS  []uint32
-	files  []ir.File
+	flags   []bool
+	work    []ir.RegID
+	marks   []uint32
+	region  []ir.BlockID
+	joins   []ir.BlockID
+	cand    []ir.RegID
+	done    []bool
+	pending []ir.BlockID
+	tmp     []ir.RegID
+	pos     []int32
+	once    []uint8
+	defsW   []ir.BlockID
+	defsS   []uint32
+	files   []ir.File
 }
 
 // Files returns the register file of every register: UR/UP for uniform
@@ -184,8 +187,8 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	defer func() { bf.work = work[:0] }()
 	var refsBuf [32]RegRef
 	refs := refsBuf[:0]
-	markDefs := func(i ir.InstrID) {
-		refs = AppendRegRefs(f, i, refs[:0])
+	// markRefs marks the registers refs defines.
+	markRefs := func() {
 		for _, x := range refs {
 			if x.Def && !u.Varying[x.Reg] {
 				u.Varying[x.Reg] = true
@@ -200,13 +203,6 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 			if r, ok := f.ParamReg(id); ok && !u.Varying[r] {
 				u.Varying[r] = true
 				work = append(work, r)
-			}
-		}
-	}
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if divergenceSource(f, i) {
-				markDefs(i)
 			}
 		}
 	}
@@ -427,21 +423,100 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 			}
 		}
 	}
-	for len(work) > 0 {
-		r := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, use := range du.Uses(r) {
-			i := use.Instr
-			markDefs(i)
-			b := f.Block[i]
-			if !u.Divergent[b] && f.Op[i].Props().Has(ir.PBranch) && len(f.SuccsOf(b)) > 1 {
-				u.Divergent[b] = true
-				diverge(b)
+	// reached settles instruction i once a register it reads is varying:
+	// its definitions become varying, and a branch with more than one
+	// successor makes its block divergent. Each instruction is settled
+	// once (done), however many of its operands turn varying. The
+	// divergent blocks wait (pending) until the data dependence has
+	// spread: a register by then varying is no candidate of the region's
+	// liveness tests, the costly part (most registers defined in a
+	// divergent region read what made its branch divergent).
+	bf.done = grow(bf.done, f.NumInstrs())
+	done := bf.done
+	pending := bf.pending[:0]
+	defer func() { bf.pending = pending[:0] }()
+	// (refs holds i's references)
+	reached := func(i ir.InstrID) {
+		done[i] = true
+		markRefs()
+		b := f.Block[i]
+		if !u.Divergent[b] && f.Op[i].Props().Has(ir.PBranch) && len(f.SuccsOf(b)) > 1 {
+			u.Divergent[b] = true
+			pending = append(pending, b)
+		}
+	}
+	// The result is the least fixed point of the marking (every rule only
+	// adds varying registers, and which ones does not depend on the order
+	// they are found in), so any order of visits computes it. (One
+	// exception: onceValued caches answers its depth bound cut short, so
+	// where a chain of operands passes maxOnceDepth its answer can depend
+	// on which register was asked first, as it did in the worklist's
+	// order; TestUniformitySweepsMatchWorklist finds no function where
+	// the two orders differ.) Sweeps in
+	// layout order read the instructions in the order they are stored
+	// and carry data dependence forward within one sweep; the worklist
+	// over def-use chains then finishes what loops' back edges and
+	// divergent regions left (on a function of a million instructions a
+	// worklist from the start reads the chains and operands at random,
+	// twice the time per instruction of a small function). A sweep
+	// settles every instruction that reads a register marked before the
+	// sweep began, so after it only the registers marked during it (work)
+	// may have unsettled readers. Sweeps stop once one marks few
+	// registers (the worklist is cheaper then) and after maxSweeps, which
+	// keeps the cost linear.
+	for sweep := 0; ; sweep++ {
+		if sweep == maxSweeps || sweep > 0 && len(work) <= nr/sweepFew {
+			break
+		}
+		work = work[:0]
+		for _, b := range f.Layout {
+			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+				if done[i] {
+					continue
+				}
+				refs = AppendRegRefs(f, i, refs[:0])
+				in := false
+				for _, x := range refs {
+					if !x.Def && u.Varying[x.Reg] {
+						in = true
+						break
+					}
+				}
+				if in {
+					reached(i)
+				} else if sweep == 0 && divergenceSource(f, i) {
+					markRefs()
+				}
 			}
 		}
 	}
-	return u
+	for {
+		for len(work) > 0 {
+			r := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, use := range du.Uses(r) {
+				if i := use.Instr; !done[i] {
+					refs = AppendRegRefs(f, i, refs[:0])
+					reached(i)
+				}
+			}
+		}
+		if len(pending) == 0 {
+			return u
+		}
+		for _, b := range pending {
+			diverge(b)
+		}
+		pending = pending[:0]
+	}
 }
+
+// maxSweeps bounds the layout-order sweeps of the uniformity analysis
+// (a variable for the test that runs it with fewer); sweeps stop early
+// once one marks at most 1/sweepFew of the registers.
+var maxSweeps = 4
+
+const sweepFew = 64
 
 // maxOnceDepth bounds the chain of operands onceValued follows.
 const maxOnceDepth = 16

@@ -1,6 +1,7 @@
 package phases
 
 import (
+	"cmp"
 	"slices"
 	"sync/atomic"
 
@@ -140,8 +141,9 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	second := int64(0)
 	if first > 0 && kind.cleanup() && m.budget > 0 && !m.pl.now() {
 		// The use-def clean-up. Moving an instruction changes no def-use
-		// chain (only the order of its rows, which nothing here reads):
-		// the chains stay; after the kill class's sinks into other blocks
+		// chain (only the order of its rows, which keepRows and sortRows
+		// restore): the chains stay; after the kill class's
+		// sinks into other blocks
 		// liveness and what is computed from it go. The moves within a
 		// block (kinds 1 and 2) cross no definition or use of what they
 		// define and no definition of what they read, so every block's
@@ -161,7 +163,11 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		return false
 	}
 	if kind.down() {
-		p.A.Invalidate(ALiveness) // the chains stay valid for commonMoved
+		// The chains stay valid (their rows put back in layout order at
+		// the end: sortRows) and are declared preserved, so
+		// DoKillMovementUp finds them cached; commonMoved drops them when
+		// it commons something.
+		p.A.Invalidate(ALiveness)
 	} else {
 		// Liveness, uniformity and (rows kept in layout order: keepRows)
 		// the def-use chains stay valid; the pipeline's table declares
@@ -174,7 +180,13 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	}
 	if kind == moveKillDown {
 		if n := commonMoved(p, m.targets); n > 0 {
-			p.Count("duplicates commoned", n)
+			p.Count("duplicates commoned", n) // (the chains dropped)
+		} else if p.A.Valid()&ADefUse != 0 {
+			m.layoutAt = slices.Grow(m.layoutAt[:0], f.NumBlocks())[:f.NumBlocks()]
+			for k, b := range f.Layout {
+				m.layoutAt[b] = int32(k)
+			}
+			m.sortRows(p.A.DefUse())
 		}
 	}
 	return true
@@ -204,6 +216,12 @@ type mover struct {
 	order   []ir.InstrID
 	members []ir.InstrID
 	rowBuf  []core.Ref
+	// kill, down: the instructions moved, the instruction order of the
+	// last sweep (kept up to date by its moves) and the registers whose
+	// rows sortRows sorts
+	movedInstrs []ir.InstrID
+	pos         *instrOrder
+	rowRegs     []ir.RegID
 	// the texture sweep's pressure: the walker, the trace of the block
 	// being swept and the bound (texLimit)
 	walk  *core.PressureWalker
@@ -247,6 +265,7 @@ func (m *mover) sinkSweep() int64 {
 	order := p.A.Order()
 	moved := int64(0)
 	pos := newInstrOrder(f)
+	m.pos = pos
 	for k := len(order.RPO) - 1; k >= 0 && m.budget > 0; k-- {
 		if m.pl.stop() {
 			break
@@ -356,6 +375,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		f.Unlink(i)
 		f.InsertBefore(first, i)
 		pos.moved(i)
+		m.movedInstrs = append(m.movedInstrs, i)
 		return true
 	}
 	if !m.operandsMovable(i, du) || !m.sinkPaysAcross(i, r, target, first, du, pos) || !m.take() {
@@ -363,6 +383,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	}
 	f.Unlink(i)
 	defer pos.moved(i)
+	m.movedInstrs = append(m.movedInstrs, i)
 	m.targets = append(m.targets, target)
 	switch {
 	case first != ir.NoInstr:
@@ -394,6 +415,45 @@ func keepNewReg(refs []core.RegRef, n int, x core.RegRef) int {
 	}
 	refs[n] = x
 	return n + 1
+}
+
+// sortRows puts the def-use chains back in order after the kill class's
+// sweeps, so that they stay valid for the phases after it (the pipeline
+// declares them preserved, and DoKillMovementUp finds them cached). A
+// move changes no chain's references, only where the moved instruction's
+// references belong in the rows of the registers it reads, which hold
+// references in layout order (blocks by layout position, instructions by
+// place, an instruction's references together in operand order). The
+// sweeps themselves read the rows as they were at the phase's start (the
+// dominator walk of sinkOne takes the uses in row order and is bounded:
+// putting each row in order as the moves happen changed which sinks the
+// second sweep made), so the rows are sorted once, at the end: the rows
+// of the registers the moved instructions read, by layout position and
+// place (stable: an instruction's own references keep their order).
+func (m *mover) sortRows(du *core.DefUse) {
+	f, pos := m.f, m.pos
+	regs := m.rowRegs[:0]
+	for _, i := range m.movedInstrs {
+		m.jrefs = core.AppendRegRefs(f, i, m.jrefs[:0])
+		for _, x := range m.jrefs {
+			if !x.Def {
+				regs = append(regs, x.Reg)
+			}
+		}
+	}
+	slices.Sort(regs)
+	regs = slices.Compact(regs)
+	m.rowRegs = regs
+	at := m.layoutAt
+	for _, r := range regs {
+		slices.SortStableFunc(du.Uses(r), func(x, y core.Ref) int {
+			bx, by := at[f.Block[x.Instr]], at[f.Block[y.Instr]]
+			if bx != by {
+				return int(bx) - int(by)
+			}
+			return cmp.Compare(pos.pos[x.Instr], pos.pos[y.Instr])
+		})
+	}
 }
 
 // operandsMovable: i's register operands have at most one unguarded

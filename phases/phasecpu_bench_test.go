@@ -140,7 +140,8 @@ func BenchmarkPhaseCPUScaling(b *testing.B) {
 // (10K and 1M instructions; -short 10K and 100K), as
 // BenchmarkMovementScaling does, but with the analyses the pipeline's
 // cache held when the phase ran there computed beforehand (untimed), so
-// the phase pays what it pays inside the pipeline. For profiles:
+// the phase pays what it pays inside the pipeline. The phases are
+// alonePhases' (PHASEALONE=A,B to choose). For profiles:
 //
 //	go test ./phases -run '^$' -bench 'BenchmarkPhaseAlone/GvnCse/1000000' -benchtime 5x -cpuprofile cpu.out
 func BenchmarkPhaseAlone(b *testing.B) {
@@ -148,7 +149,7 @@ func BenchmarkPhaseAlone(b *testing.B) {
 	if testing.Short() {
 		sizes = []int{10_000, 100_000}
 	}
-	for _, name := range []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "OriDoPredication", "LateOriCommoning", "CSSA", "OriSplitLiveRanges", "OriSplitHighPressureLiveRanges"} {
+	for _, name := range alonePhases() {
 		for _, n := range sizes {
 			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
 				f, st, c, fn, held, cp := stateBeforeCached(b, name, n)
@@ -188,7 +189,18 @@ func BenchmarkPhaseAlone(b *testing.B) {
 	}
 }
 
-func mustLookup(b *testing.B, name string) int {
+// alonePhases are the phases BenchmarkPhaseAlone times: PHASEALONE=A,B
+// names them, else the ones the scaling work has looked at.
+func alonePhases() []string {
+	if v := os.Getenv("PHASEALONE"); v != "" {
+		return strings.Split(v, ",")
+	}
+	return []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "OriDoPredication", "LateOriCommoning", "CSSA",
+		"OriSplitLiveRanges", "OriSplitHighPressureLiveRanges",
+		"DoKillMovement", "DoKillMovementUp", "DoTexMovement", "DoTexMovementRaw", "OriHoistInvariantsLate"}
+}
+
+func mustLookup(b testing.TB, name string) int {
 	i, ok := Lookup(name)
 	if !ok {
 		b.Fatalf("no phase %s", name)
@@ -198,7 +210,7 @@ func mustLookup(b *testing.B, name string) int {
 
 // stateBeforeCached is stateBefore, also returning the analyses the
 // cache held when the phase started and the register cap it was given.
-func stateBeforeCached(b *testing.B, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc, Analysis, *Pass) {
+func stateBeforeCached(b testing.TB, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc, Analysis, *Pass) {
 	b.Helper()
 	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
 	target, _ := ParseTarget("sm_80")

@@ -170,7 +170,7 @@ var pipeline = []Phase{
 	// The movement engine's four phases (movement.go) follow LICM, whose
 	// family name they share, in the seed's order: the kill class down,
 	// then up, then the texture class with and without the clean-up.
-	{Name: "DoKillMovement", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovement, Preserves: PreserveCFG, MinOpt: 3, Impl: true,
+	{Name: "DoKillMovement", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovement, Preserves: PreserveCFG | ADefUse, MinOpt: 3, Impl: true,
 		Help: "movement engine, kind 0: sink pure definitions and invariant loads toward their readers (into the only successor path that reads them, never into or out of a loop) where that shortens live ranges; use-def clean-up and a second sweep; equal instructions it brings together commoned"},
 	{Name: "DoKillMovementUp", Pressure: Guarded, Form: NeedsSSA, Families: []string{"HoistInvariants"}, Fn: killMovementUp, Preserves: PreserveCFG | ADefUse | AUniformity | ALiveness, MinOpt: 3, Impl: true,
 		Help: "movement engine, kind 1 (an unnamed sibling in ptxas): raise a pure computation within its block toward its operands' definitions when the operands ending at it free more registers, in every file, than its result takes; clean-up and a second sweep"},
