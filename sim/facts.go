@@ -55,6 +55,9 @@ type loc struct {
 	// fcmp: floating-point immediates it (or a value made of it, such as
 	// its absolute value) is compared with
 	fcmp []float64
+	// guards: conditions the value must meet for branches to avoid
+	// paths that only trap (guard.go)
+	guards []guard
 }
 
 type kfacts struct {
@@ -121,6 +124,8 @@ type analyzer struct {
 	funcs  []*ir.Func
 	seen   map[*ir.Func]bool
 	isKP   map[ir.SymID]bool // kernel parameters
+	doom   map[*ir.Func]*funcDoom
+	pcmp   map[predKey]predCmp // predicate registers holding a comparison of an input
 }
 
 func (a *analyzer) locOf(key locKey) int32 {
@@ -136,7 +141,7 @@ func (a *analyzer) locOf(key locKey) int32 {
 // analyzeKernel reads f (a kernel) and the functions it calls.
 func analyzeKernel(f *ir.Func) *kfacts {
 	k := &kfacts{byKey: map[locKey]int32{}}
-	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}}
+	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}, doom: map[*ir.Func]*funcDoom{}, pcmp: map[predKey]predCmp{}}
 	for _, id := range f.Params {
 		a.isKP[id] = true
 		size, _, _ := symGeom(f.Mod, &f.Mod.Syms[id])
@@ -723,7 +728,12 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if len(src) >= 2 {
 			a.compare(f, src[0], src[1], !t.IsFloat())
 		}
+		if base == "setp" {
+			a.noteCmp(f, i, rest, dst, src, t)
+		}
 		a.clobber(f, dst)
+	case "bra":
+		a.noteBranch(f, i)
 	case "selp":
 		if len(dst) == 1 && len(src) >= 2 {
 			x, y := a.val(f, src[0]), a.val(f, src[1])

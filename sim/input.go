@@ -264,8 +264,72 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 	return Input{Launch: l, Mem: g.mem}
 }
 
-// value draws the value of location li, size bytes wide.
+// value draws the value of location li, size bytes wide, on the
+// passing side of the assertions that test it (guarded).
 func (g *inputGen) value(li int32, size int) uint64 {
+	return g.guarded(li, g.draw(li, size))
+}
+
+// guardedSeeds: on seeds with seed%guardedSeeds != 0 the inputs an
+// assertion tests are drawn to pass it; the others keep their draws, so
+// the code up to the trap (and the trap) runs too.
+const guardedSeeds = 4
+
+// guarded returns v, or, on most seeds, when v fails one of location
+// li's guards (a comparison whose other outcome only traps), one of the
+// candidates that meet them all (the seed picks which): the immediates
+// of the guards and their premises and the neighbours of each, then
+// small values. A pointer that must not be null gets its buffer.
+func (g *inputGen) guarded(li int32, v uint64) uint64 {
+	lc := &g.m.k.locs[li]
+	if len(lc.guards) == 0 || g.seed%guardedSeeds == 0 {
+		return v
+	}
+	ok := func(x uint64) bool {
+		for i := range lc.guards {
+			if !lc.guards[i].holds(x) {
+				return false
+			}
+		}
+		return true
+	}
+	if ok(v) {
+		return v
+	}
+	if lc.ptr && v == 0 {
+		if a := g.regionOf(li); ok(a) {
+			return a
+		}
+	}
+	var pass []uint64
+	try := func(c cond) {
+		c0 := c.c - uint64(c.off)
+		for _, x := range [...]uint64{c0, c0 + 1, c0 - 1} {
+			if ok(x) && !containsU(pass, x) {
+				pass = append(pass, x)
+			}
+		}
+	}
+	for i := range lc.guards {
+		gd := &lc.guards[i]
+		try(gd.cond)
+		for k := range gd.npre {
+			try(gd.pre[k])
+		}
+	}
+	if len(pass) == 0 {
+		for x := uint64(0); x < 64; x++ {
+			if ok(x) {
+				return x
+			}
+		}
+		return v
+	}
+	return pass[g.r.Intn(len(pass))]
+}
+
+// draw draws the value of location li, size bytes wide.
+func (g *inputGen) draw(li int32, size int) uint64 {
 	lc := &g.m.k.locs[li]
 	r := g.r
 	switch {

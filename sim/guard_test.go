@@ -1,0 +1,93 @@
+package sim_test
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/ptxopt/ptxopt/sim"
+)
+
+// guardKernel asserts n == 12 (a trap), and, for t, the cascade
+// `if (t != 0 && t > 2 && t != 3) fail()`, where fail calls
+// __assertfail: the work (the store of t) runs only past both.
+const guardKernel = `
+.version 7.0
+.target sm_70
+.address_size 64
+.extern .func __assertfail(.param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e);
+.func fail()
+{
+	.reg .b64 %rd<2>;
+	mov.u64 %rd1, 0;
+	{
+	.param .b64 p0;
+	st.param.b64 [p0], %rd1;
+	.param .b64 p1;
+	st.param.b64 [p1], %rd1;
+	.param .b32 p2;
+	st.param.b32 [p2], 0;
+	.param .b64 p3;
+	st.param.b64 [p3], %rd1;
+	.param .b64 p4;
+	st.param.b64 [p4], 1;
+	call.uni __assertfail, (p0, p1, p2, p3, p4);
+	}
+	ret;
+}
+.visible .entry k(.param .u64 out, .param .u32 n, .param .u32 t)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [n];
+	ld.param.u32 %r2, [t];
+	setp.ne.s32 %p1, %r1, 12;
+	@%p1 bra FAIL1;
+	setp.eq.s32 %p2, %r2, 0;
+	@%p2 bra OK;
+	setp.gt.s32 %p3, %r2, 2;
+	@!%p3 bra OK;
+	setp.ne.s32 %p4, %r2, 3;
+	@%p4 bra FAIL2;
+OK:
+	st.global.u32 [%rd1], %r2;
+	ret;
+FAIL1:
+	trap;
+FAIL2:
+	call.uni fail;
+	ret;
+}
+`
+
+// The inputs an assertion tests are drawn on its passing side on three
+// seeds of four: n is 12, and t is anything the cascade lets through (0,
+// at most 2, or 3), not only the 3 the innermost test names. Without the
+// guards n is 12 on few seeds (it is drawn near 12, or small).
+func TestInputGuardsPassAssertions(t *testing.T) {
+	f := parseKernel(t, guardKernel, "k")
+	maker := sim.NewInputMaker(f)
+	seen := map[int32]bool{}
+	for seed := int64(0); seed < 64; seed++ {
+		in := maker.Make(seed, 1<<20)
+		in.Launch.MaxSteps = 100_000
+		n := binary.LittleEndian.Uint32(in.Launch.Params[1])
+		tv := int32(binary.LittleEndian.Uint32(in.Launch.Params[2]))
+		_, err := sim.RunFunc(f, &in.Launch, in.Mem)
+		passes := n == 12 && (tv == 0 || tv <= 2 || tv == 3)
+		if (err == nil) != passes {
+			t.Fatalf("seed %d: n=%d t=%d: run error %v, want a trap exactly when an assertion fails", seed, n, tv, err)
+		}
+		if seed%4 == 0 {
+			continue
+		}
+		if err != nil {
+			t.Fatalf("seed %d: n=%d t=%d: %v (the guarded inputs should pass the assertions)", seed, n, tv, err)
+		}
+		seen[tv] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("t took the values %v on the guarded seeds: the premises of the innermost test (t != 0, t > 2) should let other values than 3 through", seen)
+	}
+}
