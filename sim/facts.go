@@ -22,10 +22,11 @@ import (
 type locKind uint8
 
 const (
-	lkParam locKind = iota // bytes of a kernel parameter at off
-	lkConst                // bytes of a module .const variable at off
-	lkField                // bytes at off (-1: any element) of the buffer loc parent points to
-	lkRet                  // the result of a call to a function without a body
+	lkParam  locKind = iota // bytes of a kernel parameter at off
+	lkConst                 // bytes of a module .const variable at off
+	lkField                 // bytes at off (-1: any element) of the buffer loc parent points to
+	lkRet                   // the result of a call to a function without a body
+	lkGlobal                // bytes of a module .global variable without an initializer at off
 )
 
 type locKey struct {
@@ -286,6 +287,14 @@ func (a *analyzer) isConstVar(f *ir.Func, id ir.SymID) bool {
 	return s.Kind == ir.SymVar && s.Space == ir.SpaceConst && s.Owner == ir.NoFunc && f.Str(s.Init) == ""
 }
 
+// isInputGlobal reports whether symbol id is a module .global variable
+// declared without an initializer (and defined here, not extern): its
+// bytes are an input, as a runtime sets them before a launch.
+func isInputGlobal(f *ir.Func, id ir.SymID) bool {
+	s := &f.Mod.Syms[id]
+	return s.Kind == ir.SymVar && s.Space == ir.SpaceGlobal && s.Owner == ir.NoFunc && s.Linkage&ir.LinkExtern == 0 && f.Str(s.Init) == ""
+}
+
 // load returns what a load of width size from address v yields.
 func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 	out := noVal
@@ -296,6 +305,8 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 			out.loc = a.locOf(locKey{kind: lkParam, sym: v.vsym, off: v.off})
 		case a.isConstVar(f, v.vsym):
 			out.loc = a.locOf(locKey{kind: lkConst, sym: v.vsym, off: v.off})
+		case isInputGlobal(f, v.vsym) && v.off >= 0:
+			out.loc = a.locOf(locKey{kind: lkGlobal, sym: v.vsym, off: v.off})
 		default:
 			if s, ok := a.slots[slotKey{v.vsym, v.off}]; ok {
 				return s

@@ -91,3 +91,69 @@ func TestInputGuardsPassAssertions(t *testing.T) {
 		t.Errorf("t took the values %v on the guarded seeds: the premises of the innermost test (t != 0, t > 2) should let other values than 3 through", seen)
 	}
 }
+
+// globalsKernel reads state a runtime sets before the launch from .global
+// variables without an initializer (OptiX's per-ray payload and maximum
+// depth): out = depth < max_depth ? depth + 100 : 7.
+const globalsKernel = `
+.version 7.0
+.target sm_70
+.address_size 64
+.global .align 4 .u32 max_depth;
+.global .align 4 .b8 prd[8];
+.visible .entry k(.param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [out];
+	ld.global.u32 %r1, [prd+4];
+	ld.global.u32 %r2, [max_depth];
+	mov.u32 %r3, 7;
+	setp.ge.s32 %p1, %r1, %r2;
+	@%p1 bra DONE;
+	add.s32 %r3, %r1, 100;
+DONE:
+	st.global.u32 [%rd1], %r3;
+	ret;
+}
+`
+
+// The .global variables without an initializer are inputs: the launch
+// patches them (the same bytes for both versions of a kernel), so the
+// code behind depth < max_depth runs; with them left zero it never does.
+func TestInputUninitializedGlobals(t *testing.T) {
+	f := parseKernel(t, globalsKernel, "k")
+	maker := sim.NewInputMaker(f)
+	deeper := 0
+	for seed := int64(0); seed < 16; seed++ {
+		in := maker.Make(seed, 1<<20)
+		in.Launch.MaxSteps = 100_000
+		var depth, maxDepth int32
+		for _, g := range in.Launch.Global {
+			switch f.Str(f.Mod.Syms[g.Sym].Name) {
+			case "prd":
+				if g.Off == 4 && len(g.Data) == 4 {
+					depth = int32(binary.LittleEndian.Uint32(g.Data))
+				}
+			case "max_depth":
+				maxDepth = int32(binary.LittleEndian.Uint32(g.Data))
+			}
+		}
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		want := uint32(7)
+		if depth < maxDepth {
+			want = uint32(depth + 100)
+			deeper++
+		}
+		out := binary.LittleEndian.Uint64(in.Launch.Params[0])
+		if got := binary.LittleEndian.Uint32(in.Mem.Read(out, 4)); got != want {
+			t.Fatalf("seed %d: depth %d, max_depth %d: out %d, want %d", seed, depth, maxDepth, got, want)
+		}
+	}
+	if deeper == 0 {
+		t.Errorf("no seed gave depth < max_depth: the .global variables without an initializer are not inputs")
+	}
+}

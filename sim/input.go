@@ -227,7 +227,9 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 		}
 		l.Params = append(l.Params, b)
 	}
-	// .const launch-parameter blocks and results of functions without a body
+	// .const launch-parameter blocks, .global variables without an
+	// initializer and results of functions without a body
+	gcov := map[ir.SymID][]bool{}
 	for i := range k.locs {
 		lc := &k.locs[i]
 		switch lc.key.kind {
@@ -239,6 +241,17 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 			buf := make([]byte, sz)
 			putLE(buf, g.value(int32(i), sz))
 			l.Const = append(l.Const, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
+		case lkGlobal:
+			// a .global variable without an initializer: its bytes at
+			// the offset, when they fit in it
+			sz := max(lc.size, 1)
+			vs, _, _ := symGeom(im.f.Mod, &im.f.Mod.Syms[lc.key.sym])
+			if lc.key.off < 0 || int(lc.key.off)+sz > vs || !coveredOnce(gcov, lc.key.sym, int(lc.key.off), sz) {
+				continue
+			}
+			buf := make([]byte, sz)
+			putLE(buf, g.value(int32(i), sz))
+			l.Global = append(l.Global, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
 		case lkRet:
 			name := im.f.Str(im.f.Mod.Syms[lc.key.sym].Name)
 			switch {
@@ -654,4 +667,24 @@ func usesDynShared(f *ir.Func) bool {
 		}
 	}
 	return false
+}
+
+// coveredOnce marks bytes off..off+n of variable sym taken and reports
+// whether none was before (two loads of different widths at overlapping
+// offsets patch the bytes once, the first one's way).
+func coveredOnce(cov map[ir.SymID][]bool, sym ir.SymID, off, n int) bool {
+	c := cov[sym]
+	if len(c) < off+n {
+		c = append(c, make([]bool, off+n-len(c))...)
+		cov[sym] = c
+	}
+	for j := off; j < off+n; j++ {
+		if c[j] {
+			return false
+		}
+	}
+	for j := off; j < off+n; j++ {
+		c[j] = true
+	}
+	return true
 }
