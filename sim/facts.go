@@ -435,7 +435,7 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand, integer bool) {
 					if vx.offKnown && !vx.scaled {
 						c -= uint64(vx.off)
 					}
-					if len(l.cmp) < 16 && !containsU(l.cmp, c) {
+					if len(l.cmp) < maxCmps && !containsU(l.cmp, c) {
 						l.cmp = append(l.cmp, c)
 					}
 				}
@@ -938,3 +938,8 @@ func symGeom(mod *ir.Module, s *ir.Symbol) (size, align int, dynamic bool) {
 	ml := &modLayout{mod: mod}
 	return ml.symGeometry(s)
 }
+
+// maxCmps bounds the immediates kept per location: a switch on an
+// operation code (SystemDS's matrix_scalar_op compares one with 0 to 18)
+// needs them all for the inputs to reach every case.
+const maxCmps = 32
