@@ -49,6 +49,10 @@ type loc struct {
 	// capacity: compared with a multiple of another input (a size in
 	// bytes that must hold a count of elements)
 	capacity bool
+	// scaledZero: a value made of it (shifted, multiplied, masked) is
+	// compared with zero: a count of elements whose size in bytes is
+	// tested (Rust's slice loops: len*32 == 0), not an optional pointer
+	scaledZero bool
 	// idxAlign: the widest access through a pointer it was added to (an
 	// index that is a byte offset keeps such accesses aligned)
 	idxAlign int
@@ -429,6 +433,9 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand, integer bool) {
 				}
 				if ok && !math.IsNaN(c) && len(l.fcmp) < 8 && !containsF(l.fcmp, c) {
 					l.fcmp = append(l.fcmp, c)
+				}
+				if !im.Kind.IsFloat() && im.Bits == 0 && vx.scaled && !vx.hiword && integer {
+					l.scaledZero = true
 				}
 				if !im.Kind.IsFloat() {
 					c := im.Bits

@@ -228,3 +228,71 @@ func TestInputEdgeFloats(t *testing.T) {
 		}
 	}
 }
+
+// sliceKernel walks a slice the way Rust's iterators do: the loop runs
+// while len*8 bytes remain (len*8 == 0: an empty slice), summing the
+// elements. len is a 64-bit value compared with zero only after a shift,
+// a count of elements, not an optional pointer: it is drawn non-zero on
+// some seeds, so the loop body runs. (The slice is read through the
+// non-coherent cache, so out never aliases it.)
+const sliceKernel = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u64 s)
+{
+	.reg .pred %p<2>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u64 %rd2, [s];
+	ld.global.nc.u64 %rd3, [%rd2];
+	ld.global.nc.u64 %rd4, [%rd2+8];
+	shl.b64 %rd5, %rd4, 3;
+	mov.u64 %rd6, 0;
+	setp.eq.s64 %p1, %rd5, 0;
+	@%p1 bra DONE;
+LOOP:
+	ld.global.u64 %rd7, [%rd3];
+	add.s64 %rd6, %rd6, %rd7;
+	add.s64 %rd3, %rd3, 8;
+	add.s64 %rd5, %rd5, -8;
+	setp.ne.s64 %p1, %rd5, 0;
+	@%p1 bra LOOP;
+DONE:
+	st.global.u64 [%rd1], %rd5;
+	st.global.u64 [%rd1+8], %rd4;
+	ret;
+}
+`
+
+// A 64-bit field whose scaled value (a size in bytes) is compared with
+// zero is a small count, not an optional pointer left null: the loop over
+// the slice runs on some seeds and ends on every one (len below 9). As an
+// optional pointer it would be 0 on every seed (and a buffer's address,
+// a loop of 2^40 iterations, on the variants that flip it).
+func TestInputScaledZeroIsCount(t *testing.T) {
+	f := parseKernel(t, sliceKernel, "k")
+	maker := sim.NewInputMaker(f)
+	if maker.Choices() != 0 {
+		t.Errorf("%d null choices, want none (the count is no optional pointer)", maker.Choices())
+	}
+	ran := 0
+	for seed := int64(0); seed < 16; seed++ {
+		in := maker.Make(seed, 1<<20)
+		in.Launch.MaxSteps = 1_000_000
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		out := binary.LittleEndian.Uint64(in.Launch.Params[0])
+		n := binary.LittleEndian.Uint64(in.Mem.Read(out+8, 8))
+		if n > 8 {
+			t.Fatalf("seed %d: len %d, want a few elements", seed, n)
+		}
+		if n > 0 {
+			ran++
+		}
+	}
+	if ran == 0 {
+		t.Errorf("len was 0 on every seed: the loop over the slice never ran")
+	}
+}

@@ -49,7 +49,7 @@ func NewInputMaker(f *ir.Func) *InputMaker {
 // tests for null: a pointer compared with 0, or a 64-bit value compared
 // with 0 alone (an optional pointer the facts did not see used as one).
 func isNullChoice(lc *loc) bool {
-	if lc.size != 8 || !containsU(lc.cmp, 0) {
+	if lc.size != 8 || !containsU(lc.cmp, 0) || lc.scaledZero && !lc.ptr {
 		return false
 	}
 	return lc.ptr || len(lc.cmp) == 1 && !lc.count
@@ -370,6 +370,10 @@ func (g *inputGen) draw(li int32, size int) uint64 {
 			return uint64(math.Float32bits(float32(v)))
 		}
 		return math.Float64bits(v)
+	case size == 8 && lc.scaledZero && !lc.ptr && len(lc.cmp) == 1 && !lc.count:
+		// a 64-bit count whose size in bytes is tested for zero: a few
+		// elements (none on some seeds)
+		return uint64(r.Intn(9))
 	case size == 8 && len(lc.cmp) == 1 && lc.cmp[0] == 0 && !lc.count:
 		// a 64-bit value only tested for zero: an optional pointer, left
 		// null unless a variant flips it
