@@ -400,14 +400,6 @@ func (g *inputGen) draw(li int32, size int) uint64 {
 		// few thousand of them (a scratch allocator then carves its
 		// buffers instead of returning null)
 		return 1 << (12 + r.Intn(7))
-	case lc.float && (size == 4 || size == 8) && r.Intn(8) == 0:
-		// a value a math routine treats apart (pow(0, y), pow(x, inf),
-		// a NaN): the special-case paths of inlined libdevice run too
-		v := edgeFloats[r.Intn(len(edgeFloats))]
-		if size == 4 {
-			return uint64(math.Float32bits(float32(v)))
-		}
-		return math.Float64bits(v)
 	case lc.float && size == 4:
 		return uint64(math.Float32bits(float32(r.NormFloat64() * 8)))
 	case lc.float && size == 8:
@@ -526,10 +518,6 @@ func (g *inputGen) newRegion(li int32) uint64 {
 					v := float64(int64(h%2000)-1000) / 64
 					if len(fd.fcmp) > 0 && h>>62 == 0 {
 						v = nearFloat(fd.fcmp, h>>11)
-					} else if h>>40&15 == 0 {
-						// one element in 16: a value a math routine
-						// treats apart
-						v = edgeFloats[(h>>8)%uint64(len(edgeFloats))]
 					}
 					if fd.size == 8 {
 						putLE(dst[p:p+8], math.Float64bits(v))
@@ -579,11 +567,6 @@ func nearFloat(cs []float64, h uint64) float64 {
 	return v
 }
 
-// edgeFloats are the floating-point inputs math routines test for:
-// zeros of both signs, ±1, a negative non-integer, infinities, a NaN,
-// and magnitudes past where float arithmetic overflows or underflows.
-var edgeFloats = [...]float64{0, math.Copysign(0, -1), 1, -1, -2.5, math.Inf(1), math.Inf(-1), math.NaN(), 1e30, -1e-30}
-
 // mix is a 64-bit hash of a position in a region (splitmix64 finalizer).
 func mix(seed, id, pos uint64) uint64 {
 	x := seed*0x9e3779b97f4a7c15 ^ id*0xbf58476d1ce4e5b9 ^ pos*0x94d049bb133111eb
@@ -608,10 +591,6 @@ func fillWords(dst []byte, off, seed, id uint64, style int) {
 			v = uint32(h % 8)
 		case fillFloat:
 			v = math.Float32bits(float32(int64(h>>8)%4096-2048) / 128)
-			if h>>59 == 0 {
-				// one word in 32: a value a math routine treats apart
-				v = math.Float32bits(float32(edgeFloats[(h>>8)%uint64(len(edgeFloats))]))
-			}
 		default:
 			switch h >> 62 {
 			case 0:
