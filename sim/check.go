@@ -9,9 +9,9 @@ import (
 	"github.com/ptxopt/ptxopt/ir"
 )
 
-// staleSeeds is how many extra seeds in a row may execute no changed or
-// removed instruction that had not executed before DiffOptions'
-// UntilCovered stops.
+// staleSeeds is how many extra compared seeds in a row may execute no
+// changed or removed instruction that had not executed before
+// DiffOptions' UntilCovered stops.
 const staleSeeds = 4
 
 // DiffOptions controls the differential check.
@@ -26,8 +26,8 @@ type DiffOptions struct {
 	ExtraSeeds int
 	// UntilCovered: the extra seeds also run while some changed or
 	// removed instruction has not executed, as long as they keep
-	// executing ones that had not (staleSeeds seeds in a row that execute
-	// none new end them).
+	// executing ones that had not (staleSeeds compared seeds in a row
+	// that execute none new end them).
 	UntilCovered bool
 	// Variant flips these null choices (InputMaker.MakeVariant) in every
 	// seed's input: it reproduces a mismatch the variant search found
@@ -356,16 +356,21 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 		flip []int32
 	}
 	var productive []variant
-	lastRan, stale := -1, 0
+	lastRan, lastMatches, stale := -1, 0, 0
 	for k := 0; k < o.Seeds+o.ExtraSeeds; k++ {
 		if k >= o.Seeds && o.UntilCovered && changed && res.Matches > 0 {
 			n, of := ranCount()
-			if n > lastRan {
+			switch {
+			case n > lastRan:
 				stale = 0
-			} else {
+			case res.Matches > lastMatches:
+				// only a compared seed is stale: one that trapped in
+				// both versions (an input drawn on the failing side of
+				// an assertion, see guardedSeeds) says nothing of
+				// whether more seeds would reach more of the change
 				stale++
 			}
-			lastRan = n
+			lastRan, lastMatches = n, res.Matches
 			if n == of || stale >= staleSeeds {
 				break
 			}

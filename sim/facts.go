@@ -22,10 +22,11 @@ import (
 type locKind uint8
 
 const (
-	lkParam locKind = iota // bytes of a kernel parameter at off
-	lkConst                // bytes of a module .const variable at off
-	lkField                // bytes at off (-1: any element) of the buffer loc parent points to
-	lkRet                  // the result of a call to a function without a body
+	lkParam  locKind = iota // bytes of a kernel parameter at off
+	lkConst                 // bytes of a module .const variable at off
+	lkField                 // bytes at off (-1: any element) of the buffer loc parent points to
+	lkRet                   // the result of a call to a function without a body
+	lkGlobal                // bytes of a module .global variable without an initializer at off
 )
 
 type locKey struct {
@@ -48,6 +49,10 @@ type loc struct {
 	// capacity: compared with a multiple of another input (a size in
 	// bytes that must hold a count of elements)
 	capacity bool
+	// scaledZero: a value made of it (shifted, multiplied, masked) is
+	// compared with zero: a count of elements whose size in bytes is
+	// tested (Rust's slice loops: len*32 == 0), not an optional pointer
+	scaledZero bool
 	// idxAlign: the widest access through a pointer it was added to (an
 	// index that is a byte offset keeps such accesses aligned)
 	idxAlign int
@@ -55,6 +60,9 @@ type loc struct {
 	// fcmp: floating-point immediates it (or a value made of it, such as
 	// its absolute value) is compared with
 	fcmp []float64
+	// guards: conditions the value must meet for branches to avoid
+	// paths that only trap (guard.go)
+	guards []guard
 }
 
 type kfacts struct {
@@ -121,6 +129,8 @@ type analyzer struct {
 	funcs  []*ir.Func
 	seen   map[*ir.Func]bool
 	isKP   map[ir.SymID]bool // kernel parameters
+	doom   map[*ir.Func]*funcDoom
+	pcmp   map[predKey]predCmp // predicate registers holding a comparison of an input
 }
 
 func (a *analyzer) locOf(key locKey) int32 {
@@ -136,7 +146,7 @@ func (a *analyzer) locOf(key locKey) int32 {
 // analyzeKernel reads f (a kernel) and the functions it calls.
 func analyzeKernel(f *ir.Func) *kfacts {
 	k := &kfacts{byKey: map[locKey]int32{}}
-	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}}
+	a := &analyzer{k: k, kernel: f, regs: map[*ir.Func][]rv{}, slots: map[slotKey]rv{}, seen: map[*ir.Func]bool{}, isKP: map[ir.SymID]bool{}, doom: map[*ir.Func]*funcDoom{}, pcmp: map[predKey]predCmp{}}
 	for _, id := range f.Params {
 		a.isKP[id] = true
 		size, _, _ := symGeom(f.Mod, &f.Mod.Syms[id])
@@ -281,6 +291,14 @@ func (a *analyzer) isConstVar(f *ir.Func, id ir.SymID) bool {
 	return s.Kind == ir.SymVar && s.Space == ir.SpaceConst && s.Owner == ir.NoFunc && f.Str(s.Init) == ""
 }
 
+// isInputGlobal reports whether symbol id is a module .global variable
+// declared without an initializer (and defined here, not extern): its
+// bytes are an input, as a runtime sets them before a launch.
+func isInputGlobal(f *ir.Func, id ir.SymID) bool {
+	s := &f.Mod.Syms[id]
+	return s.Kind == ir.SymVar && s.Space == ir.SpaceGlobal && s.Owner == ir.NoFunc && s.Linkage&ir.LinkExtern == 0 && f.Str(s.Init) == ""
+}
+
 // load returns what a load of width size from address v yields.
 func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 	out := noVal
@@ -291,6 +309,8 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 			out.loc = a.locOf(locKey{kind: lkParam, sym: v.vsym, off: v.off})
 		case a.isConstVar(f, v.vsym):
 			out.loc = a.locOf(locKey{kind: lkConst, sym: v.vsym, off: v.off})
+		case isInputGlobal(f, v.vsym) && v.off >= 0:
+			out.loc = a.locOf(locKey{kind: lkGlobal, sym: v.vsym, off: v.off})
 		default:
 			if s, ok := a.slots[slotKey{v.vsym, v.off}]; ok {
 				return s
@@ -414,12 +434,15 @@ func (a *analyzer) compare(f *ir.Func, x, y ir.Operand, integer bool) {
 				if ok && !math.IsNaN(c) && len(l.fcmp) < 8 && !containsF(l.fcmp, c) {
 					l.fcmp = append(l.fcmp, c)
 				}
+				if !im.Kind.IsFloat() && im.Bits == 0 && vx.scaled && !vx.hiword && integer {
+					l.scaledZero = true
+				}
 				if !im.Kind.IsFloat() {
 					c := im.Bits
 					if vx.offKnown && !vx.scaled {
 						c -= uint64(vx.off)
 					}
-					if len(l.cmp) < 16 && !containsU(l.cmp, c) {
+					if len(l.cmp) < maxCmps && !containsU(l.cmp, c) {
 						l.cmp = append(l.cmp, c)
 					}
 				}
@@ -723,7 +746,12 @@ func (a *analyzer) instr(f *ir.Func, i ir.InstrID) {
 		if len(src) >= 2 {
 			a.compare(f, src[0], src[1], !t.IsFloat())
 		}
+		if base == "setp" {
+			a.noteCmp(f, i, rest, dst, src, t)
+		}
 		a.clobber(f, dst)
+	case "bra":
+		a.noteBranch(f, i)
 	case "selp":
 		if len(dst) == 1 && len(src) >= 2 {
 			x, y := a.val(f, src[0]), a.val(f, src[1])
@@ -917,3 +945,8 @@ func symGeom(mod *ir.Module, s *ir.Symbol) (size, align int, dynamic bool) {
 	ml := &modLayout{mod: mod}
 	return ml.symGeometry(s)
 }
+
+// maxCmps bounds the immediates kept per location: a switch on an
+// operation code (SystemDS's matrix_scalar_op compares one with 0 to 18)
+// needs them all for the inputs to reach every case.
+const maxCmps = 32

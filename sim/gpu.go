@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -75,7 +76,8 @@ type GPUChunk struct {
 	Final uint64 `json:"final"`
 }
 
-// GPUConst patches bytes of a .const variable before the launch.
+// GPUConst patches bytes of a .const variable, or of a .global variable
+// without an initializer, before the launch.
 type GPUConst struct {
 	Sym string `json:"sym"`
 	Off int    `json:"off"`
@@ -207,7 +209,7 @@ func ExportGPU(f *ir.Func, seed int64, o DiffOptions) (*GPUCase, []byte, error) 
 	if bad != nil {
 		return nil, nil, bad
 	}
-	for _, cp := range l.Const {
+	for _, cp := range append(slices.Clip(l.Const), l.Global...) {
 		c.Const = append(c.Const, GPUConst{Sym: f.Str(f.Mod.Syms[cp.Sym].Name), Off: cp.Off, Hex: fmt.Sprintf("%x", cp.Data)})
 	}
 	ml := newModLayout(f.Mod)

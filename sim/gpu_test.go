@@ -81,7 +81,11 @@ func replayGPUCase(t *testing.T, f *ir.Func, c *GPUCase, blob []byte, base uint6
 				sym = ir.SymID(i)
 			}
 		}
-		l.Const = append(l.Const, ConstPatch{Sym: sym, Off: cp.Off, Data: b})
+		if f.Mod.Syms[sym].Space == ir.SpaceGlobal {
+			l.Global = append(l.Global, ConstPatch{Sym: sym, Off: cp.Off, Data: b})
+		} else {
+			l.Const = append(l.Const, ConstPatch{Sym: sym, Off: cp.Off, Data: b})
+		}
 	}
 	p, err := Compile(f)
 	if err != nil {

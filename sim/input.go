@@ -49,7 +49,7 @@ func NewInputMaker(f *ir.Func) *InputMaker {
 // tests for null: a pointer compared with 0, or a 64-bit value compared
 // with 0 alone (an optional pointer the facts did not see used as one).
 func isNullChoice(lc *loc) bool {
-	if lc.size != 8 || !containsU(lc.cmp, 0) {
+	if lc.size != 8 || !containsU(lc.cmp, 0) || lc.scaledZero && !lc.ptr {
 		return false
 	}
 	return lc.ptr || len(lc.cmp) == 1 && !lc.count
@@ -227,7 +227,9 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 		}
 		l.Params = append(l.Params, b)
 	}
-	// .const launch-parameter blocks and results of functions without a body
+	// .const launch-parameter blocks, .global variables without an
+	// initializer and results of functions without a body
+	gcov := map[ir.SymID][]bool{}
 	for i := range k.locs {
 		lc := &k.locs[i]
 		switch lc.key.kind {
@@ -239,6 +241,17 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 			buf := make([]byte, sz)
 			putLE(buf, g.value(int32(i), sz))
 			l.Const = append(l.Const, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
+		case lkGlobal:
+			// a .global variable without an initializer: its bytes at
+			// the offset, when they fit in it
+			sz := max(lc.size, 1)
+			vs, _, _ := symGeom(im.f.Mod, &im.f.Mod.Syms[lc.key.sym])
+			if lc.key.off < 0 || int(lc.key.off)+sz > vs || !coveredOnce(gcov, lc.key.sym, int(lc.key.off), sz) {
+				continue
+			}
+			buf := make([]byte, sz)
+			putLE(buf, g.value(int32(i), sz))
+			l.Global = append(l.Global, ConstPatch{Sym: lc.key.sym, Off: int(lc.key.off), Data: buf})
 		case lkRet:
 			name := im.f.Str(im.f.Mod.Syms[lc.key.sym].Name)
 			switch {
@@ -264,8 +277,72 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 	return Input{Launch: l, Mem: g.mem}
 }
 
-// value draws the value of location li, size bytes wide.
+// value draws the value of location li, size bytes wide, on the
+// passing side of the assertions that test it (guarded).
 func (g *inputGen) value(li int32, size int) uint64 {
+	return g.guarded(li, g.draw(li, size))
+}
+
+// guardedSeeds: on seeds with seed%guardedSeeds != 0 the inputs an
+// assertion tests are drawn to pass it; the others keep their draws, so
+// the code up to the trap (and the trap) runs too.
+const guardedSeeds = 4
+
+// guarded returns v, or, on most seeds, when v fails one of location
+// li's guards (a comparison whose other outcome only traps), one of the
+// candidates that meet them all (the seed picks which): the immediates
+// of the guards and their premises and the neighbours of each, then
+// small values. A pointer that must not be null gets its buffer.
+func (g *inputGen) guarded(li int32, v uint64) uint64 {
+	lc := &g.m.k.locs[li]
+	if len(lc.guards) == 0 || g.seed%guardedSeeds == 0 {
+		return v
+	}
+	ok := func(x uint64) bool {
+		for i := range lc.guards {
+			if !lc.guards[i].holds(x) {
+				return false
+			}
+		}
+		return true
+	}
+	if ok(v) {
+		return v
+	}
+	if lc.ptr && v == 0 {
+		if a := g.regionOf(li); ok(a) {
+			return a
+		}
+	}
+	var pass []uint64
+	try := func(c cond) {
+		c0 := c.c - uint64(c.off)
+		for _, x := range [...]uint64{c0, c0 + 1, c0 - 1} {
+			if ok(x) && !containsU(pass, x) {
+				pass = append(pass, x)
+			}
+		}
+	}
+	for i := range lc.guards {
+		gd := &lc.guards[i]
+		try(gd.cond)
+		for k := range gd.npre {
+			try(gd.pre[k])
+		}
+	}
+	if len(pass) == 0 {
+		for x := uint64(0); x < 64; x++ {
+			if ok(x) {
+				return x
+			}
+		}
+		return v
+	}
+	return pass[g.r.Intn(len(pass))]
+}
+
+// draw draws the value of location li, size bytes wide.
+func (g *inputGen) draw(li int32, size int) uint64 {
 	lc := &g.m.k.locs[li]
 	r := g.r
 	switch {
@@ -293,6 +370,10 @@ func (g *inputGen) value(li int32, size int) uint64 {
 			return uint64(math.Float32bits(float32(v)))
 		}
 		return math.Float64bits(v)
+	case size == 8 && lc.scaledZero && !lc.ptr && len(lc.cmp) == 1 && !lc.count:
+		// a 64-bit count whose size in bytes is tested for zero: a few
+		// elements (none on some seeds)
+		return uint64(r.Intn(9))
 	case size == 8 && len(lc.cmp) == 1 && lc.cmp[0] == 0 && !lc.count:
 		// a 64-bit value only tested for zero: an optional pointer, left
 		// null unless a variant flips it
@@ -305,6 +386,10 @@ func (g *inputGen) value(li int32, size int) uint64 {
 		v := c + uint64(r.Intn(3)) - 1
 		if lc.float && size == 4 {
 			return uint64(math.Float32bits(float32(int64(v))))
+		}
+		if lc.float && size == 8 {
+			// a double too (its raw bits would be a denormal)
+			return math.Float64bits(float64(int64(v)))
 		}
 		return v
 	case lc.count:
@@ -590,4 +675,24 @@ func usesDynShared(f *ir.Func) bool {
 		}
 	}
 	return false
+}
+
+// coveredOnce marks bytes off..off+n of variable sym taken and reports
+// whether none was before (two loads of different widths at overlapping
+// offsets patch the bytes once, the first one's way).
+func coveredOnce(cov map[ir.SymID][]bool, sym ir.SymID, off, n int) bool {
+	c := cov[sym]
+	if len(c) < off+n {
+		c = append(c, make([]bool, off+n-len(c))...)
+		cov[sym] = c
+	}
+	for j := off; j < off+n; j++ {
+		if c[j] {
+			return false
+		}
+	}
+	for j := off; j < off+n; j++ {
+		c[j] = true
+	}
+	return true
 }

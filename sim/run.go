@@ -50,6 +50,11 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 	for _, g := range p.globals {
 		mem.insertFixed(g.Base, g.Data)
 	}
+	for _, c := range l.Global {
+		if err := p.patchGlobal(mem, c); err != nil {
+			return Stats{}, err
+		}
+	}
 	m := &machine{p: p, l: l, mem: mem, max: l.MaxSteps, cov: l.Cover}
 	if l.WarpShared != nil {
 		sh, err := p.warpShared(l.WarpShared)
@@ -207,4 +212,22 @@ func (m *machine) runCTA(warps []*warp) error {
 			}
 		}
 	}
+}
+
+// patchGlobal writes c's bytes into the module .global variable it names
+// (the variable's allocation in mem).
+func (p *Program) patchGlobal(mem *Memory, c ConstPatch) error {
+	a, ok := p.ml.symAddr(c.Sym)
+	if ok {
+		for _, al := range mem.allocs {
+			if al.Base == a {
+				if c.Off < 0 || c.Off+len(c.Data) > len(al.Data) {
+					break
+				}
+				copy(al.Data[c.Off:], c.Data)
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("sim: .global patch outside the variable's bytes")
 }

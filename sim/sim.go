@@ -82,6 +82,11 @@ type Launch struct {
 	// Const patches the module's .const bytes for this run (launch
 	// parameters some kernels read from .const variables).
 	Const []ConstPatch
+	// Global patches the bytes of module .global variables declared
+	// without an initializer for this run (state a host or a runtime
+	// sets before the launch: OptiX's per-ray payload, a maximum depth),
+	// applied after the variables are placed in memory.
+	Global []ConstPatch
 	// Extern fixes results of calls to functions without a body (the
 	// uninterpreted functions): a pointer the kernel follows, say.
 	Extern []ExternResult
@@ -97,7 +102,8 @@ type Launch struct {
 	ExternSeed uint64
 }
 
-// ConstPatch sets bytes of a .const variable at an offset.
+// ConstPatch sets bytes of a .const (or, in Launch.Global, a .global)
+// variable at an offset.
 type ConstPatch struct {
 	Sym  ir.SymID
 	Off  int
