@@ -348,9 +348,12 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 		cfg = p.claimHTML(cfg, m)
 	}
 	// Inlining is module-wide: it runs before the functions go to the
-	// workers, and the report's "in" figures are measured before it.
+	// workers, and the report's "in" figures are measured before it. When
+	// it cannot change the module (no call, no .func), each function is
+	// measured by runFunc instead, into the analysis cache its phases then
+	// use (the figures are the same; the analyses are not computed twice).
 	var pre []phases.Resources
-	if phases.InlineEnabled(cfg) {
+	if phases.InlineEnabled(cfg) && phases.InlineMayChange(m.IR) {
 		pre = make([]phases.Resources, len(m.IR.Funcs))
 		sc := p.getScratch()
 		for k, f := range m.IR.Funcs {
@@ -364,6 +367,8 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			}
 		}
 		p.putScratch(sc)
+	}
+	if phases.InlineEnabled(cfg) {
 		if err := inlineModule(cfg, m); err != nil {
 			return err
 		}
