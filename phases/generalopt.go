@@ -409,9 +409,13 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if g.selects > 0 {
 		p.Count("CopyProp: selects propagated", g.selects)
 	}
-	for r, n := range g.ruleHits {
-		if n > 0 {
-			p.Count("rule "+ruleNames[r], n)
+	if g.hits > 0 {
+		// (a walk of every rule's count, which a small kernel's run
+		// notices, only when one fired)
+		for r, n := range g.ruleHits {
+			if n > 0 {
+				p.Count("rule "+ruleNames[r], n)
+			}
 		}
 	}
 	if g.ruleCut {
@@ -475,6 +479,7 @@ type genOpt struct {
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64
 	ruleHits   [numRules]int64
+	hits       int64 // the sum of ruleHits
 	ruleCut    bool
 	cutRule    ruleID
 	rewrites   int64 // rule applications

@@ -367,6 +367,22 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 	var seg *capSegment
 	strict := capSet && everyPhase
 	replayNS := int64(0)
+	// instrs is placedInstrs(f) when known (-1: count again): a phase that
+	// changed nothing leaves the count as it was, so only the phases that
+	// changed the function pay for the walk.
+	instrs := -1
+	placed := func() int {
+		if instrs < 0 {
+			instrs = placedInstrs(f)
+		}
+		return instrs
+	}
+	// clock, when not zero, is when the last timed phase ended, with only
+	// the driver's bookkeeping since: the next phase's start, one clock
+	// read per phase instead of two (at a few tens of nanoseconds each,
+	// a measurable part of a small kernel's run). Anything heavier in
+	// between (copies, dumps, checks) clears it.
+	var clock time.Time
 	for i := start; i <= len(pipeline); i++ {
 		if i < len(pipeline) && !c.enabled[i] {
 			continue
@@ -383,6 +399,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				// checking after each guarded phase.
 				*f = *seg.snap
 				a.Invalidate(PreserveAll)
+				instrs, clock = -1, time.Time{}
 				version, settledAt = seg.version, seg.settledAt
 				for _, s := range stats[seg.nstats:] {
 					replayNS += s.NS
@@ -401,12 +418,14 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		}
 		ph := &pipeline[i]
 		if save != nil && !save.set && ph.Pressure == Guarded {
+			clock = time.Time{}
 			*save = resumePoint{set: true, slot: i, snap: f.CloneInto(sc.takeSnap()), ssa: p.ssa.clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				save.html = html.mark()
 			}
 		}
 		if capSet && !everyPhase && seg == nil && ph.Pressure == Guarded {
+			clock = time.Time{}
 			seg = &capSegment{start: i, snap: f.Clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				seg.html = html.mark()
@@ -416,7 +435,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		case ph.Form == NeedsSSA && p.ssa == nil:
 			// IntoSSA could not build SSA for this function (a block
 			// with more predecessors than a PHI holds): nothing to do.
-			stats = append(stats, PhaseStat{Name: ph.Name, Counters: []Counter{{"not in SSA form", 1}}, Instrs: placedInstrs(f)})
+			stats = append(stats, PhaseStat{Name: ph.Name, Counters: []Counter{{"not in SSA form", 1}}, Instrs: placed()})
 			continue
 		case ph.Form == NeedsNonSSA && p.ssa != nil:
 			return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase needs ordinary registers but the function is in SSA form")}
@@ -424,11 +443,12 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		key := c.keys[i]
 		settled := key >= 0 && settledAt[key] == version
 		if settled && c.DumpW == nil && html == nil && !c.Verify {
-			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true, Instrs: placedInstrs(f)})
+			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true, Instrs: placed()})
 			continue
 		}
 		if c.DumpW != nil && c.Dump.before(i) {
 			writeDump(c.DumpW, "before", ph.Name, f)
+			clock = time.Time{}
 		}
 		var print uint64
 		if c.Verify {
@@ -441,6 +461,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		var snap *ir.Func
 		if guarded {
 			snap = f.Clone() // what the register cap may have to restore
+			clock = time.Time{}
 		}
 		cpu0 := int64(0)
 		if c.PhaseCPU {
@@ -449,7 +470,10 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			runtime.LockOSThread()
 			cpu0 = threadCPU()
 		}
-		start := time.Now()
+		start := clock
+		if c.PhaseCPU || start.IsZero() {
+			start = time.Now()
+		}
 		if replayNS > 0 {
 			// the discarded attempt's time goes to the replay's first phase
 			start = start.Add(-time.Duration(replayNS))
@@ -469,13 +493,18 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				changed, err = p.holdToCap(ctx, c.fns[i], snap, capLive)
 			}
 		}
-		st.NS = time.Since(start).Nanoseconds()
+		end := time.Now()
+		st.NS = end.Sub(start).Nanoseconds()
+		clock = end
 		if c.PhaseCPU {
 			st.CPUNS = threadCPU() - cpu0
 			runtime.UnlockOSThread()
 		}
 		st.Changed = changed
-		st.Instrs = placedInstrs(f)
+		if changed {
+			instrs = -1
+		}
+		st.Instrs = placed()
 		if cerr := ctx.Err(); cerr != nil {
 			// A pass that polled Canceled may have stopped part way:
 			// nothing after it (PHI repair, checks) may look at f, and
@@ -505,6 +534,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			return stats, err
 		}
 		if c.Verify {
+			clock = time.Time{}
 			if settled && changed {
 				// Check mode runs the slots the driver would skip, to
 				// check the skip: the same pass on the same function
@@ -530,9 +560,11 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				when = "after (replayed for the register cap)"
 			}
 			writeDump(c.DumpW, when, ph.Name, f)
+			clock = time.Time{}
 		}
 		if html != nil {
 			html.Snapshot(ph.Name, f)
+			clock = time.Time{}
 		}
 	}
 	return stats, nil
