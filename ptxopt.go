@@ -560,12 +560,14 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 			return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
 		}
 	}
-	stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
+	// The statistics go into the worker's buffer: the report copies them.
+	stats, err := phases.RunWith(ctx, cfg, sc, a, sc.StatsBuffer())
 	fr := FuncReport{
 		Name: f.Name, Entry: f.Kind == ir.KindEntry,
 		InstrsIn: in.Instrs, RegsIn: regFiles(in.Regs), MaxLiveIn: regFiles(in.MaxLive), LocalBytesIn: in.LocalBytes,
 		Phases: phaseReports(stats),
 	}
+	sc.KeepStats(stats)
 	if err != nil {
 		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = fr.InstrsIn, fr.RegsIn, fr.MaxLiveIn, fr.LocalBytesIn
 		return fr, err
