@@ -66,7 +66,6 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 	for i := range pipeline {
 		c.fns[i] = pipeline[i].Fn
 	}
-	c.setKeys()
 	only := make([]bool, len(pipeline))
 	whole := make([]bool, len(pipeline)) // named as a phase or family, not only through a sub-pass
 	c.subOnly, c.subOff = make([]subMask, len(pipeline)), make([]subMask, len(pipeline))
@@ -114,6 +113,7 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 			c.enabled[i] = false
 		}
 	}
+	c.setKeys() // after the sub-pass restrictions, which sameBundle compares
 	return c, nil
 }
 
@@ -138,12 +138,41 @@ func (c *Config) setKeys() {
 	for i := range c.fns {
 		c.keys[i] = i
 		for j := range i {
-			if samePass(c.fns[j], c.fns[i]) && sameVariant(j, i) {
+			if samePass(c.fns[j], c.fns[i]) && sameVariant(j, i) || c.sameBundle(j, i) {
 				c.keys[i] = j
 				break
 			}
 		}
 	}
+}
+
+// sameBundle reports whether GeneralOptimize slots j < i, each running the
+// table's pass function, run the same bundle the same way: the same
+// sub-passes (after the configuration's restrictions), none of the
+// behaviours runSubPasses gives a slot by its name, the same table entries
+// otherwise, and no phase that changes the register form (IntoSSA, CSSA,
+// OutOfSSA) between them. A bundle's run that changed nothing is a
+// function of the IR and the configuration alone (its first round walks
+// everything), so the later slot is settled by the earlier one's run
+// (GeneralOptimizeMid after GeneralOptimize when LoadStoreForwarding
+// changed nothing in between).
+func (c *Config) sameBundle(j, i int) bool {
+	a, b := &pipeline[j], &pipeline[i]
+	if !slices.Contains(a.Families, "GeneralOptimize") || !slices.Contains(b.Families, "GeneralOptimize") ||
+		!samePass(c.fns[j], a.Fn) || !samePass(c.fns[i], b.Fn) ||
+		a.Pressure != b.Pressure || a.Form != b.Form || a.Preserves != b.Preserves ||
+		slotBehaviour(a.Name) != slotBehaviour(b.Name) || !sameVariant(j, i) {
+		return false
+	}
+	if len(c.subOnly) != len(pipeline) || c.subOnly[j] != c.subOnly[i] || c.subOff[j] != c.subOff[i] {
+		return false
+	}
+	for k := j + 1; k < i; k++ {
+		if pipeline[k].Required {
+			return false
+		}
+	}
+	return true
 }
 
 // sameVariant reports whether slots i and j, which run one pass function,
