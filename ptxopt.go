@@ -19,6 +19,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -282,6 +283,7 @@ func (p *Pipeline) config(t phases.Target) (*phases.Config, error) {
 	if c, ok := p.cfgs.Load(t.Name); ok {
 		return c.(*phases.Config), nil
 	}
+	t.Name = strings.Clone(t.Name) // kept: not the module's text (ParseTarget)
 	c, err := phases.NewConfig(p.opt, t, p.settings, p.disabled, p.named)
 	if err != nil {
 		return nil, &OptionError{err}
@@ -339,11 +341,13 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			return fmt.Errorf("%s: .target: %w", m.Path, err)
 		}
 	}
-	rep.Target = t.Name
 	cfg, err := p.config(t)
 	if err != nil {
 		return err
 	}
+	// The configuration's copy of the name: t.Name may be part of the
+	// module's text (phases.ParseTarget), which the report should not keep.
+	rep.Target = cfg.Target.Name
 	if cfg.HTML != nil {
 		cfg = p.claimHTML(cfg, m)
 	}

@@ -378,7 +378,17 @@ func runPipeline(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats
 // not nil, starts there (the function already restored to its copy).
 func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels, everyPhase bool, save, from *resumePoint) ([]PhaseStat, error) {
 	f := a.Func()
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy,
+	// The Pass lives in the worker's scratch (a pass function's argument
+	// escapes: one allocation per run otherwise); it is cleared on return,
+	// so it holds nothing of this function afterwards.
+	var p *Pass
+	if !sc.passBusy {
+		p, sc.passBusy = &sc.pass, true
+		defer func() { sc.pass, sc.passBusy = Pass{}, false }()
+	} else {
+		p = new(Pass)
+	}
+	*p = Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy,
 		regCap: capLive, regCapSet: capLive != capLevels{}}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.

@@ -44,6 +44,10 @@ type Scratch struct {
 	// stats is the memory of a run's phase statistics lent by
 	// StatsBuffer.
 	stats []PhaseStat
+	// pass is the Pass of the pipeline run on this worker (passBusy
+	// while it runs: manager.go).
+	pass     Pass
+	passBusy bool
 }
 
 // StatsBuffer returns an empty slice with room for a run's phase
