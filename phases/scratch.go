@@ -48,6 +48,10 @@ type Scratch struct {
 	// while it runs: manager.go).
 	pass     Pass
 	passBusy bool
+	// cache is the analysis cache NewAnalysesIn hands out (cacheBusy
+	// until its Release).
+	cache     Analyses
+	cacheBusy bool
 }
 
 // StatsBuffer returns an empty slice with room for a run's phase
