@@ -35,7 +35,7 @@ type Config struct {
 	// name (generalopt.go, namedSubPasses)
 	subOnly, subOff []subMask
 	fns             []PassFunc // the pass function of each slot: the table's, or an override
-	keys            []int      // per slot, the first slot running the same pass function (the settled skip's key)
+	keys            []int      // per slot, the first slot running the same pass function or GeneralOptimize bundle (the settled skip's key)
 	// named: the run is restricted to named phases (NamedPhases), which
 	// then run as asked, without PressureRetry's second run.
 	named bool
@@ -215,10 +215,12 @@ type PhaseStat struct {
 	CPUNS    int64 // the phase's thread CPU time, with Config.PhaseCPU (else 0)
 	Changed  bool
 	Counters []Counter
-	// Settled: not run, because the same pass function already ran on
-	// this function, changed nothing, and no phase has changed the
-	// function since (the passes are deterministic functions of the IR
-	// and the configuration, so it would change nothing again).
+	// Settled: not run, because the same pass function (or, for a
+	// GeneralOptimize slot, the same bundle run the same way:
+	// Config.sameBundle) already ran on this function, changed nothing,
+	// and no phase has changed the function since (the passes are
+	// deterministic functions of the IR and the configuration, so it
+	// would change nothing again).
 	Settled bool
 	// Instrs: the function's instructions after the phase (what a phase
 	// removed or added is the difference with the previous phase's).
