@@ -19,6 +19,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -282,6 +283,7 @@ func (p *Pipeline) config(t phases.Target) (*phases.Config, error) {
 	if c, ok := p.cfgs.Load(t.Name); ok {
 		return c.(*phases.Config), nil
 	}
+	t.Name = strings.Clone(t.Name) // kept: not the module's text (ParseTarget)
 	c, err := phases.NewConfig(p.opt, t, p.settings, p.disabled, p.named)
 	if err != nil {
 		return nil, &OptionError{err}
@@ -339,18 +341,23 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			return fmt.Errorf("%s: .target: %w", m.Path, err)
 		}
 	}
-	rep.Target = t.Name
 	cfg, err := p.config(t)
 	if err != nil {
 		return err
 	}
+	// The configuration's copy of the name: t.Name may be part of the
+	// module's text (phases.ParseTarget), which the report should not keep.
+	rep.Target = cfg.Target.Name
 	if cfg.HTML != nil {
 		cfg = p.claimHTML(cfg, m)
 	}
 	// Inlining is module-wide: it runs before the functions go to the
-	// workers, and the report's "in" figures are measured before it.
+	// workers, and the report's "in" figures are measured before it. When
+	// it cannot change the module (no call, no .func), each function is
+	// measured by runFunc instead, into the analysis cache its phases then
+	// use (the figures are the same; the analyses are not computed twice).
 	var pre []phases.Resources
-	if phases.InlineEnabled(cfg) {
+	if phases.InlineEnabled(cfg) && phases.InlineMayChange(m.IR) {
 		pre = make([]phases.Resources, len(m.IR.Funcs))
 		sc := p.getScratch()
 		for k, f := range m.IR.Funcs {
@@ -364,6 +371,8 @@ func (p *Pipeline) run(ctx context.Context, m *Module, rep *FileReport) error {
 			}
 		}
 		p.putScratch(sc)
+	}
+	if phases.InlineEnabled(cfg) {
 		if err := inlineModule(cfg, m); err != nil {
 			return err
 		}
@@ -555,12 +564,14 @@ func (p *Pipeline) runFunc(ctx context.Context, cfg *phases.Config, sc *phases.S
 			return FuncReport{Name: f.Name, Entry: f.Kind == ir.KindEntry, Phases: []PhaseReport{}}, err
 		}
 	}
-	stats, err := phases.RunWith(ctx, cfg, sc, a, nil)
+	// The statistics go into the worker's buffer: the report copies them.
+	stats, err := phases.RunWith(ctx, cfg, sc, a, sc.StatsBuffer())
 	fr := FuncReport{
 		Name: f.Name, Entry: f.Kind == ir.KindEntry,
 		InstrsIn: in.Instrs, RegsIn: regFiles(in.Regs), MaxLiveIn: regFiles(in.MaxLive), LocalBytesIn: in.LocalBytes,
 		Phases: phaseReports(stats),
 	}
+	sc.KeepStats(stats)
 	if err != nil {
 		fr.InstrsOut, fr.RegsOut, fr.MaxLiveOut, fr.LocalBytesOut = fr.InstrsIn, fr.RegsIn, fr.MaxLiveIn, fr.LocalBytesIn
 		return fr, err

@@ -73,8 +73,9 @@ type PhaseReport struct {
 	CPUNS    int64    `json:"cpu_ns,omitempty"` // with Options.PhaseCPU: the phase's thread CPU time
 	Changed  bool     `json:"changed"`
 	Counters Counters `json:"counters"`
-	// Settled: skipped because the same pass already ran to a fixed point
-	// and nothing changed the function since.
+	// Settled: skipped because the same pass (for GeneralOptimize slots:
+	// the same bundle of sub-passes) already ran to a fixed point and
+	// nothing changed the function since.
 	Settled bool `json:"settled"`
 	// Instrs: the function's instructions after the phase.
 	Instrs int `json:"instrs"`

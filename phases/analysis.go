@@ -140,7 +140,16 @@ func NewAnalyses(f *ir.Func) *Analyses { return &Analyses{f: f} }
 // results from, and gives it back to, the worker's scratch sc: a worker
 // optimizing function after function then computes every analysis into
 // memory it already has. Call Release when done with the function.
-func NewAnalysesIn(f *ir.Func, sc *Scratch) *Analyses { return &Analyses{f: f, sc: sc} }
+func NewAnalysesIn(f *ir.Func, sc *Scratch) *Analyses {
+	if sc != nil && !sc.cacheBusy {
+		// The scratch's own cache, free again once Release is called (a
+		// cache never released leaves the later ones to be allocated).
+		sc.cacheBusy = true
+		sc.cache = Analyses{f: f, sc: sc}
+		return &sc.cache
+	}
+	return &Analyses{f: f, sc: sc}
+}
 
 // Release drops everything and hands the memory of the liveness and
 // def-use results to the scratch (when the cache has one). The cache
@@ -170,6 +179,9 @@ func (a *Analyses) Release() {
 	}
 	a.spare, a.duOld, a.uniOld = nil, nil, nil
 	a.orderOld, a.domOld, a.pdomOld = nil, nil, nil
+	if a.sc != nil && a == &a.sc.cache {
+		a.sc.cacheBusy = false
+	}
 }
 
 // retire hands the memory of the analyses no longer valid to the next

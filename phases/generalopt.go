@@ -264,10 +264,27 @@ func generalOptimizeMid2(p *Pass) bool  { return runBundle(p, bundleOf("GeneralO
 func generalOptimizeLate(p *Pass) bool  { return runBundle(p, bundleOf("GeneralOptimizeLate")) }
 func generalOptimizeLate2(p *Pass) bool { return runBundle(p, bundleOf("GeneralOptimizeLate2")) }
 
+// slotFlags are what a GeneralOptimize slot does differently by its name
+// (runBundle, runSubPasses); slots that differ in none of them and run the
+// same sub-passes are one pass to the settled skip (Config.sameBundle).
+type slotFlags struct {
+	early   bool // GeneralOptimizeEarly: the MergeEquivalentConditionalFlow knobs
+	late    bool // GeneralOptimizeLate*: LateCopyPropComplPred
+	combine bool // GeneralOptimizeLate2: the combining walk
+}
+
+func slotBehaviour(name string) slotFlags {
+	return slotFlags{
+		early:   name == "GeneralOptimizeEarly",
+		late:    strings.HasPrefix(name, "GeneralOptimizeLate"),
+		combine: name == "GeneralOptimizeLate2",
+	}
+}
+
 // runBundle runs bundle b on p's function (the sub-passes the
 // configuration leaves it: see namedSubPasses).
 func runBundle(p *Pass, b *bundle) bool {
-	if b.slot == "GeneralOptimizeEarly" && p.Knobs.Bool(DisableMergeEquivalentConditionalFlow) {
+	if slotBehaviour(b.slot).early && p.Knobs.Bool(DisableMergeEquivalentConditionalFlow) {
 		return false // the seeds' option 214: phase 13 skipped whole
 	}
 	subs := b.subs
@@ -312,8 +329,12 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	g.noImm = p.Knobs.Bool(CopyPropNoWriteNonRR)
 	g.noAddr = !p.Knobs.Bool(CopyPropAddr)
 	g.limitFP = p.Knobs.Bool(LimitFoldFP)
-	g.combine = p.Phase != nil && p.Phase.Name == "GeneralOptimizeLate2"
-	g.complPred = p.Knobs.Bool(LateCopyPropComplPred) && p.Phase != nil && strings.HasPrefix(p.Phase.Name, "GeneralOptimizeLate")
+	var by slotFlags
+	if p.Phase != nil {
+		by = slotBehaviour(p.Phase.Name)
+	}
+	g.combine = by.combine
+	g.complPred = p.Knobs.Bool(LateCopyPropComplPred) && by.late
 	if g.on[spMovWindow] {
 		g.on[spCopyProp], g.window = true, movWindow
 	}
@@ -325,7 +346,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if !once && g.window == 0 && !p.Knobs.Bool(GeneralOptimizeFullRounds) {
 		g.startDirty()
 	}
-	if p.Phase != nil && p.Phase.Name == "GeneralOptimizeEarly" {
+	if by.early {
 		// the seeds' phase 13 iteration cap (unlimited by default)
 		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
 	}
@@ -409,9 +430,13 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if g.selects > 0 {
 		p.Count("CopyProp: selects propagated", g.selects)
 	}
-	for r, n := range g.ruleHits {
-		if n > 0 {
-			p.Count("rule "+ruleNames[r], n)
+	if g.hits > 0 {
+		// (a walk of every rule's count, which a small kernel's run
+		// notices, only when one fired)
+		for r, n := range g.ruleHits {
+			if n > 0 {
+				p.Count("rule "+ruleNames[r], n)
+			}
 		}
 	}
 	if g.ruleCut {
@@ -475,6 +500,7 @@ type genOpt struct {
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64
 	ruleHits   [numRules]int64
+	hits       int64 // the sum of ruleHits
 	ruleCut    bool
 	cutRule    ruleID
 	rewrites   int64 // rule applications

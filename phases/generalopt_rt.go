@@ -304,6 +304,7 @@ func (g *genOpt) fire(r ruleID, i ir.InstrID) bool {
 	}
 	g.ruleBudget--
 	g.ruleHits[r]++
+	g.hits++
 	g.rewrites++
 	g.touch(i)
 	return true

@@ -61,15 +61,46 @@ func oriInline(p *Pass) bool { return false }
 
 // InlineEnabled reports whether c runs OriInline.
 func InlineEnabled(c *Config) bool {
-	i, ok := Lookup("OriInline")
-	return ok && c.Enabled(i)
+	return inlineSlot >= 0 && c.Enabled(inlineSlot)
+}
+
+// inlineSlot is OriInline's index in the pipeline (-1: none). Found once:
+// Lookup lower-cases the name, an allocation on every run of a small
+// kernel.
+var inlineSlot = func() int {
+	for i := range pipeline {
+		if pipeline[i].Name == "OriInline" {
+			return i
+		}
+	}
+	return -1
+}()
+
+// InlineMayChange reports whether InlineModule could change m: some
+// function with a body makes a call, or is a .func (which the dead-function
+// removal may drop). A module of kernels without calls, the common case,
+// is left as it is, and a caller may skip what it does only around the
+// inlining (the report's measure before it).
+func InlineMayChange(m *ir.Module) bool {
+	for _, f := range m.Funcs {
+		if !f.HasBody {
+			continue
+		}
+		if f.Kind != ir.KindEntry {
+			return true
+		}
+		if _, calls := funcSize(f); calls {
+			return true
+		}
+	}
+	return false
 }
 
 // InlineModule runs OriInline on m when c enables it. Call it before
 // optimizing m's functions, from one goroutine.
 func InlineModule(c *Config, m *ir.Module) InlineStats {
 	var st InlineStats
-	if !InlineEnabled(c) {
+	if !InlineEnabled(c) || !InlineMayChange(m) {
 		return st
 	}
 	limit := c.Knobs.Int(InlineMaxInstrs)

@@ -35,7 +35,7 @@ type Config struct {
 	// name (generalopt.go, namedSubPasses)
 	subOnly, subOff []subMask
 	fns             []PassFunc // the pass function of each slot: the table's, or an override
-	keys            []int      // per slot, the first slot running the same pass function (the settled skip's key)
+	keys            []int      // per slot, the first slot running the same pass function or GeneralOptimize bundle (the settled skip's key)
 	// named: the run is restricted to named phases (NamedPhases), which
 	// then run as asked, without PressureRetry's second run.
 	named bool
@@ -66,7 +66,6 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 	for i := range pipeline {
 		c.fns[i] = pipeline[i].Fn
 	}
-	c.setKeys()
 	only := make([]bool, len(pipeline))
 	whole := make([]bool, len(pipeline)) // named as a phase or family, not only through a sub-pass
 	c.subOnly, c.subOff = make([]subMask, len(pipeline)), make([]subMask, len(pipeline))
@@ -114,6 +113,7 @@ func NewConfig(opt int, t Target, settings []KnobSetting, disabled, named []stri
 			c.enabled[i] = false
 		}
 	}
+	c.setKeys() // after the sub-pass restrictions, which sameBundle compares
 	return c, nil
 }
 
@@ -138,12 +138,41 @@ func (c *Config) setKeys() {
 	for i := range c.fns {
 		c.keys[i] = i
 		for j := range i {
-			if samePass(c.fns[j], c.fns[i]) && sameVariant(j, i) {
+			if samePass(c.fns[j], c.fns[i]) && sameVariant(j, i) || c.sameBundle(j, i) {
 				c.keys[i] = j
 				break
 			}
 		}
 	}
+}
+
+// sameBundle reports whether GeneralOptimize slots j < i, each running the
+// table's pass function, run the same bundle the same way: the same
+// sub-passes (after the configuration's restrictions), none of the
+// behaviours runSubPasses gives a slot by its name, the same table entries
+// otherwise, and no phase that changes the register form (IntoSSA, CSSA,
+// OutOfSSA) between them. A bundle's run that changed nothing is a
+// function of the IR and the configuration alone (its first round walks
+// everything), so the later slot is settled by the earlier one's run
+// (GeneralOptimizeMid after GeneralOptimize when LoadStoreForwarding
+// changed nothing in between).
+func (c *Config) sameBundle(j, i int) bool {
+	a, b := &pipeline[j], &pipeline[i]
+	if !slices.Contains(a.Families, "GeneralOptimize") || !slices.Contains(b.Families, "GeneralOptimize") ||
+		!samePass(c.fns[j], a.Fn) || !samePass(c.fns[i], b.Fn) ||
+		a.Pressure != b.Pressure || a.Form != b.Form || a.Preserves != b.Preserves ||
+		slotBehaviour(a.Name) != slotBehaviour(b.Name) || !sameVariant(j, i) {
+		return false
+	}
+	if len(c.subOnly) != len(pipeline) || c.subOnly[j] != c.subOnly[i] || c.subOff[j] != c.subOff[i] {
+		return false
+	}
+	for k := j + 1; k < i; k++ {
+		if pipeline[k].Required {
+			return false
+		}
+	}
+	return true
 }
 
 // sameVariant reports whether slots i and j, which run one pass function,
@@ -186,10 +215,12 @@ type PhaseStat struct {
 	CPUNS    int64 // the phase's thread CPU time, with Config.PhaseCPU (else 0)
 	Changed  bool
 	Counters []Counter
-	// Settled: not run, because the same pass function already ran on
-	// this function, changed nothing, and no phase has changed the
-	// function since (the passes are deterministic functions of the IR
-	// and the configuration, so it would change nothing again).
+	// Settled: not run, because the same pass function (or, for a
+	// GeneralOptimize slot, the same bundle run the same way:
+	// Config.sameBundle) already ran on this function, changed nothing,
+	// and no phase has changed the function since (the passes are
+	// deterministic functions of the IR and the configuration, so it
+	// would change nothing again).
 	Settled bool
 	// Instrs: the function's instructions after the phase (what a phase
 	// removed or added is the difference with the previous phase's).
@@ -349,7 +380,17 @@ func runPipeline(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats
 // not nil, starts there (the function already restored to its copy).
 func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []PhaseStat, html *HTML, capLive capLevels, capSet bool, capBy capMeasure, raised *capLevels, everyPhase bool, save, from *resumePoint) ([]PhaseStat, error) {
 	f := a.Func()
-	p := &Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy,
+	// The Pass lives in the worker's scratch (a pass function's argument
+	// escapes: one allocation per run otherwise); it is cleared on return,
+	// so it holds nothing of this function afterwards.
+	var p *Pass
+	if !sc.passBusy {
+		p, sc.passBusy = &sc.pass, true
+		defer func() { sc.pass, sc.passBusy = Pass{}, false }()
+	} else {
+		p = new(Pass)
+	}
+	*p = Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy,
 		regCap: capLive, regCapSet: capLive != capLevels{}}
 	// version counts the changes made to f; settledAt[k] is the version
 	// at which pass function k last ran without changing anything.
@@ -367,6 +408,22 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 	var seg *capSegment
 	strict := capSet && everyPhase
 	replayNS := int64(0)
+	// instrs is placedInstrs(f) when known (-1: count again): a phase that
+	// changed nothing leaves the count as it was, so only the phases that
+	// changed the function pay for the walk.
+	instrs := -1
+	placed := func() int {
+		if instrs < 0 {
+			instrs = placedInstrs(f)
+		}
+		return instrs
+	}
+	// clock, when not zero, is when the last timed phase ended, with only
+	// the driver's bookkeeping since: the next phase's start, one clock
+	// read per phase instead of two (at a few tens of nanoseconds each,
+	// a measurable part of a small kernel's run). Anything heavier in
+	// between (copies, dumps, checks) clears it.
+	var clock time.Time
 	for i := start; i <= len(pipeline); i++ {
 		if i < len(pipeline) && !c.enabled[i] {
 			continue
@@ -383,6 +440,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				// checking after each guarded phase.
 				*f = *seg.snap
 				a.Invalidate(PreserveAll)
+				instrs, clock = -1, time.Time{}
 				version, settledAt = seg.version, seg.settledAt
 				for _, s := range stats[seg.nstats:] {
 					replayNS += s.NS
@@ -401,12 +459,14 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		}
 		ph := &pipeline[i]
 		if save != nil && !save.set && ph.Pressure == Guarded {
+			clock = time.Time{}
 			*save = resumePoint{set: true, slot: i, snap: f.CloneInto(sc.takeSnap()), ssa: p.ssa.clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				save.html = html.mark()
 			}
 		}
 		if capSet && !everyPhase && seg == nil && ph.Pressure == Guarded {
+			clock = time.Time{}
 			seg = &capSegment{start: i, snap: f.Clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				seg.html = html.mark()
@@ -416,7 +476,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		case ph.Form == NeedsSSA && p.ssa == nil:
 			// IntoSSA could not build SSA for this function (a block
 			// with more predecessors than a PHI holds): nothing to do.
-			stats = append(stats, PhaseStat{Name: ph.Name, Counters: []Counter{{"not in SSA form", 1}}, Instrs: placedInstrs(f)})
+			stats = append(stats, PhaseStat{Name: ph.Name, Counters: []Counter{{"not in SSA form", 1}}, Instrs: placed()})
 			continue
 		case ph.Form == NeedsNonSSA && p.ssa != nil:
 			return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase needs ordinary registers but the function is in SSA form")}
@@ -424,11 +484,12 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		key := c.keys[i]
 		settled := key >= 0 && settledAt[key] == version
 		if settled && c.DumpW == nil && html == nil && !c.Verify {
-			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true, Instrs: placedInstrs(f)})
+			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true, Instrs: placed()})
 			continue
 		}
 		if c.DumpW != nil && c.Dump.before(i) {
 			writeDump(c.DumpW, "before", ph.Name, f)
+			clock = time.Time{}
 		}
 		var print uint64
 		if c.Verify {
@@ -441,6 +502,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		var snap *ir.Func
 		if guarded {
 			snap = f.Clone() // what the register cap may have to restore
+			clock = time.Time{}
 		}
 		cpu0 := int64(0)
 		if c.PhaseCPU {
@@ -449,7 +511,10 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			runtime.LockOSThread()
 			cpu0 = threadCPU()
 		}
-		start := time.Now()
+		start := clock
+		if c.PhaseCPU || start.IsZero() {
+			start = time.Now()
+		}
 		if replayNS > 0 {
 			// the discarded attempt's time goes to the replay's first phase
 			start = start.Add(-time.Duration(replayNS))
@@ -469,13 +534,18 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				changed, err = p.holdToCap(ctx, c.fns[i], snap, capLive)
 			}
 		}
-		st.NS = time.Since(start).Nanoseconds()
+		end := time.Now()
+		st.NS = end.Sub(start).Nanoseconds()
+		clock = end
 		if c.PhaseCPU {
 			st.CPUNS = threadCPU() - cpu0
 			runtime.UnlockOSThread()
 		}
 		st.Changed = changed
-		st.Instrs = placedInstrs(f)
+		if changed {
+			instrs = -1
+		}
+		st.Instrs = placed()
 		if cerr := ctx.Err(); cerr != nil {
 			// A pass that polled Canceled may have stopped part way:
 			// nothing after it (PHI repair, checks) may look at f, and
@@ -505,6 +575,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			return stats, err
 		}
 		if c.Verify {
+			clock = time.Time{}
 			if settled && changed {
 				// Check mode runs the slots the driver would skip, to
 				// check the skip: the same pass on the same function
@@ -530,9 +601,11 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				when = "after (replayed for the register cap)"
 			}
 			writeDump(c.DumpW, when, ph.Name, f)
+			clock = time.Time{}
 		}
 		if html != nil {
 			html.Snapshot(ph.Name, f)
+			clock = time.Time{}
 		}
 	}
 	return stats, nil

@@ -41,6 +41,37 @@ type Scratch struct {
 	// spareSnap is a function copy the retry did not need (its resume
 	// point's snapshot): the next snapshot is copied into its arrays.
 	spareSnap *ir.Func
+	// stats is the memory of a run's phase statistics lent by
+	// StatsBuffer.
+	stats []PhaseStat
+	// pass is the Pass of the pipeline run on this worker (passBusy
+	// while it runs: manager.go).
+	pass     Pass
+	passBusy bool
+	// cache is the analysis cache NewAnalysesIn hands out (cacheBusy
+	// until its Release).
+	cache     Analyses
+	cacheBusy bool
+}
+
+// StatsBuffer returns an empty slice with room for a run's phase
+// statistics, to pass to Run or RunWith: for a caller done with the
+// statistics (their Counters may be kept) before the next run given this
+// scratch's buffer, whose entries overwrite them. KeepStats gives the
+// memory back when the run grew it.
+func (s *Scratch) StatsBuffer() []PhaseStat {
+	if s.stats == nil {
+		s.stats = make([]PhaseStat, 0, len(pipeline))
+	}
+	return s.stats[:0]
+}
+
+// KeepStats keeps the memory of st, a run's statistics in a slice
+// StatsBuffer returned, for the next StatsBuffer.
+func (s *Scratch) KeepStats(st []PhaseStat) {
+	if cap(st) > cap(s.stats) {
+		s.stats = st[:0]
+	}
 }
 
 // takeSnap hands over the spare snapshot (nil when there is none).

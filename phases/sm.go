@@ -84,7 +84,11 @@ func ParseTarget(s string) (Target, error) {
 		return Target{}, fmt.Errorf("bad SM target %q: want sm_XX (for example sm_80, sm_90a)", s)
 	}
 	gen, variant := smPlace(v)
-	t := Target{Name: "sm_" + num + suffix, SM: v, Gen: gen, Variant: variant, Suffix: suffix}
+	name := s // "sm_" + num + suffix already: no new string per module
+	if !strings.HasPrefix(s, "sm_") {
+		name = "sm_" + num + suffix
+	}
+	t := Target{Name: name, SM: v, Gen: gen, Variant: variant, Suffix: suffix}
 	t.Encoding = uint32(gen)<<12 | uint32(variant)
 	return t, nil
 }
@@ -93,7 +97,7 @@ func ParseTarget(s string) (Target, error) {
 // ("sm_89" or "sm_90a, texmode_independent"); sm_52 when it names none
 // (as ptxas does for a missing .target).
 func TargetOfModule(targetText string) (Target, error) {
-	for _, part := range strings.Split(targetText, ",") {
+	for part := range strings.SplitSeq(targetText, ",") { // (no slice: a call per module)
 		part = strings.TrimSpace(part)
 		if strings.HasPrefix(part, "sm_") || strings.HasPrefix(part, "compute_") {
 			return ParseTarget(part)
