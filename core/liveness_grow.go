@@ -111,21 +111,4 @@ func (l *Liveness) canSetIn(b ir.BlockID, r ir.RegID) bool {
 
 // setIn adds r to b's in set and to the copies of it that the segments of
 // b's predecessors keep (canSetIn must hold).
-func (l *Liveness) setIn(b ir.BlockID, r ir.RegID) {
-	f := l.F
-	sg := &l.segs[l.segOf[b]]
-	x, _ := slices.BinarySearch(sg.regs, r)
-	l.inBits[int(l.inOff[b])+x>>5] |= 1 << (x & 31)
-	for _, q := range f.PredsOf(b) {
-		if l.segOf[q] == l.segOf[b] {
-			continue
-		}
-		sq := &l.segs[l.segOf[q]]
-		e := slices.Index(sq.exts, b)
-		if e < 0 {
-			continue
-		}
-		x, _ := slices.BinarySearch(sq.regs, r)
-		l.inBits[int(sq.extBase)+e*int(sq.sw)+x>>5] |= 1 << (x & 31)
-	}
-}
+func (l *Liveness) setIn(b ir.BlockID, r ir.RegID) { l.putIn(b, r, true) }

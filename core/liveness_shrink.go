@@ -430,11 +430,23 @@ func (l *Liveness) wasLiveIn(st *ShrinkState, b ir.BlockID, r ir.RegID) bool {
 
 // clearIn removes r from b's in set and from the copies of it that the
 // segments of b's predecessors keep in their numbering.
-func (l *Liveness) clearIn(b ir.BlockID, r ir.RegID) {
+func (l *Liveness) clearIn(b ir.BlockID, r ir.RegID) { l.putIn(b, r, false) }
+
+// putIn sets (on) or clears r's bit in b's in set and in the copies of
+// that set the segments of b's predecessors keep, wherever the segment
+// numbers r (setIn and clearIn).
+func (l *Liveness) putIn(b ir.BlockID, r ir.RegID, on bool) {
 	f := l.F
+	put := func(word int, x int) {
+		if on {
+			l.inBits[word+x>>5] |= 1 << (x & 31)
+		} else {
+			l.inBits[word+x>>5] &^= 1 << (x & 31)
+		}
+	}
 	sg := &l.segs[l.segOf[b]]
 	if x, ok := slices.BinarySearch(sg.regs, r); ok {
-		l.inBits[int(l.inOff[b])+x>>5] &^= 1 << (x & 31)
+		put(int(l.inOff[b]), x)
 	}
 	for _, q := range f.PredsOf(b) {
 		if l.segOf[q] == l.segOf[b] {
@@ -446,7 +458,7 @@ func (l *Liveness) clearIn(b ir.BlockID, r ir.RegID) {
 			continue
 		}
 		if x, ok := slices.BinarySearch(sq.regs, r); ok {
-			l.inBits[int(sq.extBase)+e*int(sq.sw)+x>>5] &^= 1 << (x & 31)
+			put(int(sq.extBase)+e*int(sq.sw), x)
 		}
 	}
 }

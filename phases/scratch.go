@@ -92,14 +92,7 @@ func (s *Scratch) ChunkBytes() int { return 4 * len(s.u32) }
 
 // U32 borrows n zeroed words.
 func (s *Scratch) U32(n int) []uint32 {
-	if s.top+n > len(s.u32) {
-		// Too small: hand out fresh memory now, and grow the chunk at the
-		// next reset so the next phase fits.
-		s.spill += n
-		return make([]uint32, n)
-	}
-	b := s.u32[s.top : s.top+n : s.top+n]
-	s.top += n
+	b := s.u32Raw(n)
 	clear(b)
 	return b
 }
@@ -110,6 +103,8 @@ func (s *Scratch) U32(n int) []uint32 {
 // is not in cache).
 func (s *Scratch) u32Raw(n int) []uint32 {
 	if s.top+n > len(s.u32) {
+		// Too small: hand out fresh memory now, and grow the chunk at the
+		// next reset so the next phase fits.
 		s.spill += n
 		return make([]uint32, n)
 	}
