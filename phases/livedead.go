@@ -228,8 +228,9 @@ type deadState struct {
 	shrink              core.ShrinkState
 	out                 core.OutSet
 	// state[r]: the block stamp when bit 0 holds whether r is live at
-	// the sweep's point (stamp<<1 | live)
-	state []uint64
+	// the sweep's point (stamp<<1 | live; 4 bytes a register, so the
+	// table of a large function stays twice as long in cache)
+	state []uint32
 	refs  []core.RegRef
 	outs  []ir.RegID
 	freed []bool // register lost a use and waits on the worklist
@@ -257,7 +258,7 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	d := s.dead
 	nr, nb := f.NumRegs(), f.NumBlocks()
 	if len(d.state) < nr {
-		d.state = make([]uint64, nr)
+		d.state = make([]uint32, nr)
 	}
 	d.freed = growBool(d.freed, nr)
 	d.namedMark = growBool(d.namedMark, nr)
@@ -275,6 +276,21 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 		d.other = nil // (the stamp keeps counting: state holds older stamps)
 	}
 	return d
+}
+
+// nextStamp starts a new stamp for state, seen, inMark and outMark.
+// Stamps stay below 1<<31 (state keeps one in 31 bits): at the limit the
+// tables are cleared and the count starts again, so an old entry never
+// reads as current.
+func (d *deadState) nextStamp() {
+	if d.stamp+1 >= 1<<31 {
+		clear(d.state)
+		clear(d.seen)
+		clear(d.inMark)
+		clear(d.outMark)
+		d.stamp = 0
+	}
+	d.stamp++
 }
 
 func growBool(s []bool, n int) []bool {
@@ -296,8 +312,8 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 	// The stamp and the state share one word per register (one cache
 	// line per lookup on large functions): stamp<<1 | live.
 	isLive := func(r ir.RegID) bool {
-		if uint32(d.state[r]>>1) != d.stamp {
-			v := uint64(d.stamp) << 1
+		if d.state[r]>>1 != d.stamp {
+			v := d.stamp << 1
 			if d.out.Has(r) {
 				v |= 1
 			}
@@ -306,7 +322,7 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 		return d.state[r]&1 != 0
 	}
 	setLive := func(r ir.RegID, live bool) {
-		v := uint64(d.stamp) << 1
+		v := d.stamp << 1
 		if live {
 			v |= 1
 		}
@@ -317,7 +333,7 @@ func (d *deadState) sweep(f *ir.Func, l *core.Liveness) int64 {
 			d.canceled = true
 			break
 		}
-		d.stamp++
+		d.nextStamp()
 		l.Out(b, &d.out)
 		for i := f.BlockLast[b]; i != ir.NoInstr; {
 			prev := f.Prev[i]
@@ -485,7 +501,7 @@ func (d *deadState) analyze(f *ir.Func, du *core.DefUse, r ir.RegID) {
 		add(x, false)
 	}
 	slices.SortFunc(d.rr, func(a, b regRef) int { return core.CompareRefPlaces(a.blk, a.pos, a.use, b.blk, b.pos, b.use) })
-	d.stamp++
+	d.nextStamp()
 	st := d.stamp
 	// Live in where the first deciding reference of the block is a read.
 	d.stack = d.stack[:0]
