@@ -55,6 +55,23 @@ type Uniformity struct {
 	buf *uniBuf // working memory a later ComputeUniformityInto reuses
 }
 
+// startUniformity readies u (nil: a new result) for f: every register
+// uniform and every block convergent, in u's working memory. empty: f
+// has no blocks, so that is the answer.
+func startUniformity(u *Uniformity, f *ir.Func) (_ *Uniformity, bf *uniBuf, empty bool) {
+	ensureCFG(f)
+	nr, nb := f.NumRegs(), f.NumBlocks()
+	if u == nil {
+		u = &Uniformity{buf: &uniBuf{}}
+	} else if u.buf == nil {
+		u.buf = &uniBuf{}
+	}
+	bf = u.buf
+	bf.flags = grow(bf.flags, nr+nb)
+	u.Varying, u.Divergent = bf.flags[:nr:nr], bf.flags[nr:]
+	return u, bf, !f.HasBody || nb == 0
+}
+
 // uniBuf is the analysis's working memory, kept with its result so that
 // recomputing into a dropped result allocates nothing once grown.
 type uniBuf struct {
@@ -169,20 +186,11 @@ func ComputeUniformityWith(f *ir.Func, du *DefUse, divergence func() DivergenceI
 // arrays have grown. The result is u itself; Files of it reuses u's
 // earlier Files slice too.
 func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence func() DivergenceInputs) *Uniformity {
-	ensureCFG(f)
-	nr, nb := f.NumRegs(), f.NumBlocks()
-	if u == nil {
-		u = &Uniformity{buf: &uniBuf{}}
-	} else if u.buf == nil {
-		u.buf = &uniBuf{}
-	}
-	bf := u.buf
-	bf.flags = grow(bf.flags, nr+nb)
-	flags := bf.flags
-	u.Varying, u.Divergent = flags[:nr:nr], flags[nr:]
-	if !f.HasBody || nb == 0 {
+	u, bf, empty := startUniformity(u, f)
+	if empty {
 		return u
 	}
+	nr, nb := f.NumRegs(), f.NumBlocks()
 	work := bf.work[:0]
 	defer func() { bf.work = work[:0] }()
 	var refsBuf [32]RegRef

@@ -6,20 +6,11 @@ import "github.com/ptxopt/ptxopt/ir"
 // layout-order sweeps (a worklist over def-use chains from the start):
 // the straightforward fixed point the faster one must equal.
 func referenceUniformity(u *Uniformity, f *ir.Func, du *DefUse, divergence func() DivergenceInputs) *Uniformity {
-	ensureCFG(f)
-	nr, nb := f.NumRegs(), f.NumBlocks()
-	if u == nil {
-		u = &Uniformity{buf: &uniBuf{}}
-	} else if u.buf == nil {
-		u.buf = &uniBuf{}
-	}
-	bf := u.buf
-	bf.flags = grow(bf.flags, nr+nb)
-	flags := bf.flags
-	u.Varying, u.Divergent = flags[:nr:nr], flags[nr:]
-	if !f.HasBody || nb == 0 {
+	u, bf, empty := startUniformity(u, f)
+	if empty {
 		return u
 	}
+	nr, nb := f.NumRegs(), f.NumBlocks()
 	work := bf.work[:0]
 	defer func() { bf.work = work[:0] }()
 	var refsBuf [32]RegRef

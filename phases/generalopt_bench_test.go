@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
 )
 
@@ -91,12 +90,7 @@ type bundleState struct {
 // bundle runs as usual after its copy is taken).
 func statesBeforeBundles(b *testing.B, n int) map[string]*bundleState {
 	b.Helper()
-	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
-	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
+	f, c := scalingKernel(b, n)
 	out := map[string]*bundleState{}
 	save := func(p *Pass) {
 		if _, ok := out[p.Phase.Name]; !ok {

@@ -418,12 +418,6 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		}
 		return instrs
 	}
-	// clock, when not zero, is when the last timed phase ended, with only
-	// the driver's bookkeeping since: the next phase's start, one clock
-	// read per phase instead of two (at a few tens of nanoseconds each,
-	// a measurable part of a small kernel's run). Anything heavier in
-	// between (copies, dumps, checks) clears it.
-	var clock time.Time
 	for i := start; i <= len(pipeline); i++ {
 		if i < len(pipeline) && !c.enabled[i] {
 			continue
@@ -440,7 +434,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				// checking after each guarded phase.
 				*f = *seg.snap
 				a.Invalidate(PreserveAll)
-				instrs, clock = -1, time.Time{}
+				instrs = -1
 				version, settledAt = seg.version, seg.settledAt
 				for _, s := range stats[seg.nstats:] {
 					replayNS += s.NS
@@ -459,14 +453,12 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		}
 		ph := &pipeline[i]
 		if save != nil && !save.set && ph.Pressure == Guarded {
-			clock = time.Time{}
 			*save = resumePoint{set: true, slot: i, snap: f.CloneInto(sc.takeSnap()), ssa: p.ssa.clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				save.html = html.mark()
 			}
 		}
 		if capSet && !everyPhase && seg == nil && ph.Pressure == Guarded {
-			clock = time.Time{}
 			seg = &capSegment{start: i, snap: f.Clone(), version: version, settledAt: settledAt, nstats: len(stats)}
 			if html != nil {
 				seg.html = html.mark()
@@ -489,7 +481,6 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		}
 		if c.DumpW != nil && c.Dump.before(i) {
 			writeDump(c.DumpW, "before", ph.Name, f)
-			clock = time.Time{}
 		}
 		var print uint64
 		if c.Verify {
@@ -502,7 +493,6 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		var snap *ir.Func
 		if guarded {
 			snap = f.Clone() // what the register cap may have to restore
-			clock = time.Time{}
 		}
 		cpu0 := int64(0)
 		if c.PhaseCPU {
@@ -511,10 +501,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			runtime.LockOSThread()
 			cpu0 = threadCPU()
 		}
-		start := clock
-		if c.PhaseCPU || start.IsZero() {
-			start = time.Now()
-		}
+		start := time.Now()
 		if replayNS > 0 {
 			// the discarded attempt's time goes to the replay's first phase
 			start = start.Add(-time.Duration(replayNS))
@@ -534,9 +521,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				changed, err = p.holdToCap(ctx, c.fns[i], snap, capLive)
 			}
 		}
-		end := time.Now()
-		st.NS = end.Sub(start).Nanoseconds()
-		clock = end
+		st.NS = time.Since(start).Nanoseconds()
 		if c.PhaseCPU {
 			st.CPUNS = threadCPU() - cpu0
 			runtime.UnlockOSThread()
@@ -575,7 +560,6 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			return stats, err
 		}
 		if c.Verify {
-			clock = time.Time{}
 			if settled && changed {
 				// Check mode runs the slots the driver would skip, to
 				// check the skip: the same pass on the same function
@@ -601,11 +585,9 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				when = "after (replayed for the register cap)"
 			}
 			writeDump(c.DumpW, when, ph.Name, f)
-			clock = time.Time{}
 		}
 		if html != nil {
 			html.Snapshot(ph.Name, f)
-			clock = time.Time{}
 		}
 	}
 	return stats, nil

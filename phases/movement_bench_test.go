@@ -15,7 +15,7 @@ import (
 // alone, per instruction, on the scaling benchmark's generated kernels
 // of 10K, 300K and 1M instructions (seed 1, pool 64, as BenchmarkPipelineScaling and cmd/ptxgen -pool 64;
 // -short stops at 300K):
-// the -O3 pipeline runs once up to the phase, and each iteration runs the
+// the -O3 pipeline runs once (stateBeforeCached), and each iteration runs the
 // phase on a fresh copy of the function as it stood there, with an empty
 // analysis cache (what the phase computes is its own cost). Compare the
 // ns/instr of one size with the next: near-linear is a flat figure.
@@ -53,7 +53,7 @@ func BenchmarkMovementScaling(b *testing.B) {
 				}
 				b.Run(row, func(b *testing.B) {
 					if f == nil {
-						f, st, c, fn = stateBefore(b, name, n)
+						f, st, c, fn, _, _ = stateBeforeCached(b, name, n)
 					}
 					instrs := f.NumInstrs() - f.NumDead()
 					sc := NewScratch()
@@ -79,10 +79,10 @@ func BenchmarkMovementScaling(b *testing.B) {
 	}
 }
 
-// stateBefore runs the -O3 pipeline on the generated kernel of size n up
-// to phase name and returns the function, its SSA state, the
-// configuration and the phase's pass there.
-func stateBefore(b *testing.B, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc) {
+// scalingKernel is the scaling benchmarks' kernel of n instructions
+// (seed 1, pool 64, as BenchmarkPipelineScaling and cmd/ptxgen -pool 64)
+// and the -O3 configuration for sm_80.
+func scalingKernel(b testing.TB, n int) (*ir.Func, *Config) {
 	b.Helper()
 	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
 	target, _ := ParseTarget("sm_80")
@@ -90,15 +90,36 @@ func stateBefore(b *testing.B, name string, n int) (*ir.Func, *ssaState, *Config
 	if err != nil {
 		b.Fatal(err)
 	}
-	i, _ := Lookup(name)
+	return f, c
+}
+
+func mustLookup(b testing.TB, name string) int {
+	i, ok := Lookup(name)
+	if !ok {
+		b.Fatalf("no phase %s", name)
+	}
+	return i
+}
+
+// stateBeforeCached runs the -O3 pipeline on the scaling kernel of size n
+// and returns, as they stood when phase name started: the function, its
+// SSA state, the configuration and the phase's pass, the analyses the
+// cache held and (in a Pass) the register cap the phase was given.
+func stateBeforeCached(b testing.TB, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc, Analysis, *Pass) {
+	b.Helper()
+	f, c := scalingKernel(b, n)
+	i := mustLookup(b, name)
 	fn := pipeline[i].Fn
 	var saved *ir.Func
 	var st *ssaState
+	var held Analysis
+	cp := &Pass{stat: &PhaseStat{Instrs: f.NumInstrs() - f.NumDead()}}
 	if err := c.Override(name, func(p *Pass) bool {
 		if saved == nil {
-			saved, st = p.F.Clone(), p.ssa.clone()
+			saved, st, held = p.F.Clone(), p.ssa.clone(), p.A.Valid()
+			cp.regCap, cp.regCapSet = p.regCap, p.regCapSet
 		}
-		return false
+		return fn(p)
 	}); err != nil {
 		b.Fatal(err)
 	}
@@ -108,5 +129,5 @@ func stateBefore(b *testing.B, name string, n int) (*ir.Func, *ssaState, *Config
 	if saved == nil {
 		b.Fatalf("%s did not run", name)
 	}
-	return saved, st, c, fn
+	return saved, st, c, fn, held, cp
 }

@@ -11,9 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ptxopt/ptxopt/gen"
-	"github.com/ptxopt/ptxopt/ir"
 )
 
 // BenchmarkPhaseCPUScaling runs the whole -O3 pipeline on the scaling
@@ -46,13 +43,8 @@ func BenchmarkPhaseCPUScaling(b *testing.B) {
 	var order []string // phase names in pipeline order, as first seen
 	for si, n := range sizes {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
+			f, c := scalingKernel(b, n)
 			instrs := f.NumInstrs() - f.NumDead()
-			target, _ := ParseTarget("sm_80")
-			c, err := NewConfig(MaxOpt, target, nil, nil, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
 			best, bestWall := map[string]int64{}, map[string]int64{}
 			cur, curWall := map[string]int64{}, map[string]int64{}
 			var names []string
@@ -198,48 +190,6 @@ func alonePhases() []string {
 	return []string{"IntoSSA", "OriPerformLiveDeadSecond", "GvnCse", "OriDoPredication", "LateOriCommoning", "CSSA",
 		"OriSplitLiveRanges", "OriSplitHighPressureLiveRanges",
 		"DoKillMovement", "DoKillMovementUp", "DoTexMovement", "DoTexMovementRaw", "OriHoistInvariantsLate"}
-}
-
-func mustLookup(b testing.TB, name string) int {
-	i, ok := Lookup(name)
-	if !ok {
-		b.Fatalf("no phase %s", name)
-	}
-	return i
-}
-
-// stateBeforeCached is stateBefore, also returning the analyses the
-// cache held when the phase started and the register cap it was given.
-func stateBeforeCached(b testing.TB, name string, n int) (*ir.Func, *ssaState, *Config, PassFunc, Analysis, *Pass) {
-	b.Helper()
-	f := gen.Func(gen.Kernel(gen.Config{Seed: 1, Size: n, Pool: 64}))
-	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	i := mustLookup(b, name)
-	fn := pipeline[i].Fn
-	var saved *ir.Func
-	var st *ssaState
-	var held Analysis
-	cp := &Pass{stat: &PhaseStat{Instrs: f.NumInstrs() - f.NumDead()}}
-	if err := c.Override(name, func(p *Pass) bool {
-		if saved == nil {
-			saved, st, held = p.F.Clone(), p.ssa.clone(), p.A.Valid()
-			cp.regCap, cp.regCapSet = p.regCap, p.regCapSet
-		}
-		return fn(p)
-	}); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
-		b.Fatal(err)
-	}
-	if saved == nil {
-		b.Fatalf("%s did not run", name)
-	}
-	return saved, st, c, fn, held, cp
 }
 
 // warmAnalyses computes the analyses of set in a.

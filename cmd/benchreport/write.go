@@ -265,10 +265,8 @@ func ratioCell(a, b float64) string {
 func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 	med := func(name string) float64 { return r.raw.Summary(name, "ns/instr").Median }
 	whole := ratioCell(med(fmt.Sprintf("PipelineScaling/%d", base.Spec.Size)), med(fmt.Sprintf("PipelineScaling/%d", top.Spec.Size)))
-	cpuA := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", base.Spec.Size), "cpu-ns/instr")
-	cpuB := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", top.Spec.Size), "cpu-ns/instr")
-	if cpuA.OK() && cpuB.OK() {
-		whole += "× (CPU time " + ratioCell(cpuA.Median, cpuB.Median) + ")"
+	if cpu := r.cpuRatio(partWhole, base, top); cpu != "-" {
+		whole += "× (CPU time " + cpu + ")"
 	} else {
 		whole += "×"
 	}
@@ -277,7 +275,7 @@ func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 	for _, p := range major {
 		a := med(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, base.Spec.Size))
 		c := med(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, top.Spec.Size))
-		cpu := r.phaseCPURatio(p, base, top)
+		cpu := r.cpuRatio(p, base, top)
 		if a > 0 && c/a > ratioTarget {
 			cell := fmt.Sprintf("%s %.2f", p, c/a)
 			if cpu != "-" {
@@ -301,11 +299,19 @@ func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 	return s + fmt.Sprintf("; over %.1f× in CPU time: %s", ratioTarget, strings.Join(overCPU, ", "))
 }
 
-// phaseCPURatio is the growth of a phase's thread CPU time per
-// instruction from base to top (medians), "-" where it was not measured.
-func (r *reportRun) phaseCPURatio(part string, base, top *pipeline.SizeResult) string {
-	a := r.raw.Summary(fmt.Sprintf("PipelineScalingPhase/%s/%d", part, base.Spec.Size), "cpu-ns/instr")
-	c := r.raw.Summary(fmt.Sprintf("PipelineScalingPhase/%s/%d", part, top.Spec.Size), "cpu-ns/instr")
+// cpuRatio is the growth of part's CPU time per instruction from base to
+// top (medians), "-" where it was not measured: a phase's thread CPU
+// time, or for the whole pipeline the process's (the collector's
+// included).
+func (r *reportRun) cpuRatio(part string, base, top *pipeline.SizeResult) string {
+	name := func(size int) string {
+		if part == partWhole {
+			return fmt.Sprintf("PipelineScaling/%d", size)
+		}
+		return fmt.Sprintf("PipelineScalingPhase/%s/%d", part, size)
+	}
+	a := r.raw.Summary(name(base.Spec.Size), "cpu-ns/instr")
+	c := r.raw.Summary(name(top.Spec.Size), "cpu-ns/instr")
 	if !a.OK() || !c.OK() {
 		return "-"
 	}
@@ -615,16 +621,8 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 				}
 			}
 			cpu := "-"
-			switch {
-			case label == partWhole:
-				// the process's CPU time (the collector's included)
-				x := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", base.Spec.Size), "cpu-ns/instr")
-				y := r.raw.Summary(fmt.Sprintf("PipelineScaling/%d", top.Spec.Size), "cpu-ns/instr")
-				if x.OK() && y.OK() {
-					cpu = ratioCell(x.Median, y.Median)
-				}
-			case len(parts) == 1:
-				cpu = r.phaseCPURatio(parts[0], base, top)
+			if len(parts) == 1 { // (the whole pipeline's row too: parts is its label)
+				cpu = r.cpuRatio(parts[0], base, top)
 			}
 			row = append(row, ratioCell(a, c), cpu)
 		}
