@@ -120,7 +120,20 @@ import (
 //	         (GeneralOptimize propagates %r3, LiveDead drops the move)
 
 // gvnCse: GvnCse.
-func gvnCse(p *Pass) bool {
+func gvnCse(p *Pass) bool { return gvnCseWith(p, nil) }
+
+// gvnDrainTest is a test's view of the scope drain: all, drain every
+// recorded block (not only those whose walk declined a block-local
+// commoning); recorded and redone count the blocks recorded and those
+// the drain numbered again.
+type gvnDrainTest struct {
+	all              bool
+	recorded, redone int64
+}
+
+// gvnCseWith is GvnCse with the drain observed (dt nil: as the pipeline
+// runs it).
+func gvnCseWith(p *Pass, dt *gvnDrainTest) bool {
 	if !p.Knobs.Bool(EnableGvnCse) {
 		return false
 	}
@@ -136,7 +149,8 @@ func gvnCse(p *Pass) bool {
 		return false
 	}
 	g := &gvn{p: p, f: f, a: p.A, sc: p.Scratch, mode: mode, gate: p.Knobs.Budget(EnableGvnCsePerInstr),
-		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa, poll: newPoller(p)}
+		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa, poll: newPoller(p),
+		drainTest: dt}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)
@@ -168,7 +182,13 @@ type gvn struct {
 	ebbHead    []ir.BlockID
 	// Modes 3 to 6: the blocks where a value was commoned from a
 	// dominating block, drained after the walk.
-	scope            scopeTree
+	scope scopeTree
+	// redo[b]: the walk of b found an equal entry in the block's table
+	// that commonWith declined (see run: only such a block can come out
+	// of the drain changed); drainTest: a test watching the drain (nil
+	// in the pipeline).
+	redo             []bool
+	drainTest        *gvnDrainTest
 	cur              ir.BlockID
 	hasSurfaceWrite  bool
 	nGuarded, nDrain int64
@@ -311,6 +331,9 @@ func (g *gvn) run() int64 {
 	// for the longest block, it stays in cache where one sized for the
 	// whole function spread each block's few entries over megabytes.
 	g.local.init(g.sc, longest)
+	if g.mode >= 3 && !g.late {
+		g.redo = take[bool](g.sc, f.NumBlocks())
+	}
 	if g.mode >= 2 {
 		// The scoped table holds, at any time, the entries of the blocks
 		// on one dominator-tree path from the root: it starts at the size
@@ -373,10 +396,33 @@ func (g *gvn) run() int64 {
 	// number each recorded block once more on its own (block-local): a
 	// value commoned from a dominating block turned an instruction into
 	// a copy, and keys of the block may now meet through it.
+	//
+	// Only a block whose walk declined a block-local commoning (redo) can
+	// come out of this pass changed; the others are skipped. In the pass,
+	// a block starts from the state its walk started from: its
+	// instructions as the walk left them, and the same copies to see
+	// through (block-local ones are the block's own; a dominator-scoped
+	// one, in resolve, is a copy that strictly dominates the instruction,
+	// so the walk had already met it). So its keys, block table and
+	// lookups repeat the walk's, and a lookup that finds an entry is one
+	// where the walk found it too: the walk then made the instruction a
+	// copy (no longer a candidate) or commonWith declined it. Without a
+	// declined one the pass finds nothing and calls commonWith never
+	// (no pressure charge, no Allow, no gate), and skipping the block
+	// changes nothing.
 	if g.mode >= 3 && !g.late {
 		g.draining = true
 		g.scope.drain(func(b ir.BlockID) {
 			if g.poll.stop() {
+				return
+			}
+			if dt := g.drainTest; dt != nil {
+				dt.recorded++
+				if g.redo[b] {
+					dt.redone++
+				}
+			}
+			if !g.redo[b] && (g.drainTest == nil || !g.drainTest.all) {
 				return
 			}
 			k := g.block(b)
@@ -408,7 +454,12 @@ func (g *gvn) block(b ir.BlockID) int64 {
 			// A candidate's only definition is its first operand, as
 			// before any rewrite: L's "mov %dL, %dE" writes the same.
 			d0 := f.Ops(i)[0].Reg()
-			if e := g.localFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
+			le := g.localFind(h, i)
+			local := le != ir.NoInstr && g.commonWith(i, le)
+			if le != ir.NoInstr && !local && g.redo != nil {
+				g.redo[b] = true // the drain numbers b again (run)
+			}
+			if local {
 				n++
 			} else if e := g.globalFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
 				n++

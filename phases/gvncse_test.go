@@ -1,9 +1,11 @@
 package phases
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
@@ -417,5 +419,65 @@ func TestScopeTree(t *testing.T) {
 	st.drain(func(b ir.BlockID) { got = append(got, b) })
 	if len(got) != 1 || got[0] != 5 {
 		t.Errorf("reuse: drained %v", got)
+	}
+}
+
+// TestGvnCseDrainSkip: the scope drain numbers again only the blocks whose
+// walk declined a block-local commoning; on generated kernels under -O3
+// (the pressure estimate on, so commonings are declined) the result and
+// GvnCse's counters are those of draining every recorded block, and the
+// skip leaves out most of them.
+func TestGvnCseDrainSkip(t *testing.T) {
+	skipUnderRace(t)
+	target, _ := ParseTarget("sm_80")
+	kernels := []gen.Config{{Seed: 1, Size: 30000, Pool: 64}}
+	if testing.Short() {
+		kernels = kernels[:0]
+	}
+	for s := range int64(12) {
+		kernels = append(kernels, gen.Config{Seed: 40 + s, Size: 1500 + int(s)*500, Pool: 16 + int(s%4)*16})
+	}
+	var total [2]gvnDrainTest
+	var drained [2]int64
+	declined := int64(0)
+	for _, kc := range kernels {
+		base := gen.Func(gen.Kernel(kc))
+		var text [2]string
+		var counts [2][3]int64
+		for k, all := range []bool{true, false} {
+			c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dt := &total[k]
+			dt.all = all
+			if err := c.Override("GvnCse", func(p *Pass) bool { return gvnCseWith(p, dt) }); err != nil {
+				t.Fatal(err)
+			}
+			f := base.Clone()
+			stats, err := Run(context.Background(), c, nil, f, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text[k] = funcText(f)
+			for j, name := range []string{"expressions commoned", "commoned in the scope drain", "not commoned: would raise the maximum live registers"} {
+				counts[k][j] = phaseCounter(stats, "GvnCse", name)
+			}
+			drained[k] += counts[k][1]
+			declined += counts[k][2]
+		}
+		if text[0] != text[1] {
+			t.Fatalf("kernel %+v: the result differs with the skip", kc)
+		}
+		if counts[0] != counts[1] {
+			t.Fatalf("kernel %+v: GvnCse's counters (commoned, in the drain, declined) %v draining every block, %v with the skip", kc, counts[0], counts[1])
+		}
+	}
+	t.Logf("blocks recorded %d, numbered again %d; commoned in the drain %d; declined %d", total[1].recorded, total[1].redone, drained[1], declined/2)
+	if declined == 0 && !testing.Short() {
+		t.Errorf("no commoning declined: the kernels do not test the drain's retries")
+	}
+	if total[1].recorded == 0 || total[1].redone == total[1].recorded {
+		t.Errorf("recorded %d blocks, numbered again %d: the skip did not fire", total[1].recorded, total[1].redone)
 	}
 }
