@@ -42,7 +42,8 @@ type gvnPressure struct {
 	tree  [2]chunkTree
 	lpos  []int32 // layout position of each instruction (gvn.lpos)
 	// end1: per register, the end of its interval plus one (0: not yet
-	// known), so the arena's zeroed memory is the unknown state; a
+	// known, or, without du, no reference: gvn.defTables fills it for
+	// every register), so the arena's zeroed memory is the unknown state; a
 	// register's class and slots are read where it is charged (files,
 	// core.RegSlots), not tabulated for every register.
 	end1  []int32
@@ -65,7 +66,10 @@ func (g *gvn) initPressure() {
 	}
 	pr := &gvnPressure{}
 	l := g.a.Liveness()
-	pr.du = g.a.DefUse()
+	pr.du = g.du // nil: g.end1 holds every register's interval end
+	if pr.du == nil && g.end1 == nil {
+		pr.du = g.a.DefUse() // mode 1: the walk reads no chains
+	}
 	pr.loops = g.a.Loops()
 	// The walk's layout positions (g.lpos, g.blockEnd: no edit moves an
 	// instruction, and the estimate starts before the first edit).
@@ -77,7 +81,9 @@ func (g *gvn) initPressure() {
 	if n == 0 {
 		return
 	}
-	pr.end1 = take[int32](g.sc, f.NumRegs())
+	if pr.end1 = g.end1; pr.du != nil {
+		pr.end1 = take[int32](g.sc, f.NumRegs())
+	}
 	pr.files = l.Files
 	pr.loopEnd = take[int32](g.sc, len(pr.loops.Loops))
 	for k := range pr.loops.Loops {
@@ -107,6 +113,9 @@ func (g *gvn) initPressure() {
 func (pr *gvnPressure) endOf(f *ir.Func, r ir.RegID) int32 {
 	if e := pr.end1[r]; e > 0 {
 		return e - 1
+	}
+	if pr.du == nil {
+		return 0 // no definition or use (end1 is complete: gvn.defTables)
 	}
 	e := int32(0)
 	for _, d := range pr.du.Defs(r) {
