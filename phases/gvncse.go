@@ -32,7 +32,8 @@ import (
 //	     where a value was commoned from a dominating block are recorded
 //	     in a scopeTree (a sparse set of 256-bit nodes) and drained in
 //	     ascending order with trailing-zero counts, each numbered once
-//	     more block-locally. 5 and 6 also let shfl.sync take part.
+//	     more block-locally (those where nothing can change skipped: see
+//	     run). 5 and 6 also let shfl.sync take part.
 //
 // EnableGvnCsePerInstr is a per-instruction gate for bisection: only the
 // first N instructions the walk would common are commoned.
