@@ -38,7 +38,7 @@ package phases
 //	after:   mul.lo.s32 %r3, %r1, 4;  @%p bra L;  …  L: mov.u32 %r7, %r3;
 
 // lateCommoning: LateOriCommoning.
-func lateCommoning(p *Pass) bool { return lateCommoningWith(p, nil) }
+func lateCommoning(p *Pass) bool { return lateCommoningWith(p, nil, nil) }
 
 // classFilterTest is a test's view of the class filter: how many lookups
 // it rejected, how many of those the table would have answered with an
@@ -51,8 +51,8 @@ type classFilterTest struct {
 }
 
 // lateCommoningWith is LateOriCommoning with the class filter observed
-// (ft nil: as the pipeline runs it).
-func lateCommoningWith(p *Pass, ft *classFilterTest) bool {
+// and under a test's hold (gvnTest; ft, gt nil: as the pipeline runs it).
+func lateCommoningWith(p *Pass, ft *classFilterTest, gt *gvnTest) bool {
 	if !p.Knobs.Bool(ForceLateCommoning) {
 		return false
 	}
@@ -64,7 +64,7 @@ func lateCommoningWith(p *Pass, ft *classFilterTest) bool {
 		return false
 	}
 	g := &gvn{p: p, f: f, a: p.A, sc: p.Scratch, mode: 3, late: true, noMoves: p.Knobs.Bool(DisableMoveCommoning),
-		gate: Unlimited, poll: newPoller(p), filterTest: ft}
+		gate: Unlimited, poll: newPoller(p), filterTest: ft, test: gt}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)

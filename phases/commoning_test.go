@@ -89,7 +89,7 @@ func TestLateOriCommoningClassFilter(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Verify = true
-		if err := c.Override("LateOriCommoning", func(p *Pass) bool { return lateCommoningWith(p, ft) }); err != nil {
+		if err := c.Override("LateOriCommoning", func(p *Pass) bool { return lateCommoningWith(p, ft, nil) }); err != nil {
 			t.Fatal(err)
 		}
 		stats, err := Run(context.Background(), c, nil, f, nil)

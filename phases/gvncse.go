@@ -32,7 +32,8 @@ import (
 //	     where a value was commoned from a dominating block are recorded
 //	     in a scopeTree (a sparse set of 256-bit nodes) and drained in
 //	     ascending order with trailing-zero counts, each numbered once
-//	     more block-locally. 5 and 6 also let shfl.sync take part.
+//	     more block-locally (those where nothing can change skipped: see
+//	     run). 5 and 6 also let shfl.sync take part.
 //
 // EnableGvnCsePerInstr is a per-instruction gate for bisection: only the
 // first N instructions the walk would common are commoned.
@@ -120,7 +121,23 @@ import (
 //	         (GeneralOptimize propagates %r3, LiveDead drops the move)
 
 // gvnCse: GvnCse.
-func gvnCse(p *Pass) bool {
+func gvnCse(p *Pass) bool { return gvnCseWith(p, nil) }
+
+// gvnTest is a test's hold on GvnCse and LateOriCommoning. The scope
+// drain: all, drain every recorded block (not only those whose walk
+// declined a block-local commoning); recorded and redone count the blocks
+// recorded and those the drain numbered again. chains: 1, read the
+// cache's def-use chains; -1, the layout scan's tables (defTables); 0, as
+// the pipeline does (the chains when the cache holds them).
+type gvnTest struct {
+	all              bool
+	recorded, redone int64
+	chains           int8
+}
+
+// gvnCseWith is GvnCse under a test's hold (gt nil: as the pipeline runs
+// it).
+func gvnCseWith(p *Pass, gt *gvnTest) bool {
 	if !p.Knobs.Bool(EnableGvnCse) {
 		return false
 	}
@@ -136,7 +153,8 @@ func gvnCse(p *Pass) bool {
 		return false
 	}
 	g := &gvn{p: p, f: f, a: p.A, sc: p.Scratch, mode: mode, gate: p.Knobs.Budget(EnableGvnCsePerInstr),
-		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa, poll: newPoller(p)}
+		ebbPrePass: p.Config == nil || p.Config.Target.Encoding <= EbbPrePassBoundary, ssa: p.ssa, poll: newPoller(p),
+		test: gt}
 	n := g.run()
 	if n > 0 {
 		p.Count("expressions commoned", n)
@@ -168,7 +186,13 @@ type gvn struct {
 	ebbHead    []ir.BlockID
 	// Modes 3 to 6: the blocks where a value was commoned from a
 	// dominating block, drained after the walk.
-	scope            scopeTree
+	scope scopeTree
+	// redo[b]: the walk of b found an equal entry in the block's table
+	// that commonWith declined (see run: only such a block can come out
+	// of the drain changed).
+	redo []bool
+	// test: a test's hold on the walk (nil in the pipeline).
+	test             *gvnTest
 	cur              ir.BlockID
 	hasSurfaceWrite  bool
 	nGuarded, nDrain int64
@@ -183,8 +207,12 @@ type gvn struct {
 	mask       uint64
 	filterTest *classFilterTest
 
-	du  *core.DefUse
-	dom *core.DomTree
+	// du: the def-use chains, when the cache holds them; else def1 and
+	// end1 (defTables).
+	du   *core.DefUse
+	def1 []ir.InstrID
+	end1 []int32
+	dom  *core.DomTree
 	// lpos[i]: instruction i's position in the layout (of the whole
 	// function: two instructions of one block compare as their positions
 	// in it; the pressure estimate's positions); blockEnd[b]: the
@@ -257,8 +285,24 @@ const gvnExclude = ir.PVolatile | ir.PConvergent | ir.PCarry | ir.PSideEffect | 
 func (g *gvn) run() int64 {
 	f := g.f
 	g.dom = g.a.Dom()
+	tables := false
 	if g.mode >= 2 {
-		g.du = g.a.DefUse()
+		// The def-use chains when the cache holds them (GvnCse: the
+		// live/dead sweep before left them); else (LateOriCommoning) the
+		// layout scan below makes what the walk reads of them, cheaper
+		// than the chains (see defTables).
+		tables = g.a.Valid()&ADefUse == 0
+		if t := g.test; t != nil && t.chains != 0 {
+			tables = t.chains < 0
+		}
+		if tables {
+			g.def1 = take[ir.InstrID](g.sc, f.NumRegs())
+			if g.p.regCapSet {
+				g.end1 = take[int32](g.sc, f.NumRegs())
+			}
+		} else {
+			g.du = g.a.DefUse()
+		}
 		g.opaque = take[bool](g.sc, f.NumRegs())
 	}
 	g.refs, g.refs2 = take[core.RegRef](g.sc, 32)[:0], take[core.RegRef](g.sc, 32)[:0]
@@ -268,6 +312,10 @@ func (g *gvn) run() int64 {
 	var copies []ir.InstrID
 	if g.mode >= 2 {
 		copies = take[ir.InstrID](g.sc, 64)[:0]
+	}
+	var phis []ir.InstrID // with end1: the PHIs, for phiEnds
+	if g.end1 != nil {
+		phis = take[ir.InstrID](g.sc, 16)[:0]
 	}
 	longest, at := 0, int32(0)
 	for _, b := range f.Layout {
@@ -284,8 +332,17 @@ func (g *gvn) run() int64 {
 					copies = append(copies, i)
 				}
 			}
-			if g.mode >= 2 && f.InstrProps(i).Has(ir.POpaque) {
+			if tables {
 				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+				g.defTables(i, at-1)
+				if g.end1 != nil && f.Op[i] == ir.OpPhi {
+					phis = append(phis, i)
+				}
+			}
+			if g.mode >= 2 && f.InstrProps(i).Has(ir.POpaque) {
+				if !tables {
+					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+				}
 				for _, x := range g.refs {
 					g.opaque[x.Reg] = true
 				}
@@ -293,6 +350,9 @@ func (g *gvn) run() int64 {
 		}
 		g.blockEnd[b] = at - 1
 		longest = max(longest, k)
+	}
+	if len(phis) > 0 {
+		g.phiEnds(phis)
 	}
 	if g.mode == 2 {
 		g.ebbPre()
@@ -311,6 +371,9 @@ func (g *gvn) run() int64 {
 	// for the longest block, it stays in cache where one sized for the
 	// whole function spread each block's few entries over megabytes.
 	g.local.init(g.sc, longest)
+	if g.mode >= 3 && !g.late {
+		g.redo = take[bool](g.sc, f.NumBlocks())
+	}
 	if g.mode >= 2 {
 		// The scoped table holds, at any time, the entries of the blocks
 		// on one dominator-tree path from the root: it starts at the size
@@ -328,7 +391,7 @@ func (g *gvn) run() int64 {
 				continue
 			}
 			d := f.Ops(c)[0].Reg()
-			if defs := g.du.Defs(d); len(defs) == 1 && defs[0].Instr == c && s != d {
+			if e, n := g.onlyDef(d); n == 1 && e == c && s != d {
 				g.setGlobalAlias(d, s, c)
 			}
 		}
@@ -373,10 +436,33 @@ func (g *gvn) run() int64 {
 	// number each recorded block once more on its own (block-local): a
 	// value commoned from a dominating block turned an instruction into
 	// a copy, and keys of the block may now meet through it.
+	//
+	// Only a block whose walk declined a block-local commoning (redo) can
+	// come out of this pass changed; the others are skipped. In the pass,
+	// a block starts from the state its walk started from: its
+	// instructions as the walk left them, and the same copies to see
+	// through (block-local ones are the block's own; a dominator-scoped
+	// one, in resolve, is a copy that strictly dominates the instruction,
+	// so the walk had already met it). So its keys, block table and
+	// lookups repeat the walk's, and a lookup that finds an entry is one
+	// where the walk found it too: the walk then made the instruction a
+	// copy (no longer a candidate) or commonWith declined it. Without a
+	// declined one the pass finds nothing and calls commonWith never
+	// (no pressure charge, no Allow, no gate), and skipping the block
+	// changes nothing.
 	if g.mode >= 3 && !g.late {
 		g.draining = true
 		g.scope.drain(func(b ir.BlockID) {
 			if g.poll.stop() {
+				return
+			}
+			if t := g.test; t != nil {
+				t.recorded++
+				if g.redo[b] {
+					t.redone++
+				}
+			}
+			if !g.redo[b] && (g.test == nil || !g.test.all) {
 				return
 			}
 			k := g.block(b)
@@ -408,7 +494,12 @@ func (g *gvn) block(b ir.BlockID) int64 {
 			// A candidate's only definition is its first operand, as
 			// before any rewrite: L's "mov %dL, %dE" writes the same.
 			d0 := f.Ops(i)[0].Reg()
-			if e := g.localFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
+			le := g.localFind(h, i)
+			local := le != ir.NoInstr && g.commonWith(i, le)
+			if le != ir.NoInstr && !local && g.redo != nil {
+				g.redo[b] = true // the drain numbers b again (run)
+			}
+			if local {
 				n++
 			} else if e := g.globalFind(h, i); e != ir.NoInstr && g.commonWith(i, e) {
 				n++
@@ -418,7 +509,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 				// i is now "mov %dL, %dE" with %dE's only definition e
 				// dominating it: when i is also %dL's only definition,
 				// later keys may see through it.
-				if dl := f.Ops(i)[0].Reg(); len(g.du.Defs(dl)) == 1 && !g.opaque[dl] {
+				if dl := f.Ops(i)[0].Reg(); g.defCount(dl) == 1 && !g.opaque[dl] {
 					g.setGlobalAlias(dl, f.Ops(e)[0].Reg(), i)
 				}
 			} else if g.ssa != nil && g.ssa.multiVersion(f.Ops(i)[0].Reg()) {
@@ -481,16 +572,90 @@ func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
 	if g.opaque[d] || g.opaque[s] {
 		return
 	}
-	switch defs := g.du.Defs(s); len(defs) {
+	switch e, n := g.onlyDef(s); n {
 	case 0:
 	case 1:
-		if !g.before(defs[0].Instr, c) {
+		if !g.before(e, c) {
 			return
 		}
 	default:
 		return
 	}
 	g.rs[d].gsrc1, g.rs[d].gcopy = s+1, c
+}
+
+// manyDefs in def1: two definitions or more.
+const manyDefs = ^ir.InstrID(0)
+
+// defTables records instruction i (at layout position at, its
+// references in g.refs) in def1 and end1, what the walk and the pressure
+// estimate read of the def-use chains, for a function whose chains the
+// cache does not hold: computing the chains (every reference of every
+// register, stored and sorted into rows) cost LateOriCommoning more than
+// its walk on large functions, and a row lookup reads two arrays where
+// def1 is one word per register. def1[r] is r's only definition plus
+// one (0: none, manyDefs: more than one), counting references as the
+// chains do (an instruction writing r twice defines it twice); end1[r]
+// is one plus the last layout position among r's definitions and uses
+// (0: none), a PHI's uses aside (phiEnds).
+func (g *gvn) defTables(i ir.InstrID, at int32) {
+	for _, x := range g.refs {
+		r := x.Reg
+		if x.Def {
+			if g.def1[r] == 0 {
+				g.def1[r] = i + 1
+			} else {
+				g.def1[r] = manyDefs
+			}
+		}
+		if g.end1 != nil && (x.Def || g.f.Op[i] != ir.OpPhi) {
+			g.end1[r] = max(g.end1[r], at+1)
+		}
+	}
+}
+
+// phiEnds adds to end1 the uses of the PHIs phis, read at the end of the
+// PHI's predecessors (as gvnPressure.endOf takes them), once the layout
+// scan has placed every block.
+func (g *gvn) phiEnds(phis []ir.InstrID) {
+	f := g.f
+	for _, i := range phis {
+		g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+		for _, x := range g.refs {
+			if x.Def {
+				continue
+			}
+			for _, p := range f.PredsOf(f.Block[i]) {
+				g.end1[x.Reg] = max(g.end1[x.Reg], g.blockEnd[p]+1)
+			}
+		}
+	}
+}
+
+// onlyDef returns how many definitions r has (0, 1, or 2 for two or
+// more) and, when one, the defining instruction.
+func (g *gvn) onlyDef(r ir.RegID) (ir.InstrID, int) {
+	if g.du != nil {
+		defs := g.du.Defs(r)
+		if len(defs) == 1 {
+			return defs[0].Instr, 1
+		}
+		return ir.NoInstr, min(len(defs), 2)
+	}
+	switch d := g.def1[r]; d {
+	case 0:
+		return ir.NoInstr, 0
+	case manyDefs:
+		return ir.NoInstr, 2
+	default:
+		return d - 1, 1
+	}
+}
+
+// defCount is onlyDef's count.
+func (g *gvn) defCount(r ir.RegID) int {
+	_, n := g.onlyDef(r)
+	return n
 }
 
 // resolve returns the register r stands for at instruction x: through
@@ -658,7 +823,7 @@ func (g *gvn) globalCandidate(e ir.InstrID) bool {
 		return false
 	}
 	d := f.Ops(e)[0].Reg()
-	if defs := g.du.Defs(d); len(defs) != 1 || defs[0].Instr != e || g.opaque[d] {
+	if de, n := g.onlyDef(d); n != 1 || de != e || g.opaque[d] {
 		return false
 	}
 	if g.ssa != nil && g.ssa.multiVersion(d) {
@@ -668,11 +833,11 @@ func (g *gvn) globalCandidate(e ir.InstrID) bool {
 		if g.opaque[r] {
 			return false
 		}
-		switch defs := g.du.Defs(r); len(defs) {
+		switch d, n := g.onlyDef(r); n {
 		case 0:
 			return true
 		case 1:
-			return g.before(defs[0].Instr, e)
+			return g.before(d, e)
 		}
 		return false
 	})

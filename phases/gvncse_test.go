@@ -1,9 +1,11 @@
 package phases
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
@@ -417,5 +419,115 @@ func TestScopeTree(t *testing.T) {
 	st.drain(func(b ir.BlockID) { got = append(got, b) })
 	if len(got) != 1 || got[0] != 5 {
 		t.Errorf("reuse: drained %v", got)
+	}
+}
+
+// runGvnHeld runs -O3 (sm_80) on the kernel kc describes with GvnCse and
+// LateOriCommoning under the holds gt and lt, and returns the result's
+// text and the phases' counters: GvnCse's commoned, commoned in the drain
+// and declined by the pressure estimate, LateOriCommoning's commoned and
+// declined.
+func runGvnHeld(t *testing.T, kc gen.Config, gt, lt *gvnTest) (string, [5]int64) {
+	t.Helper()
+	target, _ := ParseTarget("sm_80")
+	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Override("GvnCse", func(p *Pass) bool { return gvnCseWith(p, gt) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Override("LateOriCommoning", func(p *Pass) bool { return lateCommoningWith(p, nil, lt) }); err != nil {
+		t.Fatal(err)
+	}
+	f := gen.Func(gen.Kernel(kc))
+	stats, err := Run(context.Background(), c, nil, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const declined = "not commoned: would raise the maximum live registers"
+	return funcText(f), [5]int64{
+		phaseCounter(stats, "GvnCse", "expressions commoned"),
+		phaseCounter(stats, "GvnCse", "commoned in the scope drain"),
+		phaseCounter(stats, "GvnCse", declined),
+		phaseCounter(stats, "LateOriCommoning", "expressions commoned"),
+		phaseCounter(stats, "LateOriCommoning", declined),
+	}
+}
+
+// gvnHeldKernels: generated kernels for the tests comparing holds, the
+// 30K pressure kernel (TestGvnCsePressureEstimate) among them unless
+// -short.
+func gvnHeldKernels() []gen.Config {
+	kernels := []gen.Config{{Seed: 1, Size: 30000, Pool: 64}}
+	if testing.Short() {
+		kernels = kernels[:0]
+	}
+	for s := range int64(12) {
+		kernels = append(kernels, gen.Config{Seed: 40 + s, Size: 1500 + int(s)*500, Pool: 16 + int(s%4)*16})
+	}
+	return kernels
+}
+
+// TestGvnCseDrainSkip: the scope drain numbers again only the blocks whose
+// walk declined a block-local commoning; on generated kernels under -O3
+// (the pressure estimate on, so commonings are declined) the result and
+// GvnCse's counters are those of draining every recorded block, and the
+// skip leaves out most of them.
+func TestGvnCseDrainSkip(t *testing.T) {
+	skipUnderRace(t)
+	var total [2]gvnTest
+	declined, drained := int64(0), int64(0)
+	for _, kc := range gvnHeldKernels() {
+		var text [2]string
+		var counts [2][5]int64
+		for k, all := range []bool{true, false} {
+			total[k].all = all
+			text[k], counts[k] = runGvnHeld(t, kc, &total[k], nil)
+		}
+		if text[0] != text[1] {
+			t.Fatalf("kernel %+v: the result differs with the skip", kc)
+		}
+		if counts[0] != counts[1] {
+			t.Fatalf("kernel %+v: counters %v draining every block, %v with the skip", kc, counts[0], counts[1])
+		}
+		declined += counts[1][2]
+		drained += counts[1][1]
+	}
+	t.Logf("blocks recorded %d, numbered again %d; commoned in the drain %d; declined %d", total[1].recorded, total[1].redone, drained, declined)
+	if declined == 0 && !testing.Short() {
+		t.Errorf("no commoning declined: the kernels do not test the drain's retries")
+	}
+	if total[1].recorded == 0 || total[1].redone == total[1].recorded {
+		t.Errorf("recorded %d blocks, numbered again %d: the skip did not fire", total[1].recorded, total[1].redone)
+	}
+}
+
+// TestGvnDefTables: GvnCse and LateOriCommoning give the same results and
+// counters reading the def-use chains and reading the layout scan's
+// tables (defTables), on generated kernels under -O3 (the pressure
+// estimate on, its interval ends from either).
+func TestGvnDefTables(t *testing.T) {
+	skipUnderRace(t)
+	declined := int64(0)
+	for _, kc := range gvnHeldKernels() {
+		var text [2]string
+		var counts [2][5]int64
+		for k, chains := range []int8{1, -1} {
+			text[k], counts[k] = runGvnHeld(t, kc, &gvnTest{chains: chains}, &gvnTest{chains: chains})
+		}
+		if text[0] != text[1] {
+			t.Fatalf("kernel %+v: the result differs with the tables", kc)
+		}
+		if counts[0] != counts[1] {
+			t.Fatalf("kernel %+v: counters %v with the chains, %v with the tables", kc, counts[0], counts[1])
+		}
+		if counts[0][0] == 0 || counts[0][3] == 0 {
+			t.Errorf("kernel %+v: counters %v: a phase commoned nothing", kc, counts[0])
+		}
+		declined += counts[0][2] + counts[0][4]
+	}
+	if declined == 0 && !testing.Short() {
+		t.Errorf("no commoning declined: the kernels do not test the interval ends")
 	}
 }

@@ -32,17 +32,16 @@ import (
 //
 // Cost, paid at the first commoning: one liveness (usually cached by the
 // live/dead sweep before), one trace, and per class the trace's values
-// with a segment tree of range additions and range maxima over chunks of
-// 16 positions (chunkTree): O(log n + 16) per commoning, about 5 bytes
-// per instruction and class of scratch memory (a tree over the positions
-// themselves took 16, and its deep levels were cache misses on large
-// functions).
+// under a tree of fan-out 16 with range additions and range maxima
+// (wideTree): a few cache lines per level over log16(n) levels per
+// commoning, about 4.3 bytes per instruction and class of scratch memory.
 type gvnPressure struct {
 	bound [2]int32 // the maximum per class on entry
-	tree  [2]chunkTree
+	tree  [2]wideTree
 	lpos  []int32 // layout position of each instruction (gvn.lpos)
 	// end1: per register, the end of its interval plus one (0: not yet
-	// known), so the arena's zeroed memory is the unknown state; a
+	// known, or, without du, no reference: gvn.defTables fills it for
+	// every register), so the arena's zeroed memory is the unknown state; a
 	// register's class and slots are read where it is charged (files,
 	// core.RegSlots), not tabulated for every register.
 	end1  []int32
@@ -65,7 +64,10 @@ func (g *gvn) initPressure() {
 	}
 	pr := &gvnPressure{}
 	l := g.a.Liveness()
-	pr.du = g.a.DefUse()
+	pr.du = g.du // nil: g.end1 holds every register's interval end
+	if pr.du == nil && g.end1 == nil {
+		pr.du = g.a.DefUse() // mode 1: the walk reads no chains
+	}
 	pr.loops = g.a.Loops()
 	// The walk's layout positions (g.lpos, g.blockEnd: no edit moves an
 	// instruction, and the estimate starts before the first edit).
@@ -77,7 +79,9 @@ func (g *gvn) initPressure() {
 	if n == 0 {
 		return
 	}
-	pr.end1 = take[int32](g.sc, f.NumRegs())
+	if pr.end1 = g.end1; pr.du != nil {
+		pr.end1 = take[int32](g.sc, f.NumRegs())
+	}
 	pr.files = l.Files
 	pr.loopEnd = take[int32](g.sc, len(pr.loops.Loops))
 	for k := range pr.loops.Loops {
@@ -107,6 +111,9 @@ func (g *gvn) initPressure() {
 func (pr *gvnPressure) endOf(f *ir.Func, r ir.RegID) int32 {
 	if e := pr.end1[r]; e > 0 {
 		return e - 1
+	}
+	if pr.du == nil {
+		return 0 // no definition or use (end1 is complete: gvn.defTables)
 	}
 	e := int32(0)
 	for _, d := range pr.du.Defs(r) {
@@ -182,191 +189,130 @@ func (g *gvn) pressureOK(l, e ir.InstrID) bool {
 	return true
 }
 
-// chunkTree is maxTree over chunks of chunkSize consecutive positions:
-// vals holds each position's value with the additions made to part of
-// its chunk, the tree per chunk the largest of its vals plus the
-// additions made to whole chunks. A position's value is its vals entry
-// plus the additions on its chunk's path in the tree (pathAdd); the
-// ends of a range are read in vals, its whole chunks in the tree.
-type chunkTree struct {
-	vals []int32
-	t    maxTree
+// wideTree holds a value per position under range additions and range
+// maxima, as a tree of fan-out 16 kept level by level: level 0 is the
+// positions' values, and item i of level k >= 1 covers items 16i..16i+15
+// of level k-1, with mx[k][i] the largest of their values and adds[k][i]
+// an addition made to all of it (a position's value is vals[p] plus the
+// adds of the items above it). A range touches at most two partial
+// groups of 16 per level, each one or two cache lines, so an operation
+// reads a few lines per level over log16(n) levels; a binary segment tree
+// (the estimate's first, then over chunks of 16 positions) went down 16
+// levels on the 1M-instruction kernel, a node per level and two arrays
+// per node.
+type wideTree struct {
+	mx, adds [][]int32 // per level; mx[0] is the positions' values, adds[0] unused
 }
 
-const chunkShift = 4
-const chunkSize = 1 << chunkShift
+const wideShift = 4
 
 // build takes vals (kept, and changed by add).
-func (c *chunkTree) build(sc *Scratch, vals []int32) {
-	c.vals = vals
-	n := len(vals)
-	m := takeRaw[int32](sc, (n+chunkSize-1)>>chunkShift)
-	for k := range m {
-		m[k] = c.base(int32(k))
-	}
-	c.t.build(sc, m)
-}
-
-// base is the largest vals entry of chunk k.
-func (c *chunkTree) base(k int32) int32 {
-	lo := int(k) << chunkShift
-	hi := min(lo+chunkSize, len(c.vals))
-	m := c.vals[lo]
-	for _, v := range c.vals[lo+1 : hi] {
-		m = max(m, v)
-	}
-	return m
-}
-
-// part is the largest value at positions l..r of one chunk.
-func (c *chunkTree) part(l, r int32) int32 {
-	m := c.vals[l]
-	for _, v := range c.vals[l+1 : r+1] {
-		m = max(m, v)
-	}
-	return m + c.t.pathAdd(l>>chunkShift)
-}
-
-// max returns the largest value at positions l..r.
-func (c *chunkTree) max(l, r int32) int32 {
-	cl, cr := l>>chunkShift, r>>chunkShift
-	if cl == cr {
-		return c.part(l, r)
-	}
-	m := max(c.part(l, cl<<chunkShift+chunkSize-1), c.part(cr<<chunkShift, r))
-	if cl+1 <= cr-1 {
-		m = max(m, c.t.max(cl+1, cr-1))
-	}
-	return m
-}
-
-// addPart adds w at positions l..r of one chunk.
-func (c *chunkTree) addPart(l, r, w int32) {
-	for p := l; p <= r; p++ {
-		c.vals[p] += w
-	}
-	k := l >> chunkShift
-	c.t.setLeaf(k, c.base(k))
-}
-
-// add adds w at positions l..r.
-func (c *chunkTree) add(l, r, w int32) {
-	cl, cr := l>>chunkShift, r>>chunkShift
-	if cl == cr {
-		c.addPart(l, r, w)
-		return
-	}
-	c.addPart(l, cl<<chunkShift+chunkSize-1, w)
-	c.addPart(cr<<chunkShift, r, w)
-	if cl+1 <= cr-1 {
-		c.t.add(cl+1, cr-1, w)
+func (t *wideTree) build(sc *Scratch, vals []int32) {
+	t.mx = append(t.mx[:0], vals)
+	t.adds = append(t.adds[:0], nil)
+	for prev := vals; len(prev) > 1; {
+		m := takeRaw[int32](sc, (len(prev)+1<<wideShift-1)>>wideShift)
+		for i := range m {
+			lo := i << wideShift
+			v := prev[lo]
+			for _, x := range prev[lo+1 : min(lo+1<<wideShift, len(prev))] {
+				v = max(v, x)
+			}
+			m[i] = v
+		}
+		t.mx = append(t.mx, m)
+		t.adds = append(t.adds, take[int32](sc, len(m)))
+		prev = m
 	}
 }
 
-// maxTree is a segment tree over positions 0..n-1 with range additions
-// and range maxima. Nodes are numbered in pre-order (a node's left child
-// follows it, its right child follows the left subtree), so n leaves take
-// 2n-1 nodes; each node holds the maximum below it plus add, the
-// additions made to all of it.
-type maxTree struct {
-	n        int32
-	mx, lazy []int32
+// item is item i of level k's value: its largest position's, with the
+// adds of the items above it left out.
+func (t *wideTree) item(k int, i int32) int32 {
+	if k == 0 {
+		return t.mx[0][i]
+	}
+	return t.mx[k][i] + t.adds[k][i]
 }
 
-func (t *maxTree) build(sc *Scratch, vals []int32) {
-	t.n = int32(len(vals))
-	t.mx = takeRaw[int32](sc, 2*len(vals)) // build1 writes every node
-	t.lazy = take[int32](sc, 2*len(vals))
-	t.build1(0, 0, t.n-1, vals)
-}
-
-func (t *maxTree) build1(node, lo, hi int32, vals []int32) {
-	if lo == hi {
-		t.mx[node] = vals[lo]
-		return
-	}
-	mid := (lo + hi) / 2
-	left, right := node+1, node+2*(mid-lo+1)
-	t.build1(left, lo, mid, vals)
-	t.build1(right, mid+1, hi, vals)
-	t.mx[node] = max(t.mx[left], t.mx[right])
-}
-
-// max returns the largest value at positions l..r.
-func (t *maxTree) max(l, r int32) int32 { return t.max1(0, 0, t.n-1, l, r) }
-
-func (t *maxTree) max1(node, lo, hi, l, r int32) int32 {
-	if l <= lo && hi <= r {
-		return t.mx[node]
-	}
-	mid := (lo + hi) / 2
-	left, right := node+1, node+2*(mid-lo+1)
-	m := int32(-1 << 30)
-	if l <= mid {
-		m = t.max1(left, lo, mid, l, r)
-	}
-	if r > mid {
-		m = max(m, t.max1(right, mid+1, hi, l, r))
-	}
-	return m + t.lazy[node]
-}
-
-// add adds w at positions l..r.
-func (t *maxTree) add(l, r, w int32) { t.add1(0, 0, t.n-1, l, r, w) }
-
-// pathAdd returns the additions made to position k: the sum of the adds
-// on the path from the root to its leaf.
-func (t *maxTree) pathAdd(k int32) int32 {
-	node, lo, hi := int32(0), int32(0), t.n-1
+// above is the sum of the adds of item i of level k and of the items
+// above it.
+func (t *wideTree) above(k int, i int32) int32 {
 	s := int32(0)
-	for {
-		s += t.lazy[node]
-		if lo == hi {
-			return s
+	for ; k < len(t.mx); k++ {
+		if k > 0 {
+			s += t.adds[k][i]
 		}
-		mid := (lo + hi) / 2
-		if k <= mid {
-			node, hi = node+1, mid
-		} else {
-			node, lo = node+2*(mid-lo+1), mid+1
-		}
+		i >>= wideShift
 	}
+	return s
 }
 
-// setLeaf makes position k's value v before the additions on its path
-// (the additions stay).
-func (t *maxTree) setLeaf(k, v int32) { t.set1(0, 0, t.n-1, k, v) }
+// max returns the largest value at positions l..r.
+func (t *wideTree) max(l, r int32) int32 { return t.max1(0, l, r) }
 
-func (t *maxTree) set1(node, lo, hi, k, v int32) {
-	if lo == hi {
-		t.mx[node] = v + t.lazy[node]
-		return
+func (t *wideTree) max1(k int, l, r int32) int32 {
+	if l>>wideShift == r>>wideShift {
+		m := t.item(k, l)
+		for i := l + 1; i <= r; i++ {
+			m = max(m, t.item(k, i))
+		}
+		return m + t.above(k+1, l>>wideShift)
 	}
-	mid := (lo + hi) / 2
-	left, right := node+1, node+2*(mid-lo+1)
-	if k <= mid {
-		t.set1(left, lo, mid, k, v)
-	} else {
-		t.set1(right, mid+1, hi, k, v)
+	m := int32(-1 << 30)
+	const low = 1<<wideShift - 1
+	if l&low != 0 {
+		m = t.max1(k, l, l|low)
+		l = l | low + 1
 	}
-	t.mx[node] = max(t.mx[left], t.mx[right]) + t.lazy[node]
+	if r&low != low {
+		m = max(m, t.max1(k, r&^low, r))
+		r = r&^low - 1
+	}
+	if l <= r {
+		m = max(m, t.max1(k+1, l>>wideShift, r>>wideShift))
+	}
+	return m
 }
 
-func (t *maxTree) add1(node, lo, hi, l, r, w int32) {
-	if l <= lo && hi <= r {
-		t.mx[node] += w
-		t.lazy[node] += w
+// add adds w at positions l..r.
+func (t *wideTree) add(l, r, w int32) { t.addAt(0, l, r, w) }
+
+func (t *wideTree) addAt(k int, l, r, w int32) {
+	if l>>wideShift == r>>wideShift {
+		for i := l; i <= r; i++ {
+			if k == 0 {
+				t.mx[0][i] += w
+			} else {
+				t.adds[k][i] += w
+			}
+		}
+		// the items above hold their children's largest value
+		for k, i := k+1, l>>wideShift; k < len(t.mx); k, i = k+1, i>>wideShift {
+			lo := i << wideShift
+			v := t.item(k-1, lo)
+			for c := lo + 1; c < min(lo+1<<wideShift, int32(len(t.mx[k-1]))); c++ {
+				v = max(v, t.item(k-1, c))
+			}
+			if t.mx[k][i] == v {
+				break // nothing above changes
+			}
+			t.mx[k][i] = v
+		}
 		return
 	}
-	mid := (lo + hi) / 2
-	left, right := node+1, node+2*(mid-lo+1)
-	if l <= mid {
-		t.add1(left, lo, mid, l, r, w)
+	const low = 1<<wideShift - 1
+	if l&low != 0 {
+		t.addAt(k, l, l|low, w)
+		l = l | low + 1
 	}
-	if r > mid {
-		t.add1(right, mid+1, hi, l, r, w)
+	if r&low != low {
+		t.addAt(k, r&^low, r, w)
+		r = r&^low - 1
 	}
-	t.mx[node] = max(t.mx[left], t.mx[right]) + t.lazy[node]
+	if l <= r {
+		t.addAt(k+1, l>>wideShift, r>>wideShift, w)
+	}
 }
 
 // countDeclined reports the commonings the estimate declined.

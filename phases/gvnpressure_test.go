@@ -96,46 +96,31 @@ func TestGvnCsePressureEstimate(t *testing.T) {
 	}
 }
 
-// TestMaxTree: the segment tree, and the chunked one the estimate uses,
-// against a plain array under random range additions and range maxima.
-func TestMaxTree(t *testing.T) {
-	for _, chunked := range []bool{false, true} {
-		testMaxTree(t, chunked)
-	}
-}
-
-type rangeMaxAdd interface {
-	max(l, r int32) int32
-	add(l, r, w int32)
-}
-
-func testMaxTree(t *testing.T, chunked bool) {
+// TestWideTree: the tree the estimate keeps its values in, against a
+// plain array under random range additions and range maxima, at sizes
+// from one position to five levels.
+func TestWideTree(t *testing.T) {
 	rnd := rand.New(rand.NewSource(1))
 	sc := NewScratch()
-	for _, n := range []int{1, 2, 3, 7, 15, 16, 17, 33, 64, 1000} {
+	for _, n := range []int{1, 2, 3, 7, 15, 16, 17, 33, 64, 255, 256, 257, 1000, 4097, 70000} {
 		vals := make([]int32, n)
 		for i := range vals {
 			vals[i] = int32(rnd.Intn(100))
 		}
-		var tr rangeMaxAdd
-		if chunked {
-			var c chunkTree
-			c.build(sc, slices.Clone(vals))
-			tr = &c
-		} else {
-			var m maxTree
-			m.build(sc, vals)
-			tr = &m
-		}
-		for range 2000 {
+		var tr wideTree
+		tr.build(sc, slices.Clone(vals))
+		for k := range 3000 {
 			l := int32(rnd.Intn(n))
 			r := l + int32(rnd.Intn(n-int(l)))
+			if k%3 == 0 { // short ranges, as most commonings charge
+				r = min(int32(n-1), l+int32(rnd.Intn(40)))
+			}
 			want := int32(-1 << 30)
 			for i := l; i <= r; i++ {
 				want = max(want, vals[i])
 			}
 			if got := tr.max(l, r); got != want {
-				t.Fatalf("chunked %v, n %d: max(%d, %d) = %d, want %d", chunked, n, l, r, got, want)
+				t.Fatalf("n %d: max(%d, %d) = %d, want %d", n, l, r, got, want)
 			}
 			w := int32(rnd.Intn(5))
 			tr.add(l, r, w)
