@@ -228,9 +228,12 @@ type mover struct {
 	trace [][ir.NumFiles]int32
 	lim   texLimit
 	// the blocks the sweep visits (layout positions) and each block's
-	// layout position (-1: outside the layout, or listed)
-	blocks   []int32
-	layoutAt []int32
+	// layout position (-1: outside the layout, or listed); layoutPos
+	// keeps the positions of the texture sweep (keepRows)
+	blocks    []int32
+	layoutAt  []int32
+	layoutPos []int32
+	cands     []ir.InstrID // texCandidates' batch
 }
 
 // sweep makes one pass of the kind's movement over the function and
@@ -760,8 +763,9 @@ func (m *mover) texSweep() int64 {
 	// Could any fetch move, pressure aside? The pressure costs liveness
 	// and the uniformity analysis: a dry run of the walk (def-use chains
 	// only) first, and nothing more without a candidate. The dry run
-	// lists the blocks holding a fetch that could move. It scans the opcodes by instruction number (one small array,
-	// read in order) rather than following the blocks' links, and looks
+	// lists the blocks holding a fetch that could move. It scans the
+	// opcodes by instruction number (one small array, read in order:
+	// texCandidates) rather than following the blocks' links, and looks
 	// further only at a fetch linked below another instruction of a
 	// block of the layout. Only those blocks can change in the sweep: a
 	// move changes nothing outside its block, and a fetch that cannot
@@ -775,8 +779,10 @@ func (m *mover) texSweep() int64 {
 	for k := range at {
 		at[k] = -1
 	}
+	m.layoutPos = slices.Grow(m.layoutPos[:0], f.NumBlocks())[:f.NumBlocks()]
 	for k, b := range f.Layout {
 		at[b] = int32(k)
+		m.layoutPos[b] = int32(k)
 	}
 	if m.second {
 		// After the first sweep only the blocks where it moved something
@@ -790,24 +796,22 @@ func (m *mover) texSweep() int64 {
 			}
 		}
 	}
-	for i, op := range f.Op {
-		if m.second {
-			break
-		}
-		j := ir.InstrID(i)
-		if !texOp(op) || op == ir.OpLd && (f.Space[j] != ir.SpaceGlobal || !f.Mods[j].Has(ir.ModNC)) {
-			continue // most loads: one more array each
-		}
-		if f.Prev[j] == ir.NoInstr || at[f.Block[j]] < 0 || !texClass(f, j) || m.readSoon(j) == 0 {
-			continue
-		}
-		b := f.Block[j]
-		if m.du == nil && p.SSA() {
-			m.du = p.A.DefUse()
-		}
-		if m.spaceOne(j, 0, nil, nil) {
-			m.blocks = append(m.blocks, at[b])
-			at[b] = -1 // listed once
+	for from := 0; !m.second && from < len(f.Op); {
+		var cands []ir.InstrID
+		cands, from = texCandidates(f, from, m.cands[:0])
+		m.cands = cands
+		for _, j := range cands {
+			if f.Prev[j] == ir.NoInstr || at[f.Block[j]] < 0 || !texClass(f, j) || m.readSoon(j) == 0 {
+				continue
+			}
+			b := f.Block[j]
+			if m.du == nil && p.SSA() {
+				m.du = p.A.DefUse()
+			}
+			if m.spaceOne(j, 0, nil, nil) {
+				m.blocks = append(m.blocks, at[b])
+				at[b] = -1 // listed once
+			}
 		}
 	}
 	if texFullSweep {
@@ -872,6 +876,66 @@ func (m *mover) texSweep() int64 {
 		}
 	}
 	return moved
+}
+
+// texOps marks the opcodes texOp accepts (one byte an opcode, so that
+// the scan of texCandidates reads a table rather than branching per
+// opcode; only its first page is ever written or read).
+var texOps = func() (t [1 << 16]bool) {
+	for op := range ir.NumOpcodes() {
+		t[op] = texOp(ir.Opcode(op))
+	}
+	return
+}()
+
+// texBatch is how many instructions texCandidates gathers at most.
+const texBatch = 64
+
+// texCandidates appends to buf the instructions from slot from on (in
+// slot order, at most texBatch) whose opcode, modifiers and state space
+// may make them fetches (texClass's first test: tex, tld4, suld,
+// ld.global.nc), and returns them and the slot to go on from (len(f.Op)
+// at the end). The opcodes are read four at a time, with one branch for
+// the four; then the modifiers of the loads gathered, together (on a
+// large function each is a cache miss, and reading them in one loop
+// lets them overlap), and the state space only of the .nc ones.
+func texCandidates(f *ir.Func, from int, buf []ir.InstrID) ([]ir.InstrID, int) {
+	ops, t := f.Op, &texOps
+	i := from
+	for ; i+4 <= len(ops) && len(buf) <= texBatch-4; i += 4 {
+		o := ops[i : i+4 : i+4]
+		if !(t[o[0]] || t[o[1]] || t[o[2]] || t[o[3]]) {
+			continue
+		}
+		for k, op := range o {
+			if t[op] {
+				buf = append(buf, ir.InstrID(i+k))
+			}
+		}
+	}
+	if len(buf) <= texBatch-4 {
+		for ; i < len(ops); i++ {
+			if t[ops[i]] {
+				buf = append(buf, ir.InstrID(i))
+			}
+		}
+	}
+	n := 0
+	for _, j := range buf {
+		if ops[j] != ir.OpLd || f.Mods[j].Has(ir.ModNC) {
+			buf[n] = j
+			n++
+		}
+	}
+	buf = buf[:n]
+	n = 0
+	for _, j := range buf {
+		if ops[j] != ir.OpLd || f.Space[j] == ir.SpaceGlobal {
+			buf[n] = j
+			n++
+		}
+	}
+	return buf[:n], i
 }
 
 // dryBlock reports whether a fetch of block b could move, pressure aside
@@ -1172,8 +1236,18 @@ func (m *mover) keepRows(b ir.BlockID, above ir.InstrID) {
 			continue
 		}
 		row := du.Uses(x.Reg)
+		// The row's references in block b start where a binary search by
+		// layout position puts them: a register read all over a large
+		// function (a kernel parameter's pointer) has a row that grows
+		// with it, and the segment lies in one block.
+		pos := m.layoutPos
+		kb := pos[b]
+		e0, _ := slices.BinarySearchFunc(row, kb, func(u core.Ref, k int32) int {
+			return cmp.Compare(pos[f.Block[u.Instr]], k)
+		})
 		lo, hi := -1, -1 // the row's references in the segment: row[lo:hi]
-		for e, u := range row {
+		for e := e0; e < len(row) && f.Block[row[e].Instr] == b; e++ {
+			u := row[e]
 			if slices.Contains(m.order, u.Instr) {
 				if lo < 0 {
 					lo = e
