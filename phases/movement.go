@@ -179,14 +179,44 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		p.Count("moved by the second sweep", second)
 	}
 	if kind == moveKillDown {
-		if n := commonMoved(p, m.targets); n > 0 {
-			p.Count("duplicates commoned", n) // (the chains dropped)
-		} else if p.A.Valid()&ADefUse != 0 {
+		// The commoning keeps the chains when they are cached (and the
+		// places of sortRows fit in 64 bits): it lists its edits, and
+		// the chains are brought up to date here (a large function that
+		// commons something would otherwise leave the next phase to
+		// compute them again).
+		var ed *commonEdits
+		keep := p.A.Valid()&ADefUse != 0
+		if keep && f.NumBlocks() < 1<<20 && len(f.Op) < 1<<23 {
+			m.edits.from, m.edits.to, m.edits.regs = m.edits.from[:0], m.edits.to[:0], m.edits.regs[:0]
+			ed = &m.edits
+		}
+		n := commonMoved(p, m.targets, ed)
+		if n > 0 {
+			p.Count("duplicates commoned", n)
+		}
+		if keep && (n == 0 || ed != nil) {
 			m.layoutAt = slices.Grow(m.layoutAt[:0], f.NumBlocks())[:f.NumBlocks()]
 			for k, b := range f.Layout {
 				m.layoutAt[b] = int32(k)
 			}
-			m.sortRows(p.A.DefUse())
+			du := p.A.DefUse()
+			if n > 0 {
+				regs := m.rowRegs[:0]
+				for _, x := range ed.regs {
+					regs = append(regs, x.Reg)
+				}
+				slices.Sort(regs)
+				regs = slices.Compact(regs)
+				du.DropDead(f, regs)
+				m.rowRegs = regs
+			}
+			m.sortRows(du)
+			if n > 0 {
+				at, pos := m.layoutAt, m.pos.pos
+				du.MoveUses(f, ed.from, ed.to, func(i ir.InstrID) uint64 {
+					return uint64(at[f.Block[i]])<<44 | pos[i]
+				}, &m.relink)
+			}
 		}
 	}
 	return true
@@ -234,6 +264,9 @@ type mover struct {
 	layoutAt  []int32
 	layoutPos []int32
 	cands     []ir.InstrID // texCandidates' batch
+	// kill, down: the commoning's edits and the chains' working memory
+	edits  commonEdits
+	relink core.RelinkWork
 }
 
 // sweep makes one pass of the kind's movement over the function and
