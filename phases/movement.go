@@ -3,6 +3,7 @@ package phases
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/core"
@@ -137,6 +138,13 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	}
 	m := &mover{p: p, f: f, kind: kind, budget: p.Knobs.Budget(MovementBudget),
 		window: int(p.Knobs.Int(MovementWindow)), pl: newPoller(p)}
+	if sc := p.Scratch; sc != nil {
+		// the buffers of the last run on this worker, given back at the
+		// end (with what this run grew them to)
+		m.moveBufs = sc.move
+		m.targets, m.movedInstrs = m.targets[:0], m.movedInstrs[:0]
+		defer func() { sc.move = m.moveBufs }()
+	}
 	first := m.sweep()
 	second := int64(0)
 	if first > 0 && kind.cleanup() && m.budget > 0 && !m.pl.now() {
@@ -224,19 +232,32 @@ func movementEngine(p *Pass, kind moveKind) bool {
 
 // mover is one engine run.
 type mover struct {
-	p       *Pass
-	f       *ir.Func
-	kind    moveKind
-	budget  int64 // MovementBudget left
-	window  int
-	pl      *poller
+	p      *Pass
+	f      *ir.Func
+	kind   moveKind
+	budget int64 // MovementBudget left
+	window int
+	pl     *poller
+	du     *core.DefUse   // texture kinds in SSA form: which operands end at a fetch
+	files  []ir.File      // register files, asked once per run when a candidate needs them (kept across the sweeps)
+	live   *core.Liveness // kill, down: the liveness at the sweep's start, asked when a candidate needs it
+	second bool           // the sweep after the clean-up
+	// the instruction order of the last sweep (kept up to date by its
+	// moves; kinds 0 and 1)
+	pos instrOrder
+	// the texture sweep's pressure: the walker and the bound (texLimit)
+	walk *core.PressureWalker
+	lim  texLimit
+	moveBufs
+}
+
+// moveBufs are the engine's growable buffers. They are kept in the
+// worker's scratch from run to run (their contents are not: a run resets
+// what it reads), so that a run on a small function allocates nothing.
+type moveBufs struct {
 	refs    []core.RegRef
 	jrefs   []core.RegRef
-	targets []ir.BlockID   // blocks the kill movement put something into (for commoning)
-	du      *core.DefUse   // texture kinds in SSA form: which operands end at a fetch
-	files   []ir.File      // register files, asked once per run when a candidate needs them (kept across the sweeps)
-	live    *core.Liveness // kill, down: the liveness at the sweep's start, asked when a candidate needs it
-	second  bool           // the sweep after the clean-up
+	targets []ir.BlockID // blocks the kill movement put something into (for commoning)
 	// texture kinds: the moving group (the fetch first, then the address
 	// instructions it carries, bottom up), the pressure change at each
 	// crossed point (bottom up), and buffers for the relinking
@@ -246,17 +267,12 @@ type mover struct {
 	order   []ir.InstrID
 	members []ir.InstrID
 	rowBuf  []core.Ref
-	// kill, down: the instructions moved, the instruction order of the
-	// last sweep (kept up to date by its moves) and the registers whose
-	// rows sortRows sorts
+	// kill, down: the instructions moved and the registers whose rows
+	// sortRows sorts
 	movedInstrs []ir.InstrID
-	pos         *instrOrder
 	rowRegs     []ir.RegID
-	// the texture sweep's pressure: the walker, the trace of the block
-	// being swept and the bound (texLimit)
-	walk  *core.PressureWalker
+	// the trace of the block the texture sweep is on
 	trace [][ir.NumFiles]int32
-	lim   texLimit
 	// the blocks the sweep visits (layout positions) and each block's
 	// layout position (-1: outside the layout, or listed); layoutPos
 	// keeps the positions of the texture sweep (keepRows)
@@ -267,6 +283,21 @@ type mover struct {
 	// kill, down: the commoning's edits and the chains' working memory
 	edits  commonEdits
 	relink core.RelinkWork
+}
+
+// newOrder numbers the instructions of f in m.pos (the numbers in the
+// worker's scratch, valid while the phase runs) and returns it.
+func (m *mover) newOrder() *instrOrder {
+	f := m.f
+	if m.p.Scratch == nil {
+		m.pos = *newInstrOrder(f)
+		return &m.pos
+	}
+	m.pos = instrOrder{f: f, pos: take[uint64](m.p.Scratch, len(f.Op))}
+	for _, b := range f.Layout {
+		m.pos.number(b)
+	}
+	return &m.pos
 }
 
 // sweep makes one pass of the kind's movement over the function and
@@ -300,8 +331,7 @@ func (m *mover) sinkSweep() int64 {
 	loops := p.A.Loops()
 	order := p.A.Order()
 	moved := int64(0)
-	pos := newInstrOrder(f)
-	m.pos = pos
+	pos := m.newOrder()
 	for k := len(order.RPO) - 1; k >= 0 && m.budget > 0; k-- {
 		if m.pl.stop() {
 			break
@@ -467,7 +497,7 @@ func keepNewReg(refs []core.RegRef, n int, x core.RegRef) int {
 // of the registers the moved instructions read, by layout position and
 // place (stable: an instruction's own references keep their order).
 func (m *mover) sortRows(du *core.DefUse) {
-	f, pos := m.f, m.pos
+	f, pos := m.f, &m.pos
 	regs := m.rowRegs[:0]
 	for _, i := range m.movedInstrs {
 		m.jrefs = core.AppendRegRefs(f, i, m.jrefs[:0])
@@ -481,14 +511,55 @@ func (m *mover) sortRows(du *core.DefUse) {
 	regs = slices.Compact(regs)
 	m.rowRegs = regs
 	at := m.layoutAt
+	cmpRef := func(x, y core.Ref) int {
+		bx, by := at[f.Block[x.Instr]], at[f.Block[y.Instr]]
+		if bx != by {
+			return int(bx) - int(by)
+		}
+		return cmp.Compare(pos.pos[x.Instr], pos.pos[y.Instr])
+	}
+	// A row's references of instructions that did not move are in order
+	// still (moves keep the others' order): only those of the moved ones
+	// are taken out, sorted, and put back each where a binary search
+	// places it. Sorting a whole row instead reads the block and place of
+	// every reference many times over, at random on a large function,
+	// where a register read all over it (a pointer) has a long row.
+	// The result is the stable sort's: no two instructions have equal
+	// places, and the references of one keep their order.
+	var moved []bool
+	if m.p.Scratch != nil {
+		moved = take[bool](m.p.Scratch, f.NumInstrs())
+	} else {
+		moved = make([]bool, f.NumInstrs())
+	}
+	for _, i := range m.movedInstrs {
+		moved[i] = true
+	}
 	for _, r := range regs {
-		slices.SortStableFunc(du.Uses(r), func(x, y core.Ref) int {
-			bx, by := at[f.Block[x.Instr]], at[f.Block[y.Instr]]
-			if bx != by {
-				return int(bx) - int(by)
+		row := du.Uses(r)
+		out := m.rowBuf[:0]
+		kept := 0
+		for _, x := range row {
+			if moved[x.Instr] {
+				out = append(out, x)
+			} else {
+				row[kept] = x
+				kept++
 			}
-			return cmp.Compare(pos.pos[x.Instr], pos.pos[y.Instr])
-		})
+		}
+		m.rowBuf = out
+		slices.SortStableFunc(out, cmpRef)
+		hi := len(row) // row[hi:] is in place
+		for j := len(out) - 1; j >= 0; j-- {
+			x := out[j]
+			// the kept references after x move up behind it
+			p := sort.Search(kept, func(t int) bool { return cmpRef(row[t], x) > 0 })
+			n := kept - p
+			copy(row[hi-n:hi], row[p:kept])
+			hi -= n + 1
+			kept = p
+			row[hi] = x
+		}
 	}
 }
 
@@ -662,7 +733,7 @@ func (m *mover) raiseSweep() int64 {
 				continue
 			}
 			if du == nil {
-				du, pos = p.A.DefUse(), newInstrOrder(f)
+				du, pos = p.A.DefUse(), m.newOrder()
 			}
 			if m.raiseOne(i, b, du, pos) {
 				pos.moved(i)
