@@ -30,7 +30,7 @@ func commonMoved(p *Pass, blocks []ir.BlockID, ed *commonEdits) int64 {
 	var du *core.DefUse
 	n := int64(0)
 	seen := take[bool](p.Scratch, f.NumBlocks())
-	num := take[int32](p.Scratch, f.NumInstrs())
+	num := takeRaw[int32](p.Scratch, f.NumInstrs()) // (each block numbered before it is read)
 	var window [commonWindow]ir.InstrID
 	for _, b := range blocks {
 		if seen[b] {

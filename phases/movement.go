@@ -293,7 +293,9 @@ func (m *mover) newOrder() *instrOrder {
 		m.pos = *newInstrOrder(f)
 		return &m.pos
 	}
-	m.pos = instrOrder{f: f, pos: take[uint64](m.p.Scratch, len(f.Op))}
+	// (not cleared: every instruction linked into a block is numbered,
+	// and only those are asked about)
+	m.pos = instrOrder{f: f, pos: takeRaw[uint64](m.p.Scratch, len(f.Op))}
 	for _, b := range f.Layout {
 		m.pos.number(b)
 	}
