@@ -63,7 +63,8 @@ import (
 //     step pays. The second sweep moves only into other blocks (what the
 //     first placed within a block is settled), and a sink whose walk up
 //     the dominator tree would pass sinkWalk steps is not made. Equal instructions the moves put side by side are commoned
-//     (commonMoved, motion_common.go).
+//     (commonMoved, motion_common.go; the def-use chains are kept, brought
+//     up to date with its edits).
 //   - kill, up (kind 1): in SSA form, a pure computation that is the
 //     last reader of operands defined in its block moves up towards
 //     their definitions,
@@ -173,8 +174,8 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	if kind.down() {
 		// The chains stay valid (their rows put back in layout order at
 		// the end: sortRows) and are declared preserved, so
-		// DoKillMovementUp finds them cached; commonMoved drops them when
-		// it commons something.
+		// DoKillMovementUp finds them cached; when the commoning removes
+		// something, they are brought up to date after it (below).
 		p.A.Invalidate(ALiveness)
 	} else {
 		// Liveness, uniformity and (rows kept in layout order: keepRows)
