@@ -135,3 +135,83 @@ func insertRows(start []uint32, rows []Ref, ins []relinkRef, place func(ir.Instr
 	}
 	return rows
 }
+
+// MoveUses brings the use rows up to date after every reader of from[k]
+// was made to read to[k] instead (the operand rewritten in place, as when
+// a duplicate's readers take the value it duplicates), with no other
+// change: the rows of from go empty and their references join the rows
+// of to in layout order (place, as for Relink; the rows of to must be in
+// that order), an instruction's references in the order AppendRegRefs
+// lists them, as a full computation has them. The from registers are
+// distinct and none is a to register.
+func (d *DefUse) MoveUses(f *ir.Func, from, to []ir.RegID, place func(ir.InstrID) uint64, w *RelinkWork) {
+	if len(from) == 0 {
+		return
+	}
+	w.ins = w.ins[:0]
+	for k, r := range from {
+		for _, u := range d.Uses(r) {
+			w.ins = append(w.ins, relinkRef{to[k], place(u.Instr), u})
+		}
+	}
+	// empty the rows of from
+	w.regs = append(w.regs[:0], from...)
+	slices.Sort(w.regs)
+	d.uses = clearRows(d.useStart, d.uses, w.regs)
+	slices.SortStableFunc(w.ins, func(a, b relinkRef) int {
+		if a.reg != b.reg {
+			return cmp.Compare(a.reg, b.reg)
+		}
+		return cmp.Compare(a.place, b.place)
+	})
+	d.uses = insertRows(d.useStart, d.uses, w.ins, place)
+	// An instruction now reading a to register through several operands
+	// has its references side by side; put them in AppendRegRefs's order.
+	w.regs = append(w.regs[:0], to...)
+	slices.Sort(w.regs)
+	for _, r := range slices.Compact(w.regs) {
+		row := d.Uses(r)
+		for a := 0; a < len(row); {
+			b := a + 1
+			for b < len(row) && row[b].Instr == row[a].Instr {
+				b++
+			}
+			if b-a > 1 {
+				i := row[a].Instr
+				w.refs = AppendRegRefs(f, i, w.refs[:0])
+				e := a
+				for _, x := range w.refs {
+					if x.Reg == r && !x.Def && e < b {
+						row[e] = Ref{i, x.Loc}
+						e++
+					}
+				}
+			}
+			a = b
+		}
+	}
+}
+
+// clearRows removes every reference of the rows of regs (sorted, each
+// once), moving the rows after each down.
+func clearRows(start []uint32, refs []Ref, regs []ir.RegID) []Ref {
+	nr := len(start) - 1
+	w := start[regs[0]]
+	for k, r := range regs {
+		hi := start[r+1]
+		start[r] = w
+		next := nr
+		if k+1 < len(regs) {
+			next = int(regs[k+1])
+		}
+		end := start[next]
+		copy(refs[w:], refs[hi:end])
+		delta := hi - w
+		for q := int(r) + 1; q < next; q++ {
+			start[q] -= delta
+		}
+		w += end - hi
+	}
+	start[nr] = w
+	return refs[:w]
+}

@@ -19,8 +19,10 @@ import (
 // definition. Registers with several versions and readers inside
 // vectors are left alone, as GvnCse's and reassociation's commoning do.
 // It returns how many instructions it removed; the caller's analyses of
-// instructions are dropped when it removed any.
-func commonMoved(p *Pass, blocks []ir.BlockID) int64 {
+// instructions are dropped when it removed any, except, when ed is not
+// nil, the def-use chains: ed then lists the edits (the caller brings
+// the chains up to date: commonEdits).
+func commonMoved(p *Pass, blocks []ir.BlockID, ed *commonEdits) int64 {
 	f := p.F
 	if !p.SSA() || len(blocks) == 0 {
 		return 0
@@ -28,7 +30,7 @@ func commonMoved(p *Pass, blocks []ir.BlockID) int64 {
 	var du *core.DefUse
 	n := int64(0)
 	seen := take[bool](p.Scratch, f.NumBlocks())
-	num := take[int32](p.Scratch, f.NumInstrs())
+	num := takeRaw[int32](p.Scratch, f.NumInstrs()) // (each block numbered before it is read)
 	var window [commonWindow]ir.InstrID
 	for _, b := range blocks {
 		if seen[b] {
@@ -63,6 +65,11 @@ func commonMoved(p *Pass, blocks []ir.BlockID) int64 {
 				if er := f.Ops(e)[0].Reg(); (f.Next[e] == i || liveAcross(f, du, er, b, num[i], num)) &&
 					operandsStable(f, i, du) && canReplaceResult(f, du, r, er) && p.Allow() {
 					replaceResult(f, du, r, er)
+					if ed != nil {
+						ed.from = append(ed.from, r)
+						ed.to = append(ed.to, er)
+						ed.regs = core.AppendRegRefs(f, i, ed.regs)
+					}
 					f.Remove(i)
 					n++
 					done = true
@@ -77,9 +84,24 @@ func commonMoved(p *Pass, blocks []ir.BlockID) int64 {
 		}
 	}
 	if n > 0 {
-		p.A.Invalidate(instrAnalyses)
+		if ed != nil {
+			p.A.Invalidate(instrAnalyses &^ ADefUse)
+		} else {
+			p.A.Invalidate(instrAnalyses)
+		}
 	}
 	return n
+}
+
+// commonEdits are commonMoved's edits, for a caller that keeps the
+// def-use chains: the readers of from[k] read to[k] now, and the
+// instructions that defined from were removed (regs: their references).
+// The chains, left as they were before the edits, are brought up to date
+// by dropping the removed instructions' references (DropDead) and moving
+// the rows of from into those of to (MoveUses).
+type commonEdits struct {
+	from, to []ir.RegID
+	regs     []core.RegRef
 }
 
 // liveAcross reports whether r (defined in block b) is read after the

@@ -3,6 +3,7 @@ package phases
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/core"
@@ -62,7 +63,8 @@ import (
 //     step pays. The second sweep moves only into other blocks (what the
 //     first placed within a block is settled), and a sink whose walk up
 //     the dominator tree would pass sinkWalk steps is not made. Equal instructions the moves put side by side are commoned
-//     (commonMoved, motion_common.go).
+//     (commonMoved, motion_common.go; the def-use chains are kept, brought
+//     up to date with its edits).
 //   - kill, up (kind 1): in SSA form, a pure computation that is the
 //     last reader of operands defined in its block moves up towards
 //     their definitions,
@@ -137,6 +139,13 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	}
 	m := &mover{p: p, f: f, kind: kind, budget: p.Knobs.Budget(MovementBudget),
 		window: int(p.Knobs.Int(MovementWindow)), pl: newPoller(p)}
+	if sc := p.Scratch; sc != nil {
+		// the buffers of the last run on this worker, given back at the
+		// end (with what this run grew them to)
+		m.moveBufs = sc.move
+		m.targets, m.movedInstrs = m.targets[:0], m.movedInstrs[:0]
+		defer func() { sc.move = m.moveBufs }()
+	}
 	first := m.sweep()
 	second := int64(0)
 	if first > 0 && kind.cleanup() && m.budget > 0 && !m.pl.now() {
@@ -165,8 +174,8 @@ func movementEngine(p *Pass, kind moveKind) bool {
 	if kind.down() {
 		// The chains stay valid (their rows put back in layout order at
 		// the end: sortRows) and are declared preserved, so
-		// DoKillMovementUp finds them cached; commonMoved drops them when
-		// it commons something.
+		// DoKillMovementUp finds them cached; when the commoning removes
+		// something, they are brought up to date after it (below).
 		p.A.Invalidate(ALiveness)
 	} else {
 		// Liveness, uniformity and (rows kept in layout order: keepRows)
@@ -179,14 +188,44 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		p.Count("moved by the second sweep", second)
 	}
 	if kind == moveKillDown {
-		if n := commonMoved(p, m.targets); n > 0 {
-			p.Count("duplicates commoned", n) // (the chains dropped)
-		} else if p.A.Valid()&ADefUse != 0 {
+		// The commoning keeps the chains when they are cached (and the
+		// places of sortRows fit in 64 bits): it lists its edits, and
+		// the chains are brought up to date here (a large function that
+		// commons something would otherwise leave the next phase to
+		// compute them again).
+		var ed *commonEdits
+		keep := p.A.Valid()&ADefUse != 0
+		if keep && f.NumBlocks() < 1<<20 && len(f.Op) < 1<<23 {
+			m.edits.from, m.edits.to, m.edits.regs = m.edits.from[:0], m.edits.to[:0], m.edits.regs[:0]
+			ed = &m.edits
+		}
+		n := commonMoved(p, m.targets, ed)
+		if n > 0 {
+			p.Count("duplicates commoned", n)
+		}
+		if keep && (n == 0 || ed != nil) {
 			m.layoutAt = slices.Grow(m.layoutAt[:0], f.NumBlocks())[:f.NumBlocks()]
 			for k, b := range f.Layout {
 				m.layoutAt[b] = int32(k)
 			}
-			m.sortRows(p.A.DefUse())
+			du := p.A.DefUse()
+			if n > 0 {
+				regs := m.rowRegs[:0]
+				for _, x := range ed.regs {
+					regs = append(regs, x.Reg)
+				}
+				slices.Sort(regs)
+				regs = slices.Compact(regs)
+				du.DropDead(f, regs)
+				m.rowRegs = regs
+			}
+			m.sortRows(du)
+			if n > 0 {
+				at, pos := m.layoutAt, m.pos.pos
+				du.MoveUses(f, ed.from, ed.to, func(i ir.InstrID) uint64 {
+					return uint64(at[f.Block[i]])<<44 | pos[i]
+				}, &m.relink)
+			}
 		}
 	}
 	return true
@@ -194,19 +233,32 @@ func movementEngine(p *Pass, kind moveKind) bool {
 
 // mover is one engine run.
 type mover struct {
-	p       *Pass
-	f       *ir.Func
-	kind    moveKind
-	budget  int64 // MovementBudget left
-	window  int
-	pl      *poller
+	p      *Pass
+	f      *ir.Func
+	kind   moveKind
+	budget int64 // MovementBudget left
+	window int
+	pl     *poller
+	du     *core.DefUse   // texture kinds in SSA form: which operands end at a fetch
+	files  []ir.File      // register files, asked once per run when a candidate needs them (kept across the sweeps)
+	live   *core.Liveness // kill, down: the liveness at the sweep's start, asked when a candidate needs it
+	second bool           // the sweep after the clean-up
+	// the instruction order of the last sweep (kept up to date by its
+	// moves; kinds 0 and 1)
+	pos instrOrder
+	// the texture sweep's pressure: the walker and the bound (texLimit)
+	walk *core.PressureWalker
+	lim  texLimit
+	moveBufs
+}
+
+// moveBufs are the engine's growable buffers. They are kept in the
+// worker's scratch from run to run (their contents are not: a run resets
+// what it reads), so that a run on a small function allocates nothing.
+type moveBufs struct {
 	refs    []core.RegRef
 	jrefs   []core.RegRef
-	targets []ir.BlockID   // blocks the kill movement put something into (for commoning)
-	du      *core.DefUse   // texture kinds in SSA form: which operands end at a fetch
-	files   []ir.File      // register files, asked once per run when a candidate needs them (kept across the sweeps)
-	live    *core.Liveness // kill, down: the liveness at the sweep's start, asked when a candidate needs it
-	second  bool           // the sweep after the clean-up
+	targets []ir.BlockID // blocks the kill movement put something into (for commoning)
 	// texture kinds: the moving group (the fetch first, then the address
 	// instructions it carries, bottom up), the pressure change at each
 	// crossed point (bottom up), and buffers for the relinking
@@ -216,21 +268,39 @@ type mover struct {
 	order   []ir.InstrID
 	members []ir.InstrID
 	rowBuf  []core.Ref
-	// kill, down: the instructions moved, the instruction order of the
-	// last sweep (kept up to date by its moves) and the registers whose
-	// rows sortRows sorts
+	// kill, down: the instructions moved and the registers whose rows
+	// sortRows sorts
 	movedInstrs []ir.InstrID
-	pos         *instrOrder
 	rowRegs     []ir.RegID
-	// the texture sweep's pressure: the walker, the trace of the block
-	// being swept and the bound (texLimit)
-	walk  *core.PressureWalker
+	// the trace of the block the texture sweep is on
 	trace [][ir.NumFiles]int32
-	lim   texLimit
 	// the blocks the sweep visits (layout positions) and each block's
-	// layout position (-1: outside the layout, or listed)
-	blocks   []int32
-	layoutAt []int32
+	// layout position (-1: outside the layout, or listed); layoutPos
+	// keeps the positions of the texture sweep (keepRows)
+	blocks    []int32
+	layoutAt  []int32
+	layoutPos []int32
+	cands     []ir.InstrID // texCandidates' batch
+	// kill, down: the commoning's edits and the chains' working memory
+	edits  commonEdits
+	relink core.RelinkWork
+}
+
+// newOrder numbers the instructions of f in m.pos (the numbers in the
+// worker's scratch, valid while the phase runs) and returns it.
+func (m *mover) newOrder() *instrOrder {
+	f := m.f
+	if m.p.Scratch == nil {
+		m.pos = *newInstrOrder(f)
+		return &m.pos
+	}
+	// (not cleared: every instruction linked into a block is numbered,
+	// and only those are asked about)
+	m.pos = instrOrder{f: f, pos: takeRaw[uint64](m.p.Scratch, len(f.Op))}
+	for _, b := range f.Layout {
+		m.pos.number(b)
+	}
+	return &m.pos
 }
 
 // sweep makes one pass of the kind's movement over the function and
@@ -264,8 +334,7 @@ func (m *mover) sinkSweep() int64 {
 	loops := p.A.Loops()
 	order := p.A.Order()
 	moved := int64(0)
-	pos := newInstrOrder(f)
-	m.pos = pos
+	pos := m.newOrder()
 	for k := len(order.RPO) - 1; k >= 0 && m.budget > 0; k-- {
 		if m.pl.stop() {
 			break
@@ -431,7 +500,7 @@ func keepNewReg(refs []core.RegRef, n int, x core.RegRef) int {
 // of the registers the moved instructions read, by layout position and
 // place (stable: an instruction's own references keep their order).
 func (m *mover) sortRows(du *core.DefUse) {
-	f, pos := m.f, m.pos
+	f, pos := m.f, &m.pos
 	regs := m.rowRegs[:0]
 	for _, i := range m.movedInstrs {
 		m.jrefs = core.AppendRegRefs(f, i, m.jrefs[:0])
@@ -445,14 +514,55 @@ func (m *mover) sortRows(du *core.DefUse) {
 	regs = slices.Compact(regs)
 	m.rowRegs = regs
 	at := m.layoutAt
+	cmpRef := func(x, y core.Ref) int {
+		bx, by := at[f.Block[x.Instr]], at[f.Block[y.Instr]]
+		if bx != by {
+			return int(bx) - int(by)
+		}
+		return cmp.Compare(pos.pos[x.Instr], pos.pos[y.Instr])
+	}
+	// A row's references of instructions that did not move are in order
+	// still (moves keep the others' order): only those of the moved ones
+	// are taken out, sorted, and put back each where a binary search
+	// places it. Sorting a whole row instead reads the block and place of
+	// every reference many times over, at random on a large function,
+	// where a register read all over it (a pointer) has a long row.
+	// The result is the stable sort's: no two instructions have equal
+	// places, and the references of one keep their order.
+	var moved []bool
+	if m.p.Scratch != nil {
+		moved = take[bool](m.p.Scratch, f.NumInstrs())
+	} else {
+		moved = make([]bool, f.NumInstrs())
+	}
+	for _, i := range m.movedInstrs {
+		moved[i] = true
+	}
 	for _, r := range regs {
-		slices.SortStableFunc(du.Uses(r), func(x, y core.Ref) int {
-			bx, by := at[f.Block[x.Instr]], at[f.Block[y.Instr]]
-			if bx != by {
-				return int(bx) - int(by)
+		row := du.Uses(r)
+		out := m.rowBuf[:0]
+		kept := 0
+		for _, x := range row {
+			if moved[x.Instr] {
+				out = append(out, x)
+			} else {
+				row[kept] = x
+				kept++
 			}
-			return cmp.Compare(pos.pos[x.Instr], pos.pos[y.Instr])
-		})
+		}
+		m.rowBuf = out
+		slices.SortStableFunc(out, cmpRef)
+		hi := len(row) // row[hi:] is in place
+		for j := len(out) - 1; j >= 0; j-- {
+			x := out[j]
+			// the kept references after x move up behind it
+			p := sort.Search(kept, func(t int) bool { return cmpRef(row[t], x) > 0 })
+			n := kept - p
+			copy(row[hi-n:hi], row[p:kept])
+			hi -= n + 1
+			kept = p
+			row[hi] = x
+		}
 	}
 }
 
@@ -626,7 +736,7 @@ func (m *mover) raiseSweep() int64 {
 				continue
 			}
 			if du == nil {
-				du, pos = p.A.DefUse(), newInstrOrder(f)
+				du, pos = p.A.DefUse(), m.newOrder()
 			}
 			if m.raiseOne(i, b, du, pos) {
 				pos.moved(i)
@@ -760,8 +870,9 @@ func (m *mover) texSweep() int64 {
 	// Could any fetch move, pressure aside? The pressure costs liveness
 	// and the uniformity analysis: a dry run of the walk (def-use chains
 	// only) first, and nothing more without a candidate. The dry run
-	// lists the blocks holding a fetch that could move. It scans the opcodes by instruction number (one small array,
-	// read in order) rather than following the blocks' links, and looks
+	// lists the blocks holding a fetch that could move. It scans the
+	// opcodes by instruction number (one small array, read in order:
+	// texCandidates) rather than following the blocks' links, and looks
 	// further only at a fetch linked below another instruction of a
 	// block of the layout. Only those blocks can change in the sweep: a
 	// move changes nothing outside its block, and a fetch that cannot
@@ -775,8 +886,10 @@ func (m *mover) texSweep() int64 {
 	for k := range at {
 		at[k] = -1
 	}
+	m.layoutPos = slices.Grow(m.layoutPos[:0], f.NumBlocks())[:f.NumBlocks()]
 	for k, b := range f.Layout {
 		at[b] = int32(k)
+		m.layoutPos[b] = int32(k)
 	}
 	if m.second {
 		// After the first sweep only the blocks where it moved something
@@ -790,24 +903,22 @@ func (m *mover) texSweep() int64 {
 			}
 		}
 	}
-	for i, op := range f.Op {
-		if m.second {
-			break
-		}
-		j := ir.InstrID(i)
-		if !texOp(op) || op == ir.OpLd && (f.Space[j] != ir.SpaceGlobal || !f.Mods[j].Has(ir.ModNC)) {
-			continue // most loads: one more array each
-		}
-		if f.Prev[j] == ir.NoInstr || at[f.Block[j]] < 0 || !texClass(f, j) || m.readSoon(j) == 0 {
-			continue
-		}
-		b := f.Block[j]
-		if m.du == nil && p.SSA() {
-			m.du = p.A.DefUse()
-		}
-		if m.spaceOne(j, 0, nil, nil) {
-			m.blocks = append(m.blocks, at[b])
-			at[b] = -1 // listed once
+	for from := 0; !m.second && from < len(f.Op); {
+		var cands []ir.InstrID
+		cands, from = texCandidates(f, from, m.cands[:0])
+		m.cands = cands
+		for _, j := range cands {
+			if f.Prev[j] == ir.NoInstr || at[f.Block[j]] < 0 || !texClass(f, j) || m.readSoon(j) == 0 {
+				continue
+			}
+			b := f.Block[j]
+			if m.du == nil && p.SSA() {
+				m.du = p.A.DefUse()
+			}
+			if m.spaceOne(j, 0, nil, nil) {
+				m.blocks = append(m.blocks, at[b])
+				at[b] = -1 // listed once
+			}
 		}
 	}
 	if texFullSweep {
@@ -872,6 +983,66 @@ func (m *mover) texSweep() int64 {
 		}
 	}
 	return moved
+}
+
+// texOps marks the opcodes texOp accepts (one byte an opcode, so that
+// the scan of texCandidates reads a table rather than branching per
+// opcode; only its first page is ever written or read).
+var texOps = func() (t [1 << 16]bool) {
+	for op := range ir.NumOpcodes() {
+		t[op] = texOp(ir.Opcode(op))
+	}
+	return
+}()
+
+// texBatch is how many instructions texCandidates gathers at most.
+const texBatch = 64
+
+// texCandidates appends to buf the instructions from slot from on (in
+// slot order, at most texBatch) whose opcode, modifiers and state space
+// may make them fetches (texClass's first test: tex, tld4, suld,
+// ld.global.nc), and returns them and the slot to go on from (len(f.Op)
+// at the end). The opcodes are read four at a time, with one branch for
+// the four; then the modifiers of the loads gathered, together (on a
+// large function each is a cache miss, and reading them in one loop
+// lets them overlap), and the state space only of the .nc ones.
+func texCandidates(f *ir.Func, from int, buf []ir.InstrID) ([]ir.InstrID, int) {
+	ops, t := f.Op, &texOps
+	i := from
+	for ; i+4 <= len(ops) && len(buf) <= texBatch-4; i += 4 {
+		o := ops[i : i+4 : i+4]
+		if !(t[o[0]] || t[o[1]] || t[o[2]] || t[o[3]]) {
+			continue
+		}
+		for k, op := range o {
+			if t[op] {
+				buf = append(buf, ir.InstrID(i+k))
+			}
+		}
+	}
+	if len(buf) <= texBatch-4 {
+		for ; i < len(ops); i++ {
+			if t[ops[i]] {
+				buf = append(buf, ir.InstrID(i))
+			}
+		}
+	}
+	n := 0
+	for _, j := range buf {
+		if ops[j] != ir.OpLd || f.Mods[j].Has(ir.ModNC) {
+			buf[n] = j
+			n++
+		}
+	}
+	buf = buf[:n]
+	n = 0
+	for _, j := range buf {
+		if ops[j] != ir.OpLd || f.Space[j] == ir.SpaceGlobal {
+			buf[n] = j
+			n++
+		}
+	}
+	return buf[:n], i
 }
 
 // dryBlock reports whether a fetch of block b could move, pressure aside
@@ -1172,8 +1343,18 @@ func (m *mover) keepRows(b ir.BlockID, above ir.InstrID) {
 			continue
 		}
 		row := du.Uses(x.Reg)
+		// The row's references in block b start where a binary search by
+		// layout position puts them: a register read all over a large
+		// function (a kernel parameter's pointer) has a row that grows
+		// with it, and the segment lies in one block.
+		pos := m.layoutPos
+		kb := pos[b]
+		e0, _ := slices.BinarySearchFunc(row, kb, func(u core.Ref, k int32) int {
+			return cmp.Compare(pos[f.Block[u.Instr]], k)
+		})
 		lo, hi := -1, -1 // the row's references in the segment: row[lo:hi]
-		for e, u := range row {
+		for e := e0; e < len(row) && f.Block[row[e].Instr] == b; e++ {
+			u := row[e]
 			if slices.Contains(m.order, u.Instr) {
 				if lo < 0 {
 					lo = e
