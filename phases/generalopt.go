@@ -363,6 +363,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 				// PHI simplification renames uses anywhere: not traced,
 				// so this round and the next walk everything.
 				g.dirty.partial, g.dirty.all, g.dirty.full = false, true, true
+				g.deadLog.on = false // (nor are they logged)
 			}
 		}
 		if g.on[spCopyProp] || g.on[spFold] || g.on[spPred] {
@@ -545,10 +546,14 @@ type genOpt struct {
 	stamp uint32
 	step  uint32
 	// Global walk.
-	du     *core.DefUse
-	dom    *core.DomTree
-	pos    []int32 // instruction's position in its block
-	opaque []bool  // registers an opaque instruction names
+	du    *core.DefUse
+	duLog duLogState // the edits since du was last current (generalopt_du.go)
+	// deadLog: the edits since the last dead-code sweep that found
+	// nothing more dead (generalopt_dead.go)
+	deadLog deadLogState
+	dom     *core.DomTree
+	pos     []int32 // instruction's position in its block
+	opaque  []bool  // registers an opaque instruction names
 	// walkedLayout: pos and opaque were computed by an earlier global
 	// walk of this run (a partial round may keep them).
 	walkedLayout bool
@@ -1338,17 +1343,24 @@ func signExtend(v uint64, w int) int64 {
 func (g *genOpt) deadCode() int64 {
 	f := g.f
 	uses := take[int32](g.sc, f.NumRegs())
-	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits == g.duAt && g.merged == g.duMerged && g.du != nil {
+	edits := g.copies + g.rewrites + g.cfgEdits + g.removed
+	if g.du != nil && (edits != g.duAt || g.merged != g.duMerged) && g.duRefresh() {
+		g.duAt, g.duMerged = edits, g.merged
+	}
+	cand := false
+	if edits == g.duAt && g.merged == g.duMerged && g.du != nil {
 		// the chains are current: their rows' lengths
 		for r := range uses {
 			uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
 		}
+		cand = g.deadCandidates()
 	} else {
 		// Stale: count the reads in one walk (what the chains would
 		// count: instructions linked into blocks) instead of building
 		// rows nothing else reads before the next edit. The cached
 		// chains go (whoever asks next rebuilds them).
 		g.a.Invalidate(instrAnalyses)
+		g.duLog.on = false
 		g.duAt, g.duMerged = edits, g.merged
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
@@ -1364,31 +1376,44 @@ func (g *genOpt) deadCode() int64 {
 	for _, r := range f.ReturnRegs(nil) {
 		uses[r]++ // live when the function returns
 	}
-	n := int64(0)
-	for range 4 {
-		m := int64(0)
-		for k := len(f.Layout) - 1; k >= 0; k-- {
-			b := f.Layout[k]
-			for i := f.BlockLast[b]; i != ir.NoInstr; {
-				prev := f.Prev[i]
-				if g.deadInstr(i, uses) {
-					g.touch(i)
-					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-					for _, x := range g.refs {
-						if !x.Def {
-							uses[x.Reg]--
+	var n int64
+	converged := false
+	if cand {
+		// only what the edits since the last sweep reach
+		// (generalopt_dead.go)
+		n, converged = g.sweepCandidates(uses)
+	} else {
+		for range 4 {
+			m := int64(0)
+			for k := len(f.Layout) - 1; k >= 0; k-- {
+				b := f.Layout[k]
+				for i := f.BlockLast[b]; i != ir.NoInstr; {
+					prev := f.Prev[i]
+					if g.deadInstr(i, uses) {
+						g.touch(i)
+						g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+						for _, x := range g.refs {
+							if !x.Def {
+								uses[x.Reg]--
+							}
 						}
+						f.Remove(i)
+						m++
 					}
-					f.Remove(i)
-					m++
+					i = prev
 				}
-				i = prev
+			}
+			n += m
+			if m == 0 {
+				converged = true
+				break
 			}
 		}
-		n += m
-		if m == 0 {
-			break
-		}
+	}
+	if converged {
+		g.deadLogStart()
+	} else {
+		g.deadLog.on = false
 	}
 	if n > 0 {
 		g.removed += n
@@ -1402,10 +1427,16 @@ func (g *genOpt) deadCode() int64 {
 // edits, removals, merges) make them stale.
 func (g *genOpt) currentDefUse() {
 	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt || g.merged != g.duMerged {
-		g.a.Invalidate(instrAnalyses)
+		if !g.duRefresh() {
+			g.a.Invalidate(instrAnalyses)
+		}
 		g.duAt, g.duMerged = edits, g.merged
 	}
+	fresh := g.du != g.a.du || g.a.Valid()&ADefUse == 0
 	g.du = g.a.DefUse()
+	if fresh || !g.duLog.on {
+		g.duStart()
+	}
 }
 
 // deadInstr reports whether instruction i computes only registers

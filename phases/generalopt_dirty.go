@@ -150,6 +150,8 @@ type genOptBufs struct {
 	mblk              []ir.InstrID // MergeEquivalentConditionalFlow's block lists
 	mwr               []ir.RegID
 	mergeRegs         []ir.RegID
+	du                duBufs   // the def-use log's (generalopt_du.go)
+	dead              deadBufs // dead code's (generalopt_dead.go)
 }
 
 type regAt struct {
@@ -205,6 +207,12 @@ func (g *genOpt) stopDirty() {
 func (g *genOpt) touch(i ir.InstrID) {
 	d := &g.dirty
 	g.memoVisit = 0 // the visit's sources may have changed (src)
+	if g.duLog.on {
+		g.duNote(i)
+	}
+	if g.deadLog.on {
+		g.deadNote(i)
+	}
 	if !d.on {
 		return
 	}
