@@ -532,15 +532,17 @@ type genOpt struct {
 	// round's global walk computed g.du (nil: the chains are not known to
 	// be this round's, or other edits followed); merging counts from them.
 	duEdits []useEdit
-	// Local tables, indexed by register: the copy (or constant) the
-	// register holds (ent, valid when loc's ent stamp is this block's),
-	// and in loc its definitions seen so far (ver), the last unguarded
-	// definition (ldef) and when it was last written (last, in walk
-	// steps). Entries of other blocks are stale (stamp). Everything the
-	// walk reads for every register it meets is in loc, one compact
-	// entry (on a function with a million registers the tables outgrow
-	// the cache, and each table read per register was a miss); ent is
-	// read only where its stamp says it holds.
+	// Local tables: per register (loc) its definitions seen so far
+	// (ver), the last unguarded definition (ldef), when it was last
+	// written (last, in walk steps) and the copy (or constant) it holds:
+	// the fact ent[ei], valid when loc's ent stamp is this block's.
+	// Entries of other blocks are stale (stamp). Everything the walk
+	// reads for every register it meets is in loc, one compact entry
+	// (on a function with a million registers the tables outgrow the
+	// cache, and each table read per register was a miss); the facts
+	// are the block's only, recorded in order (ent, emptied at each
+	// block): a table of them by register was 64 bytes a register to
+	// clear per bundle run, and its reads misses.
 	ent   []copyEnt
 	loc   []regLocal
 	stamp uint32
@@ -550,10 +552,11 @@ type genOpt struct {
 	duLog duLogState // the edits since du was last current (generalopt_du.go)
 	// deadLog: the edits since the last dead-code sweep that found
 	// nothing more dead (generalopt_dead.go)
-	deadLog deadLogState
-	dom     *core.DomTree
-	pos     []int32 // instruction's position in its block
-	opaque  []bool  // registers an opaque instruction names
+	deadLog  deadLogState
+	deadUses []int32 // dead code's read counts
+	dom      *core.DomTree
+	pos      []int32 // instruction's position in its block
+	opaque   []bool  // registers an opaque instruction names
 	// walkedLayout: pos and opaque were computed by an earlier global
 	// walk of this run (a partial round may keep them).
 	walkedLayout bool
@@ -585,10 +588,11 @@ type copyEnt struct {
 type regLocal struct {
 	ver  uint32 // definitions walked so far
 	last uint32 // the walk step of the last definition
-	// ent: the stamp of the register's copyEnt (valid when it is the
-	// block's); ldef: the stamp of its last unguarded definition
+	// ent: the stamp of the register's fact ent[ei] (valid when it is
+	// the block's); ldef: the stamp of its last unguarded definition
 	// ldefInstr, walked at step ldefStep.
 	ent, ldef uint32
+	ei        uint32
 	ldefStep  uint32
 	ldefInstr ir.InstrID
 }
@@ -869,7 +873,7 @@ func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 		if g.loc[r].ent != g.stamp {
 			return 0, false
 		}
-		e := g.ent[r]
+		e := g.ent[g.loc[r].ei]
 		if e.pred {
 			second, ok := g.guardedFact(&e, g.cur)
 			if !ok {
@@ -942,11 +946,12 @@ func (g *genOpt) defOf(r ir.RegID) (ir.InstrID, bool) {
 // block.
 func (g *genOpt) localWalk() int64 {
 	f := g.f
-	if len(g.ent) < f.NumRegs() {
-		g.ent = take[copyEnt](g.sc, f.NumRegs())
+	if len(g.loc) < f.NumRegs() {
 		g.loc = take[regLocal](g.sc, f.NumRegs())
+		g.ent = g.sc.genOpt.ent[:0]
 		g.stamp, g.step = 0, 0
 	}
+	defer func() { g.sc.genOpt.ent = g.ent[:0] }() // kept grown for the next run
 	g.mode = walkLocal
 	n, rw0 := int64(0), g.rewrites
 	for _, b := range f.Layout {
@@ -954,6 +959,7 @@ func (g *genOpt) localWalk() int64 {
 			continue // unchanged since its last walk (generalopt_dirty.go)
 		}
 		g.stamp++
+		g.ent = g.ent[:0] // the facts of another block
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
 			g.step++
@@ -971,7 +977,7 @@ func (g *genOpt) localWalk() int64 {
 			prevOK := false
 			if f.Guard[i] != ir.NoOperand && f.OpCount[i] > 0 && f.Ops(i)[0].Kind() == ir.KReg {
 				if r := f.Ops(i)[0].Reg(); g.loc[r].ent == g.stamp {
-					prev, prevOK = g.ent[r], true
+					prev, prevOK = g.ent[g.loc[r].ei], true
 				}
 			}
 			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
@@ -986,13 +992,16 @@ func (g *genOpt) localWalk() int64 {
 				// It may write more than the operands marked as
 				// definitions: forget every copy of the block so far.
 				g.stamp++
+				g.ent = g.ent[:0]
 			}
 			d, e, ok := g.copyFact(i, &prev, prevOK)
 			if ok {
-				g.ent[d], g.loc[d].ent = e, g.stamp
+				g.loc[d].ent, g.loc[d].ei = g.stamp, uint32(len(g.ent))
+				g.ent = append(g.ent, e)
 				if g.window > 0 {
-					// Forget the oldest of the window's copies.
-					if old := g.ring[g.ringAt]; g.ringStep[g.ringAt] != 0 && g.ent[old].at == g.ringStep[g.ringAt] {
+					// Forget the oldest of the window's copies (when its
+					// fact is still the register's).
+					if old := g.ring[g.ringAt]; g.ringStep[g.ringAt] != 0 && g.loc[old].ent == g.stamp && g.ent[g.loc[old].ei].at == g.ringStep[g.ringAt] {
 						g.loc[old].ent = 0
 					}
 					g.ring[g.ringAt], g.ringStep[g.ringAt] = d, g.step
@@ -1055,7 +1064,7 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 		if g.loc[x.Reg].ent != g.stamp || x.Loc.IsGuard() || (g.noAddr && g.inAddr(i, x.Loc)) {
 			continue
 		}
-		e := g.ent[x.Reg]
+		e := g.ent[g.loc[x.Reg].ei]
 		src, ver := e.src, e.ver
 		if e.pred {
 			second, ok := g.guardedFact(&e, i)
@@ -1342,7 +1351,12 @@ func signExtend(v uint64, w int) int64 {
 // the sweep runs backwards and repeats while it removes.
 func (g *genOpt) deadCode() int64 {
 	f := g.f
-	uses := take[int32](g.sc, f.NumRegs())
+	// (one table a run, whatever the rounds: every path below writes
+	// each entry before reading it)
+	if len(g.deadUses) != f.NumRegs() {
+		g.deadUses = takeRaw[int32](g.sc, f.NumRegs())
+	}
+	uses := g.deadUses
 	edits := g.copies + g.rewrites + g.cfgEdits + g.removed
 	if g.du != nil && (edits != g.duAt || g.merged != g.duMerged) && g.duRefresh() {
 		g.duAt, g.duMerged = edits, g.merged
@@ -1362,6 +1376,7 @@ func (g *genOpt) deadCode() int64 {
 		g.a.Invalidate(instrAnalyses)
 		g.duLog.on = false
 		g.duAt, g.duMerged = edits, g.merged
+		clear(uses)
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 				g.refs = core.AppendRegRefs(f, i, g.refs[:0])

@@ -150,8 +150,9 @@ type genOptBufs struct {
 	mblk              []ir.InstrID // MergeEquivalentConditionalFlow's block lists
 	mwr               []ir.RegID
 	mergeRegs         []ir.RegID
-	du                duBufs   // the def-use log's (generalopt_du.go)
-	dead              deadBufs // dead code's (generalopt_dead.go)
+	du                duBufs    // the def-use log's (generalopt_du.go)
+	dead              deadBufs  // dead code's (generalopt_dead.go)
+	ent               []copyEnt // the local walk's facts of a block
 }
 
 type regAt struct {
