@@ -364,6 +364,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 				// so this round and the next walk everything.
 				g.dirty.partial, g.dirty.all, g.dirty.full = false, true, true
 				g.deadLog.on = false // (nor are they logged)
+				g.cfgQuiet = false
 			}
 		}
 		if g.on[spCopyProp] || g.on[spFold] || g.on[spPred] {
@@ -495,8 +496,12 @@ type genOpt struct {
 	ringAt                 int
 	cfg                    cfgState
 	cfgLive                bool // the branch-target counts are kept (cfgCleanup)
-	removed                int64
-	phiBuf                 []ir.Operand
+	// cfgQuiet: the last cleanup changed nothing, at cfgEdits == cfgAt
+	// (cfgSettled)
+	cfgQuiet bool
+	cfgAt    int64
+	removed  int64
+	phiBuf   []ir.Operand
 
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64

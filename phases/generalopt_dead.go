@@ -1,6 +1,8 @@
 package phases
 
 import (
+	"sync/atomic"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -58,7 +60,7 @@ func (g *genOpt) deadLogStart() {
 	f := g.f
 	if len(l.mark) != f.NumInstrs() {
 		l.mark = take[uint32](g.sc, f.NumInstrs())
-		l.hmark = take[uint32](g.sc, f.NumInstrs())
+		l.hmark = nil // taken by the first sweep over candidates
 		l.gen, l.hgen = 0, 0
 	}
 	l.gen++
@@ -96,9 +98,16 @@ func (g *genOpt) deadNote(i ir.InstrID) {
 func (g *genOpt) deadCandidates() bool {
 	l := &g.deadLog
 	f := g.f
-	return l.on && g.cfgEdits == l.cfg && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
+	return !deadFullSweeps && l.on && g.cfgEdits == l.cfg && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
 		len(l.mark) == f.NumInstrs() && g.du != nil && g.du.NumRegs() == f.NumRegs()
 }
+
+// deadFullSweeps (tests) makes every sweep a full one; deadCandSweeps
+// counts the sweeps over candidates.
+var (
+	deadFullSweeps bool
+	deadCandSweeps atomic.Int64
+)
 
 // sweepCandidates is deadCode's sweep over the candidates (uses: the
 // read counts, current). It returns the instructions removed and whether
@@ -107,6 +116,11 @@ func (g *genOpt) sweepCandidates(uses []int32) (int64, bool) {
 	f := g.f
 	l := &g.deadLog
 	b := l.b
+	deadCandSweeps.Add(1)
+	if len(l.hmark) != f.NumInstrs() {
+		l.hmark = take[uint32](g.sc, f.NumInstrs())
+		l.hgen = 0
+	}
 	lp := take[int32](g.sc, f.NumBlocks())
 	for k, blk := range f.Layout {
 		lp[blk] = int32(k)

@@ -170,8 +170,13 @@ func (g *genOpt) sizeDirty(f *ir.Func) {
 	d.regDepth = take[int8](g.sc, d.nRegs)
 	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
-	d.postEpoch = take[uint32](g.sc, d.nRegs)
-	d.postN = take[int32](g.sc, d.nRegs)
+	d.postEpoch, d.postN = nil, nil // (followInstr counts nothing then)
+	if g.on[spMerge] {
+		// only merging reads the counts (markMergeUses): 8 bytes a
+		// register the other bundles need not take
+		d.postEpoch = take[uint32](g.sc, d.nRegs)
+		d.postN = take[int32](g.sc, d.nRegs)
+	}
 }
 
 // startDirty begins recording (once per bundle run, before the first
