@@ -1215,6 +1215,10 @@ func (g *genOpt) globalWalk() int64 {
 			}
 			for i := f.BlockFirst[b]; i != ir.NoInstr; {
 				next := f.Next[i]
+				if !g.instrMarked(i) {
+					i = next
+					continue // out of reach of every edit (generalopt_dirty.go)
+				}
 				g.cur, g.visit = i, g.visit+1
 				g.applyRules(i)
 				g.flush()

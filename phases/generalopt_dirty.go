@@ -101,7 +101,10 @@ type dirtyState struct {
 	prevSeed, curSeed []seedReg
 	prevBlk, curBlk   []ir.BlockID // the blocks the edits were in
 	instrMark         []uint32     // == epoch: recorded in cur
-	flushed           int          // cur[:flushed] are followed already
+	// instrEpoch (== epoch): an instruction the marks reach this round;
+	// the global walk's rules visit those only (instrMarked).
+	instrEpoch []uint32
+	flushed    int // cur[:flushed] are followed already
 
 	// This round's marks (== epoch): registers with how deep they are
 	// still followed, blocks by layout position.
@@ -166,6 +169,7 @@ func (g *genOpt) sizeDirty(f *ir.Func) {
 	d := &g.dirty
 	d.nInstrs, d.nRegs, d.nBlocks = f.NumInstrs(), f.NumRegs(), f.NumBlocks()
 	d.instrMark = take[uint32](g.sc, d.nInstrs)
+	d.instrEpoch = take[uint32](g.sc, d.nInstrs)
 	d.regEpoch = take[uint32](g.sc, d.nRegs)
 	d.regDepth = take[int8](g.sc, d.nRegs)
 	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
@@ -314,6 +318,17 @@ func (g *genOpt) blockMarked(b ir.BlockID) bool {
 	return d.all || d.blkEpoch[b] == d.epoch
 }
 
+// instrMarked reports whether the global walk's rules visit instruction i
+// (in a marked block): what a rule decides at i it reads from i and,
+// through the def-use chains, from instructions and registers the marks
+// follow (see the file comment); an instruction they do not reach would
+// decide as it did in its last visit. (Blocks are the local walk's unit:
+// its facts run through the block.)
+func (g *genOpt) instrMarked(i ir.InstrID) bool {
+	d := &g.dirty
+	return d.all || int(i) >= len(d.instrEpoch) || d.instrEpoch[i] == d.epoch
+}
+
 // regMarked reports whether global copy propagation looks at r.
 func (g *genOpt) regMarked(r ir.RegID) bool {
 	d := &g.dirty
@@ -370,6 +385,7 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 		return
 	}
 	d.blkEpoch[f.Block[i]] = d.epoch
+	d.instrEpoch[i] = d.epoch
 	d.irefs = core.AppendRegRefs(f, i, d.irefs[:0])
 	for _, x := range d.irefs {
 		if !x.Def && int(x.Reg) < len(d.postN) {
@@ -427,6 +443,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 		for _, ref := range defs {
 			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
 				d.blkEpoch[f.Block[x]] = d.epoch
+				d.instrEpoch[x] = d.epoch
 			}
 		}
 		if g.on[spMerge] {
@@ -494,6 +511,7 @@ func (g *genOpt) markMergeUses(nUse []int32) {
 		for _, ref := range uses {
 			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
 				d.blkEpoch[f.Block[x]] = d.epoch
+				d.instrEpoch[x] = d.epoch
 			}
 		}
 	}
@@ -562,6 +580,7 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 					continue
 				}
 				d.blkEpoch[f.Block[x]] = d.epoch
+				d.instrEpoch[x] = d.epoch
 				if top.d == 0 || k == 0 || !looksThrough(f.Op[x]) {
 					continue // no rule reads r's value through x's result
 				}
