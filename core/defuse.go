@@ -218,18 +218,22 @@ func (d *DefUse) DropDead(f *ir.Func, regs []ir.RegID) {
 	if len(regs) == 0 {
 		return
 	}
-	d.defs = dropDeadRows(f, d.defStart, d.defs, regs)
-	d.uses = dropDeadRows(f, d.useStart, d.uses, regs)
+	gone := func(i ir.InstrID) bool { return f.Dead[i] }
+	d.defs = dropRows(d.defStart, d.defs, regs, gone)
+	d.uses = dropRows(d.useStart, d.uses, regs, gone)
 }
 
-func dropDeadRows(f *ir.Func, start []uint32, refs []Ref, regs []ir.RegID) []Ref {
+// dropRows removes from the rows of regs (sorted, each once) the
+// references of the instructions gone reports, moving the rows after them
+// down.
+func dropRows(start []uint32, refs []Ref, regs []ir.RegID, gone func(ir.InstrID) bool) []Ref {
 	nr := len(start) - 1
 	w := start[regs[0]] // next write position; the rows before stay
 	for k, r := range regs {
 		lo, hi := start[r], start[r+1]
 		start[r] = w
 		for _, x := range refs[lo:hi] {
-			if !f.Dead[x.Instr] {
+			if !gone(x.Instr) {
 				refs[w] = x
 				w++
 			}

@@ -75,6 +75,26 @@ func (d *DefUse) Relink(f *ir.Func, added, moved []ir.InstrID, place func(ir.Ins
 	}
 }
 
+// Refresh brings the chains up to date after some instructions had their
+// operands rewritten in place or were deleted, with none added or moved:
+// edited reports them, regs (sorted, each once) lists every register
+// they named when the chains were last current and every one they name
+// now, and live lists those of them still linked into blocks. Their
+// references leave the rows of regs and the live ones' present
+// references go back in at their places (as Relink's added), so the rows
+// are those a new computation would give, at the cost of moving the rows
+// after the first register of regs (sequential copies) rather than
+// gathering and sorting every reference again.
+func (d *DefUse) Refresh(f *ir.Func, regs []ir.RegID, edited func(ir.InstrID) bool, live []ir.InstrID, place func(ir.InstrID) uint64, w *RelinkWork) {
+	if len(regs) == 0 {
+		return
+	}
+	gone := func(i ir.InstrID) bool { return f.Dead[i] || edited(i) }
+	d.defs = dropRows(d.defStart, d.defs, regs, gone)
+	d.uses = dropRows(d.useStart, d.uses, regs, gone)
+	d.Relink(f, live, nil, place, w)
+}
+
 // sortRow sorts a row by place, stably (the references of one instruction
 // keep their order).
 func sortRow(row []Ref, place func(ir.InstrID) uint64) {

@@ -339,6 +339,14 @@ func (a *Analyses) DefUse() *core.DefUse {
 	return a.du
 }
 
+// adoptDefUse makes du the cached chains again: chains the cache dropped
+// (their memory kept for the next computation, none made since) that
+// the pass brought up to date itself.
+func (a *Analyses) adoptDefUse(du *core.DefUse) {
+	a.du, a.duOld = du, nil
+	a.valid |= ADefUse
+}
+
 // Liveness returns the liveness of the registers (R and P by type). A
 // pass must not keep the result past an Invalidate of ALiveness: its
 // memory goes to the next solve.

@@ -363,6 +363,8 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 				// PHI simplification renames uses anywhere: not traced,
 				// so this round and the next walk everything.
 				g.dirty.partial, g.dirty.all, g.dirty.full = false, true, true
+				g.deadLog.on = false // (nor are they logged)
+				g.cfgQuiet = false
 			}
 		}
 		if g.on[spCopyProp] || g.on[spFold] || g.on[spPred] {
@@ -494,8 +496,12 @@ type genOpt struct {
 	ringAt                 int
 	cfg                    cfgState
 	cfgLive                bool // the branch-target counts are kept (cfgCleanup)
-	removed                int64
-	phiBuf                 []ir.Operand
+	// cfgQuiet: the last cleanup changed nothing, at cfgEdits == cfgAt
+	// (cfgSettled)
+	cfgQuiet bool
+	cfgAt    int64
+	removed  int64
+	phiBuf   []ir.Operand
 
 	// Rules: the debug counter, per-rule counts, the first rule refused.
 	ruleBudget int64
@@ -531,24 +537,31 @@ type genOpt struct {
 	// round's global walk computed g.du (nil: the chains are not known to
 	// be this round's, or other edits followed); merging counts from them.
 	duEdits []useEdit
-	// Local tables, indexed by register: the copy (or constant) the
-	// register holds (ent, valid when loc's ent stamp is this block's),
-	// and in loc its definitions seen so far (ver), the last unguarded
-	// definition (ldef) and when it was last written (last, in walk
-	// steps). Entries of other blocks are stale (stamp). Everything the
-	// walk reads for every register it meets is in loc, one compact
-	// entry (on a function with a million registers the tables outgrow
-	// the cache, and each table read per register was a miss); ent is
-	// read only where its stamp says it holds.
+	// Local tables: per register (loc) its definitions seen so far
+	// (ver), the last unguarded definition (ldef), when it was last
+	// written (last, in walk steps) and the copy (or constant) it holds:
+	// the fact ent[ei], valid when loc's ent stamp is this block's.
+	// Entries of other blocks are stale (stamp). Everything the walk
+	// reads for every register it meets is in loc, one compact entry
+	// (on a function with a million registers the tables outgrow the
+	// cache, and each table read per register was a miss); the facts
+	// are the block's only, recorded in order (ent, emptied at each
+	// block): a table of them by register was 64 bytes a register to
+	// clear per bundle run, and its reads misses.
 	ent   []copyEnt
 	loc   []regLocal
 	stamp uint32
 	step  uint32
 	// Global walk.
-	du     *core.DefUse
-	dom    *core.DomTree
-	pos    []int32 // instruction's position in its block
-	opaque []bool  // registers an opaque instruction names
+	du    *core.DefUse
+	duLog duLogState // the edits since du was last current (generalopt_du.go)
+	// deadLog: the edits since the last dead-code sweep that found
+	// nothing more dead (generalopt_dead.go)
+	deadLog  deadLogState
+	deadUses []int32 // dead code's read counts
+	dom      *core.DomTree
+	pos      []int32 // instruction's position in its block
+	opaque   []bool  // registers an opaque instruction names
 	// walkedLayout: pos and opaque were computed by an earlier global
 	// walk of this run (a partial round may keep them).
 	walkedLayout bool
@@ -580,10 +593,11 @@ type copyEnt struct {
 type regLocal struct {
 	ver  uint32 // definitions walked so far
 	last uint32 // the walk step of the last definition
-	// ent: the stamp of the register's copyEnt (valid when it is the
-	// block's); ldef: the stamp of its last unguarded definition
+	// ent: the stamp of the register's fact ent[ei] (valid when it is
+	// the block's); ldef: the stamp of its last unguarded definition
 	// ldefInstr, walked at step ldefStep.
 	ent, ldef uint32
+	ei        uint32
 	ldefStep  uint32
 	ldefInstr ir.InstrID
 }
@@ -864,7 +878,7 @@ func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 		if g.loc[r].ent != g.stamp {
 			return 0, false
 		}
-		e := g.ent[r]
+		e := g.ent[g.loc[r].ei]
 		if e.pred {
 			second, ok := g.guardedFact(&e, g.cur)
 			if !ok {
@@ -937,11 +951,12 @@ func (g *genOpt) defOf(r ir.RegID) (ir.InstrID, bool) {
 // block.
 func (g *genOpt) localWalk() int64 {
 	f := g.f
-	if len(g.ent) < f.NumRegs() {
-		g.ent = take[copyEnt](g.sc, f.NumRegs())
+	if len(g.loc) < f.NumRegs() {
 		g.loc = take[regLocal](g.sc, f.NumRegs())
+		g.ent = g.sc.genOpt.ent[:0]
 		g.stamp, g.step = 0, 0
 	}
+	defer func() { g.sc.genOpt.ent = g.ent[:0] }() // kept grown for the next run
 	g.mode = walkLocal
 	n, rw0 := int64(0), g.rewrites
 	for _, b := range f.Layout {
@@ -949,6 +964,7 @@ func (g *genOpt) localWalk() int64 {
 			continue // unchanged since its last walk (generalopt_dirty.go)
 		}
 		g.stamp++
+		g.ent = g.ent[:0] // the facts of another block
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
 			g.step++
@@ -966,7 +982,7 @@ func (g *genOpt) localWalk() int64 {
 			prevOK := false
 			if f.Guard[i] != ir.NoOperand && f.OpCount[i] > 0 && f.Ops(i)[0].Kind() == ir.KReg {
 				if r := f.Ops(i)[0].Reg(); g.loc[r].ent == g.stamp {
-					prev, prevOK = g.ent[r], true
+					prev, prevOK = g.ent[g.loc[r].ei], true
 				}
 			}
 			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
@@ -981,13 +997,16 @@ func (g *genOpt) localWalk() int64 {
 				// It may write more than the operands marked as
 				// definitions: forget every copy of the block so far.
 				g.stamp++
+				g.ent = g.ent[:0]
 			}
 			d, e, ok := g.copyFact(i, &prev, prevOK)
 			if ok {
-				g.ent[d], g.loc[d].ent = e, g.stamp
+				g.loc[d].ent, g.loc[d].ei = g.stamp, uint32(len(g.ent))
+				g.ent = append(g.ent, e)
 				if g.window > 0 {
-					// Forget the oldest of the window's copies.
-					if old := g.ring[g.ringAt]; g.ringStep[g.ringAt] != 0 && g.ent[old].at == g.ringStep[g.ringAt] {
+					// Forget the oldest of the window's copies (when its
+					// fact is still the register's).
+					if old := g.ring[g.ringAt]; g.ringStep[g.ringAt] != 0 && g.loc[old].ent == g.stamp && g.ent[g.loc[old].ei].at == g.ringStep[g.ringAt] {
 						g.loc[old].ent = 0
 					}
 					g.ring[g.ringAt], g.ringStep[g.ringAt] = d, g.step
@@ -1050,7 +1069,7 @@ func (g *genOpt) substitute(i ir.InstrID) int64 {
 		if g.loc[x.Reg].ent != g.stamp || x.Loc.IsGuard() || (g.noAddr && g.inAddr(i, x.Loc)) {
 			continue
 		}
-		e := g.ent[x.Reg]
+		e := g.ent[g.loc[x.Reg].ei]
 		src, ver := e.src, e.ver
 		if e.pred {
 			second, ok := g.guardedFact(&e, i)
@@ -1196,6 +1215,10 @@ func (g *genOpt) globalWalk() int64 {
 			}
 			for i := f.BlockFirst[b]; i != ir.NoInstr; {
 				next := f.Next[i]
+				if !g.instrMarked(i) {
+					i = next
+					continue // out of reach of every edit (generalopt_dirty.go)
+				}
 				g.cur, g.visit = i, g.visit+1
 				g.applyRules(i)
 				g.flush()
@@ -1337,19 +1360,32 @@ func signExtend(v uint64, w int) int64 {
 // the sweep runs backwards and repeats while it removes.
 func (g *genOpt) deadCode() int64 {
 	f := g.f
-	uses := take[int32](g.sc, f.NumRegs())
-	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits == g.duAt && g.merged == g.duMerged && g.du != nil {
+	// (one table a run, whatever the rounds: every path below writes
+	// each entry before reading it)
+	if len(g.deadUses) != f.NumRegs() {
+		g.deadUses = takeRaw[int32](g.sc, f.NumRegs())
+	}
+	uses := g.deadUses
+	edits := g.copies + g.rewrites + g.cfgEdits + g.removed
+	if g.du != nil && (edits != g.duAt || g.merged != g.duMerged) && g.duRefresh() {
+		g.duAt, g.duMerged = edits, g.merged
+	}
+	cand := false
+	if edits == g.duAt && g.merged == g.duMerged && g.du != nil {
 		// the chains are current: their rows' lengths
 		for r := range uses {
 			uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
 		}
+		cand = g.deadCandidates()
 	} else {
 		// Stale: count the reads in one walk (what the chains would
 		// count: instructions linked into blocks) instead of building
 		// rows nothing else reads before the next edit. The cached
 		// chains go (whoever asks next rebuilds them).
 		g.a.Invalidate(instrAnalyses)
+		g.duLog.on = false
 		g.duAt, g.duMerged = edits, g.merged
+		clear(uses)
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
@@ -1364,31 +1400,44 @@ func (g *genOpt) deadCode() int64 {
 	for _, r := range f.ReturnRegs(nil) {
 		uses[r]++ // live when the function returns
 	}
-	n := int64(0)
-	for range 4 {
-		m := int64(0)
-		for k := len(f.Layout) - 1; k >= 0; k-- {
-			b := f.Layout[k]
-			for i := f.BlockLast[b]; i != ir.NoInstr; {
-				prev := f.Prev[i]
-				if g.deadInstr(i, uses) {
-					g.touch(i)
-					g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-					for _, x := range g.refs {
-						if !x.Def {
-							uses[x.Reg]--
+	var n int64
+	converged := false
+	if cand {
+		// only what the edits since the last sweep reach
+		// (generalopt_dead.go)
+		n, converged = g.sweepCandidates(uses)
+	} else {
+		for range 4 {
+			m := int64(0)
+			for k := len(f.Layout) - 1; k >= 0; k-- {
+				b := f.Layout[k]
+				for i := f.BlockLast[b]; i != ir.NoInstr; {
+					prev := f.Prev[i]
+					if g.deadInstr(i, uses) {
+						g.touch(i)
+						g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+						for _, x := range g.refs {
+							if !x.Def {
+								uses[x.Reg]--
+							}
 						}
+						f.Remove(i)
+						m++
 					}
-					f.Remove(i)
-					m++
+					i = prev
 				}
-				i = prev
+			}
+			n += m
+			if m == 0 {
+				converged = true
+				break
 			}
 		}
-		n += m
-		if m == 0 {
-			break
-		}
+	}
+	if converged {
+		g.deadLogStart()
+	} else {
+		g.deadLog.on = false
 	}
 	if n > 0 {
 		g.removed += n
@@ -1402,10 +1451,16 @@ func (g *genOpt) deadCode() int64 {
 // edits, removals, merges) make them stale.
 func (g *genOpt) currentDefUse() {
 	if edits := g.copies + g.rewrites + g.cfgEdits + g.removed; edits != g.duAt || g.merged != g.duMerged {
-		g.a.Invalidate(instrAnalyses)
+		if !g.duRefresh() {
+			g.a.Invalidate(instrAnalyses)
+		}
 		g.duAt, g.duMerged = edits, g.merged
 	}
+	fresh := g.du != g.a.du || g.a.Valid()&ADefUse == 0
 	g.du = g.a.DefUse()
+	if fresh || !g.duLog.on {
+		g.duStart()
+	}
 }
 
 // deadInstr reports whether instruction i computes only registers

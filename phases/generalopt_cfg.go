@@ -53,6 +53,52 @@ func (g *genOpt) cfgCleanup() int64 {
 	if len(f.Layout) < 2 {
 		return 0
 	}
+	if g.cfgSettled() {
+		return 0
+	}
+	n := g.cfgCleanupAll()
+	g.cfgQuiet, g.cfgAt = n == 0, g.cfgEdits
+	return n
+}
+
+// cfgSettled reports whether a cleanup would change nothing: the last one
+// changed nothing, and nothing it reads changed since. It reads the
+// layout, the edges, the branches (their targets and guards), the PHIs at
+// the heads of blocks and which blocks are empty or hold a single
+// instruction; edits of branches and of the layout count in cfgEdits,
+// PHI simplification clears cfgQuiet, and every other edit since is
+// one of the dirty rounds' recorded edits (the last round's and this
+// one's): one in place leaves a branch a branch with its guard and
+// target and makes no other instruction one, and a removal changes
+// what the cleanup reads only when its block now holds at most one
+// instruction. A bundle without the dirty rounds'
+// records cleans up every round.
+func (g *genOpt) cfgSettled() bool {
+	d := &g.dirty
+	if !g.cfgQuiet || g.cfgEdits != g.cfgAt || !d.on {
+		return false
+	}
+	f := g.f
+	for k, l := range [2][]ir.InstrID{d.prev, d.cur} {
+		blk := d.prevBlk
+		if k == 1 {
+			blk = d.curBlk
+		}
+		for j, i := range l {
+			if !f.Dead[i] {
+				continue // rewritten in place: a branch stays one, with its guard and target
+			}
+			if b := blk[j]; b == ir.NoBlock || f.BlockFirst[b] == f.BlockLast[b] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cfgCleanupAll is cfgCleanup's work.
+func (g *genOpt) cfgCleanupAll() int64 {
+	f := g.f
 	c := &g.cfg
 	nb := f.NumBlocks()
 	c.next = take[ir.BlockID](g.sc, nb)

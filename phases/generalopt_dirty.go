@@ -101,7 +101,10 @@ type dirtyState struct {
 	prevSeed, curSeed []seedReg
 	prevBlk, curBlk   []ir.BlockID // the blocks the edits were in
 	instrMark         []uint32     // == epoch: recorded in cur
-	flushed           int          // cur[:flushed] are followed already
+	// instrEpoch (== epoch): an instruction the marks reach this round;
+	// the global walk's rules visit those only (instrMarked).
+	instrEpoch []uint32
+	flushed    int // cur[:flushed] are followed already
 
 	// This round's marks (== epoch): registers with how deep they are
 	// still followed, blocks by layout position.
@@ -150,6 +153,9 @@ type genOptBufs struct {
 	mblk              []ir.InstrID // MergeEquivalentConditionalFlow's block lists
 	mwr               []ir.RegID
 	mergeRegs         []ir.RegID
+	du                duBufs    // the def-use log's (generalopt_du.go)
+	dead              deadBufs  // dead code's (generalopt_dead.go)
+	ent               []copyEnt // the local walk's facts of a block
 }
 
 type regAt struct {
@@ -163,12 +169,18 @@ func (g *genOpt) sizeDirty(f *ir.Func) {
 	d := &g.dirty
 	d.nInstrs, d.nRegs, d.nBlocks = f.NumInstrs(), f.NumRegs(), f.NumBlocks()
 	d.instrMark = take[uint32](g.sc, d.nInstrs)
+	d.instrEpoch = take[uint32](g.sc, d.nInstrs)
 	d.regEpoch = take[uint32](g.sc, d.nRegs)
 	d.regDepth = take[int8](g.sc, d.nRegs)
 	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
-	d.postEpoch = take[uint32](g.sc, d.nRegs)
-	d.postN = take[int32](g.sc, d.nRegs)
+	d.postEpoch, d.postN = nil, nil // (followInstr counts nothing then)
+	if g.on[spMerge] {
+		// only merging reads the counts (markMergeUses): 8 bytes a
+		// register the other bundles need not take
+		d.postEpoch = take[uint32](g.sc, d.nRegs)
+		d.postN = take[int32](g.sc, d.nRegs)
+	}
 }
 
 // startDirty begins recording (once per bundle run, before the first
@@ -205,6 +217,12 @@ func (g *genOpt) stopDirty() {
 func (g *genOpt) touch(i ir.InstrID) {
 	d := &g.dirty
 	g.memoVisit = 0 // the visit's sources may have changed (src)
+	if g.duLog.on {
+		g.duNote(i)
+	}
+	if g.deadLog.on {
+		g.deadNote(i)
+	}
 	if !d.on {
 		return
 	}
@@ -300,6 +318,17 @@ func (g *genOpt) blockMarked(b ir.BlockID) bool {
 	return d.all || d.blkEpoch[b] == d.epoch
 }
 
+// instrMarked reports whether the global walk's rules visit instruction i
+// (in a marked block): what a rule decides at i it reads from i and,
+// through the def-use chains, from instructions and registers the marks
+// follow (see the file comment); an instruction they do not reach would
+// decide as it did in its last visit. (Blocks are the local walk's unit:
+// its facts run through the block.)
+func (g *genOpt) instrMarked(i ir.InstrID) bool {
+	d := &g.dirty
+	return d.all || int(i) >= len(d.instrEpoch) || d.instrEpoch[i] == d.epoch
+}
+
 // regMarked reports whether global copy propagation looks at r.
 func (g *genOpt) regMarked(r ir.RegID) bool {
 	d := &g.dirty
@@ -356,6 +385,7 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 		return
 	}
 	d.blkEpoch[f.Block[i]] = d.epoch
+	d.instrEpoch[i] = d.epoch
 	d.irefs = core.AppendRegRefs(f, i, d.irefs[:0])
 	for _, x := range d.irefs {
 		if !x.Def && int(x.Reg) < len(d.postN) {
@@ -413,6 +443,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 		for _, ref := range defs {
 			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
 				d.blkEpoch[f.Block[x]] = d.epoch
+				d.instrEpoch[x] = d.epoch
 			}
 		}
 		if g.on[spMerge] {
@@ -480,6 +511,7 @@ func (g *genOpt) markMergeUses(nUse []int32) {
 		for _, ref := range uses {
 			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
 				d.blkEpoch[f.Block[x]] = d.epoch
+				d.instrEpoch[x] = d.epoch
 			}
 		}
 	}
@@ -548,6 +580,7 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 					continue
 				}
 				d.blkEpoch[f.Block[x]] = d.epoch
+				d.instrEpoch[x] = d.epoch
 				if top.d == 0 || k == 0 || !looksThrough(f.Op[x]) {
 					continue // no rule reads r's value through x's result
 				}

@@ -1,0 +1,228 @@
+package phases
+
+import (
+	"sync/atomic"
+
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Dead code after the first sweep: only what the edits since can have
+// made dead. The sweep (deadCode) visits every instruction backwards,
+// again while it removes (at most four passes); once a sweep ended with a
+// pass that removed nothing, no instruction was dead, and one becomes
+// dead only when it is edited itself or a register it defines loses a
+// read: when an instruction reading it is edited or removed. Every such
+// edit is announced by touch, which logs the instruction and the
+// registers it named before the edit (deadLog). The next sweep then
+// visits only the candidates — the logged instructions and the
+// definitions of the logged registers — and, for each removal, the
+// definitions of the registers it read, in the order the full sweep
+// would (backwards in layout order, a pass at a time: a definition
+// before the removed instruction in the same pass, one after it in the
+// next), so it removes the same instructions in the same order. Edits
+// not announced (the CFG cleanup's, PHI simplification's) make the next
+// sweep a full one.
+
+// deadLogState logs the edits since the last sweep that ended with
+// nothing dead.
+type deadLogState struct {
+	on   bool     // only logged edits since that sweep
+	gen  uint32   // mark[i] == gen: i is logged
+	mark []uint32 // per instruction
+	cfg  int64    // g.cfgEdits then
+	// the heap's marks: hmark[i] == hgen, i is a candidate of the pass
+	// under way
+	hgen  uint32
+	hmark []uint32
+	b     *deadBufs
+}
+
+// deadBufs are the sweep's growable lists, kept in the worker's Scratch.
+type deadBufs struct {
+	instrs []ir.InstrID
+	regs   []ir.RegID
+	refs   []core.RegRef
+	heap   []deadCand
+	next   []ir.InstrID
+}
+
+// deadCand is a candidate with its place in the layout (block position
+// and position in the block).
+type deadCand struct {
+	place uint64
+	i     ir.InstrID
+}
+
+// deadLogStart begins logging after a sweep that found nothing more dead.
+func (g *genOpt) deadLogStart() {
+	l := &g.deadLog
+	f := g.f
+	if len(l.mark) != f.NumInstrs() {
+		l.mark = take[uint32](g.sc, f.NumInstrs())
+		l.hmark = nil // taken by the first sweep over candidates
+		l.gen, l.hgen = 0, 0
+	}
+	l.gen++
+	l.b = &g.sc.genOpt.dead
+	l.b.instrs, l.b.regs = l.b.instrs[:0], l.b.regs[:0]
+	l.cfg = g.cfgEdits
+	l.on = true
+}
+
+// deadNote logs instruction i, about to be edited.
+func (g *genOpt) deadNote(i ir.InstrID) {
+	l := &g.deadLog
+	if int(i) >= len(l.mark) {
+		l.on = false
+		return
+	}
+	if l.mark[i] == l.gen {
+		return
+	}
+	l.mark[i] = l.gen
+	b := l.b
+	b.instrs = append(b.instrs, i)
+	b.refs = core.AppendRegRefs(g.f, i, b.refs[:0])
+	for _, x := range b.refs {
+		if !x.Def {
+			b.regs = append(b.regs, x.Reg)
+		}
+	}
+}
+
+// deadCandidates reports whether the sweep may visit only the logged
+// candidates: nothing but logged edits since the last sweep, which found
+// nothing more dead, with the chains current (g.du) and the positions
+// of the last global walk still ordering each block.
+func (g *genOpt) deadCandidates() bool {
+	l := &g.deadLog
+	f := g.f
+	return !deadFullSweeps && l.on && g.cfgEdits == l.cfg && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
+		len(l.mark) == f.NumInstrs() && g.du != nil && g.du.NumRegs() == f.NumRegs()
+}
+
+// deadFullSweeps (tests) makes every sweep a full one; deadCandSweeps
+// counts the sweeps over candidates.
+var (
+	deadFullSweeps bool
+	deadCandSweeps atomic.Int64
+)
+
+// sweepCandidates is deadCode's sweep over the candidates (uses: the
+// read counts, current). It returns the instructions removed and whether
+// the last pass removed nothing.
+func (g *genOpt) sweepCandidates(uses []int32) (int64, bool) {
+	f := g.f
+	l := &g.deadLog
+	b := l.b
+	deadCandSweeps.Add(1)
+	if len(l.hmark) != f.NumInstrs() {
+		l.hmark = take[uint32](g.sc, f.NumInstrs())
+		l.hgen = 0
+	}
+	lp := take[int32](g.sc, f.NumBlocks())
+	for k, blk := range f.Layout {
+		lp[blk] = int32(k)
+	}
+	place := func(i ir.InstrID) uint64 { return uint64(lp[f.Block[i]])<<32 | uint64(uint32(g.pos[i])) }
+	live := func(i ir.InstrID) bool { return !f.Dead[i] && f.Block[i] != ir.NoBlock }
+	// The first pass's candidates (the log is read whole before the
+	// sweep's own touches add to it).
+	b.next = b.next[:0]
+	b.next = append(b.next, b.instrs...)
+	for _, r := range b.regs {
+		for _, d := range g.du.Defs(r) {
+			b.next = append(b.next, d.Instr)
+		}
+	}
+	n := int64(0)
+	for range 4 {
+		l.hgen++
+		b.heap = b.heap[:0]
+		for _, i := range b.next {
+			if live(i) && l.hmark[i] != l.hgen {
+				l.hmark[i] = l.hgen
+				b.heap = heapPush(b.heap, deadCand{place(i), i})
+			}
+		}
+		b.next = b.next[:0]
+		m := int64(0)
+		for len(b.heap) > 0 {
+			var c deadCand
+			c, b.heap = heapPop(b.heap)
+			i := c.i
+			if !g.deadInstr(i, uses) {
+				continue
+			}
+			g.touch(i)
+			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+			for _, x := range g.refs {
+				if x.Def {
+					continue
+				}
+				uses[x.Reg]--
+				for _, d := range g.du.Defs(x.Reg) {
+					j := d.Instr
+					if j == i || !live(j) {
+						continue
+					}
+					if p := place(j); p < c.place {
+						// still ahead of the backward pass
+						if l.hmark[j] != l.hgen {
+							l.hmark[j] = l.hgen
+							b.heap = heapPush(b.heap, deadCand{p, j})
+						}
+					} else {
+						b.next = append(b.next, j)
+					}
+				}
+			}
+			f.Remove(i)
+			m++
+		}
+		n += m
+		if m == 0 {
+			return n, true
+		}
+	}
+	return n, false
+}
+
+// heapPush and heapPop keep h a binary heap with the largest place on top.
+func heapPush(h []deadCand, c deadCand) []deadCand {
+	h = append(h, c)
+	k := len(h) - 1
+	for k > 0 {
+		p := (k - 1) / 2
+		if h[p].place >= h[k].place {
+			break
+		}
+		h[p], h[k] = h[k], h[p]
+		k = p
+	}
+	return h
+}
+
+func heapPop(h []deadCand) (deadCand, []deadCand) {
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	k := 0
+	for {
+		c := 2*k + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && h[c+1].place > h[c].place {
+			c++
+		}
+		if h[k].place >= h[c].place {
+			break
+		}
+		h[k], h[c] = h[c], h[k]
+		k = c
+	}
+	return top, h
+}

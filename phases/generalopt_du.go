@@ -1,0 +1,171 @@
+package phases
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/ptxopt/ptxopt/core"
+	"github.com/ptxopt/ptxopt/ir"
+)
+
+// Def-use chains kept current by the bundle's edits. The global walk,
+// MergeEquivalentConditionalFlow and dead code read chains that describe
+// the function as it is; recomputing them whole after every round that
+// edited (as the bundle did) costs a walk of every instruction and a sort
+// of every reference, on a function of a million instructions tens of
+// nanoseconds per instruction and round however few the edits. The
+// bundle's edits are in-place rewrites of operands and forms and
+// deletions, each announced by touch before it is made; while nothing
+// else changed (no CFG edit, no PHI simplification, no instruction
+// added, no merge), the chains are brought up to date from those
+// instructions alone (core.DefUse.Refresh): the rows of the registers
+// they named when the chains were last current and of those they name
+// now lose their references and get their present ones back, in layout
+// order, which gives the rows a new computation would.
+
+// duBufs are the log's growable lists, kept in the worker's Scratch.
+type duBufs struct {
+	instrs []ir.InstrID // edited since the chains were last current, once each
+	regs   []ir.RegID   // the registers they named then (and, at a refresh, now)
+	live   []ir.InstrID
+	refs   []core.RegRef
+	relink core.RelinkWork
+}
+
+// duLogState: the log of the edits since g.du was last current.
+type duLogState struct {
+	on   bool     // g.du is the cache's chains, current but for the instructions logged
+	gen  uint32   // mark[i] == gen: i is logged
+	mark []uint32 // per instruction
+	cfg  int64    // g.cfgEdits when the chains were last current
+	b    *duBufs
+}
+
+// duStart begins logging against g.du, current now.
+func (g *genOpt) duStart() {
+	l := &g.duLog
+	f := g.f
+	if g.sc == nil || g.du == nil || g.du.NumRegs() != f.NumRegs() {
+		l.on = false
+		return
+	}
+	if len(l.mark) != f.NumInstrs() {
+		l.mark = take[uint32](g.sc, f.NumInstrs())
+		l.gen = 0
+	}
+	l.gen++
+	l.b = &g.sc.genOpt.du
+	l.b.instrs, l.b.regs = l.b.instrs[:0], l.b.regs[:0]
+	l.cfg = g.cfgEdits
+	l.on = true
+}
+
+// duNote logs instruction i, about to be edited, with the registers it
+// names before the edit.
+func (g *genOpt) duNote(i ir.InstrID) {
+	l := &g.duLog
+	if int(i) >= len(l.mark) {
+		l.on = false // made during the bundle: the chains cannot follow
+		return
+	}
+	if l.mark[i] == l.gen {
+		return
+	}
+	l.mark[i] = l.gen
+	b := l.b
+	b.instrs = append(b.instrs, i)
+	b.refs = core.AppendRegRefs(g.f, i, b.refs[:0])
+	for _, x := range b.refs {
+		b.regs = append(b.regs, x.Reg)
+	}
+}
+
+// duRefresh brings g.du up to date with the logged edits when only logged
+// edits happened since it was last current, and reports whether it did.
+// The positions of the last global walk order each block's instructions
+// (only rewrites and deletions followed it).
+func (g *genOpt) duRefresh() bool {
+	l := &g.duLog
+	f := g.f
+	if !l.on || g.cfgEdits != l.cfg || g.merged != g.duMerged || !g.walkedLayout ||
+		len(g.pos) != f.NumInstrs() || len(l.mark) != f.NumInstrs() || g.du.NumRegs() != f.NumRegs() {
+		l.on = false
+		return false
+	}
+	// The cache drops every analysis when the edges are rebuilt, and
+	// the IR marks them stale at any change of form (SetForm: a rule
+	// rewrote an instruction), though no branch changed (the bundle's
+	// branch edits count in cfgEdits). The chains do not read edges:
+	// dropped and not recomputed since (their memory still unused),
+	// they go back to the cache once refreshed.
+	adopt := false
+	if g.a.Valid()&ADefUse == 0 {
+		if g.a.du != nil || g.a.duOld != g.du {
+			l.on = false
+			return false
+		}
+		adopt = true
+	} else if g.a.du != g.du {
+		l.on = false
+		return false
+	}
+	b := l.b
+	b.live = b.live[:0]
+	for _, i := range b.instrs {
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		b.live = append(b.live, i)
+		b.refs = core.AppendRegRefs(f, i, b.refs[:0])
+		for _, x := range b.refs {
+			b.regs = append(b.regs, x.Reg)
+		}
+	}
+	if len(b.regs) > 0 {
+		slices.Sort(b.regs)
+		regs := slices.Compact(b.regs)
+		lp := take[int32](g.sc, f.NumBlocks())
+		for k, blk := range f.Layout {
+			lp[blk] = int32(k)
+		}
+		pos, mark, gen := g.pos, l.mark, l.gen
+		g.du.Refresh(f, regs,
+			func(i ir.InstrID) bool { return mark[i] == gen },
+			b.live,
+			func(i ir.InstrID) uint64 { return uint64(lp[f.Block[i]])<<32 | uint64(uint32(pos[i])) },
+			&b.relink)
+		duRefreshes.Add(1)
+		if duCheck {
+			checkDefUse(f, g.du)
+		}
+	}
+	if adopt {
+		g.a.adoptDefUse(g.du)
+	}
+	// (what is computed from the chains, or from the instructions, is
+	// stale)
+	g.a.Invalidate(instrAnalyses &^ ADefUse)
+	g.duStart()
+	return true
+}
+
+// duRefreshes counts the refreshes that changed rows (tests ask whether
+// their kernels made any).
+var duRefreshes atomic.Int64
+
+// duCheck: tests compare every refreshed set of chains with a new
+// computation.
+var duCheck = false
+
+// checkDefUse panics when du differs from the chains of f computed anew.
+func checkDefUse(f *ir.Func, du *core.DefUse) {
+	want := core.ComputeDefUse(f)
+	if want.NumRegs() != du.NumRegs() {
+		panic("GeneralOptimize: refreshed def-use chains cover another number of registers")
+	}
+	for r := range want.NumRegs() {
+		if !slices.Equal(want.Defs(ir.RegID(r)), du.Defs(ir.RegID(r))) || !slices.Equal(want.Uses(ir.RegID(r)), du.Uses(ir.RegID(r))) {
+			panic("GeneralOptimize: refreshed def-use chains differ from a new computation")
+		}
+	}
+}
