@@ -228,12 +228,33 @@ func (d *deadState) keepAnalyses(a *Analyses, l *core.Liveness) {
 	// The liveness update is left to the next phase that asks (most
 	// drop the liveness unread): it reads d's lists and positions, which
 	// stay as they are until the next sweep, and that asks first.
+	// Of the registers that lost a read, only those whose live-in sets
+	// the cascade saw shrink (or that it could not follow: the
+	// whole-range ones, those read by a deleted PHI) need the update,
+	// which costs each its references: a register read all over the
+	// function loses a read far more often than it stops being live
+	// anywhere.
+	regs := d.lost[:0:0]
+	if len(d.moved) > 0 {
+		regs = d.shrinkRegs[:0]
+		for _, r := range d.lost {
+			if d.moved[r] {
+				regs = append(regs, r)
+			}
+		}
+		d.shrinkRegs = regs
+	}
 	f := a.f
 	a.deferLiveness(func() bool {
 		du := a.DefUse()
 		d.positions(f)
-		return l.Shrink(&d.shrink, du, d.pos, d.lost, d.gone, d.killed)
+		return l.Shrink(&d.shrink, du, d.pos, regs, d.gone, d.killed)
 	})
+}
+
+// move records that r's liveness at a block boundary may have changed.
+func (d *deadState) move(r ir.RegID) {
+	d.moved[r] = true
 }
 
 // deadState is liveDead's working memory, kept in the worker's scratch.
@@ -245,9 +266,13 @@ type deadState struct {
 	// and each deleted unguarded definition with its block (killed).
 	named, lost         []ir.RegID
 	namedMark, lostMark []bool
-	gone, killed        []core.RegBlock
-	shrink              core.ShrinkState
-	out                 core.OutSet
+	// moved[r]: the cascade saw r stop being live into a block, or could
+	// not tell (keepAnalyses passes only these on to Shrink)
+	moved        []bool
+	shrinkRegs   []ir.RegID
+	gone, killed []core.RegBlock
+	shrink       core.ShrinkState
+	out          core.OutSet
 	// state[r]: the block stamp when bit 0 holds whether r is live at
 	// the sweep's point and bit 1 whether a read of r below that point
 	// in the block was deleted with no kept read or killing definition
@@ -309,6 +334,7 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	}
 	d.namedMark = growBool(d.namedMark, nr)
 	d.lostMark = growBool(d.lostMark, nr)
+	d.moved = growBool(d.moved, nr)
 	d.named, d.lost, d.gone, d.killed = d.named[:0], d.lost[:0], d.gone[:0], d.killed[:0]
 	d.atExit = growBool(d.atExit, nr)
 	for _, r := range f.ReturnRegs(d.outs[:0]) {
@@ -316,7 +342,7 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	}
 	d.seeds, d.pending, d.posValid = d.seeds[:0], d.pending[:0], false
 	d.freed, d.work, d.big, d.whole, d.bigNow = growBool(d.freed, nr), d.work[:0], d.big[:0], false, false
-	d.scanned, d.scanBudget = 0, max(f.NumInstrs()/8, minScan)
+	d.scanned, d.scanBudget = 0, max(f.NumInstrs()/4, minScan)
 	if len(d.visit) < nb {
 		d.visit = make([]uint32, nb)
 		d.qvisit = make([]uint32, nb)
@@ -492,6 +518,7 @@ func (d *deadState) note(f *ir.Func, i ir.InstrID, refs []core.RegRef) {
 		core.PhiIncoming(f, i, func(_ int, v ir.Operand, p ir.BlockID) {
 			if v.IsReg() {
 				d.gone = append(d.gone, core.RegBlock{Reg: v.Reg(), Block: p})
+				d.move(v.Reg()) // its PHI reads (Shrink: phiUse)
 			}
 		})
 		return
@@ -555,14 +582,16 @@ func (d *deadState) positions(f *ir.Func) {
 // reads lie far from the seeds (a long live range, few reads) costs a
 // walk or a search over the blocks in between, and where registers are
 // reused for many values (before IntoSSA) a dead region can be most of
-// the function. So the walks of one phase look at most at an eighth of
+// the function. So the walks of one phase look at most at a quarter of
 // the function's instructions (at least minScan) in all: a walk past
 // that hands its register, and every register seeded after it, to the
 // whole-range analysis (wholeRange), which costs the def-use chains once
 // and then each register's references. On the generated
-// 1M-instruction kernel the walks of the second and fourth sweeps look
-// at 87K and 41K instructions in all; the first and third, on registers
-// reused across the function, run out and finish the whole-range way.
+// 1M-instruction kernel (719K instruction slots at the second sweep) the
+// walks of the second and fourth sweeps look at 87K and 41K instructions
+// in all (one register's walk, live into 5.6K blocks, 27K of them); the
+// first and third, on registers reused across the function, run out and
+// finish the whole-range way, at both sizes.
 var minScan = 1024 // a variable for tests, which lower it to mix the two ways
 
 // bigRefs: the whole-range worklist takes registers of more references
@@ -709,6 +738,9 @@ func (d *deadState) walk(f *ir.Func, l *core.Liveness, r ir.RegID, seeds []core.
 			i = prev
 		}
 		if !live {
+			if !d.moved[r] && l.IsLiveIn(x, r) {
+				d.move(r) // no longer live into x
+			}
 			for _, q := range f.PredsOf(x) {
 				if d.visit[q] != d.wstamp && l.IsLiveOut(q, r) {
 					d.wstack = append(d.wstack, q)
@@ -892,6 +924,7 @@ func (d *deadState) wholeRange(f *ir.Func) int64 {
 			d.bigNow = false
 		}
 		d.freed[r] = false
+		d.move(r)
 		d.analyze(f, du, r)
 		// Definitions of r whose next reference in their block is a
 		// killing definition, or that have none and r is not live out.

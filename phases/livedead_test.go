@@ -226,40 +226,53 @@ func TestLiveDeadMatchesRepeatedSweeps(t *testing.T) {
 // so a sweep whose updated liveness or chains differ from a fresh
 // computation fails the run (the liveness's deferred update included,
 // with the chains it then asks for). Generated kernels with PHIs (the
-// sweeps after IntoSSA) and without; the test fails unless some sweep
-// deleted instructions and kept the liveness, and some kept the chains
-// too (those it found cached).
+// sweeps after IntoSSA) and without; the test fails unless, on each
+// budget, some sweep deleted instructions and kept the liveness, some
+// kept the chains too (those it found cached or built for the
+// whole-range analysis), and some did it all by walks (whose liveness
+// update is passed only the registers the walks saw stop being live
+// into a block).
 func TestLiveDeadKeepsAnalyses(t *testing.T) {
-	kept, keptDU := 0, 0
-	for seed := int64(1); seed <= 24; seed++ {
-		f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 400 + int(seed)*60, Pool: int(seed % 3 * 16)}))
-		target, _ := ParseTarget("sm_80")
-		c, err := NewConfig(MaxOpt, target, nil, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Verify = true
-		ld := func(p *Pass) bool {
-			ch := liveDead(p)
-			if ch && p.A.Valid()&ALiveness != 0 {
-				kept++
-				if p.A.Valid()&ADefUse != 0 {
-					keptDU++
-				}
-			}
-			return ch
-		}
-		for _, name := range []string{"OriPerformLiveDeadFirst", "OriPerformLiveDeadSecond", "OriPerformLiveDeadThird", "OriPerformLiveDeadFourth"} {
-			if err := c.Override(name, ld); err != nil {
+	defer func(m int) { minScan = m }(minScan)
+	// The cascade's walks within the default budget (the small kernels'
+	// first and third sweeps run out and finish the whole-range way),
+	// then on a budget no walk runs out of.
+	for _, budget := range []int{minScan, 1 << 30} {
+		minScan = budget
+		kept, keptDU, walked := 0, 0, 0
+		for seed := int64(1); seed <= 24; seed++ {
+			f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 400 + int(seed)*60, Pool: int(seed % 3 * 16)}))
+			target, _ := ParseTarget("sm_80")
+			c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+			if err != nil {
 				t.Fatal(err)
 			}
+			c.Verify = true
+			ld := func(p *Pass) bool {
+				ch := liveDead(p)
+				if ch && p.A.Valid()&ALiveness != 0 {
+					kept++
+					if p.A.Valid()&ADefUse != 0 {
+						keptDU++
+					}
+					if !p.Scratch.dead.whole {
+						walked++
+					}
+				}
+				return ch
+			}
+			for _, name := range []string{"OriPerformLiveDeadFirst", "OriPerformLiveDeadSecond", "OriPerformLiveDeadThird", "OriPerformLiveDeadFourth"} {
+				if err := c.Override(name, ld); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
+				t.Fatalf("budget %d: seed %d: %v", budget, seed, err)
+			}
 		}
-		if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+		if kept == 0 || keptDU == 0 || walked == 0 {
+			t.Fatalf("budget %d: %d sweeps deleted instructions and kept the liveness, %d the chains too, %d by walks alone: the test exercises too little", budget, kept, keptDU, walked)
 		}
+		t.Logf("budget %d: %d sweeps kept the liveness across deletions, %d the chains too, %d by walks alone", budget, kept, keptDU, walked)
 	}
-	if kept == 0 || keptDU == 0 {
-		t.Fatalf("%d sweeps deleted instructions and kept the liveness, %d the chains too: the test exercises too little", kept, keptDU)
-	}
-	t.Logf("%d sweeps kept the liveness across deletions, %d the chains too", kept, keptDU)
 }
