@@ -147,100 +147,132 @@ func refLiveDead(f *ir.Func) int64 {
 	}
 }
 
-// The one-sweep-plus-worklist DCE deletes exactly what sweeps to a fixed
+// The one-sweep-plus-cascade DCE deletes exactly what sweeps to a fixed
 // point delete, on generated kernels (copies, dead chains across blocks,
-// loops) and on corpus functions; and on each, the worklist itself must
-// have deleted something at least once (else the test proves nothing).
+// loops): with the cascade's walks, with walks on a budget so small that
+// many go over it halfway, and with every seed's register taken by the
+// whole-range analysis instead (wholeRangeOnly);
+// and each way, the cascade itself must have deleted something at least
+// once (else the test proves nothing).
 func TestLiveDeadMatchesRepeatedSweeps(t *testing.T) {
 	var funcs []*ir.Func
 	for seed := int64(1); seed <= 60; seed++ {
 		m := gen.Kernel(gen.Config{Seed: seed, Size: 150 + int(seed)*20})
 		funcs = append(funcs, gen.Func(m))
 	}
-	cascaded := 0
-	for k, f := range funcs {
-		// Make dead code with cross-block chains: GeneralOptimize first,
-		// as the pipeline does.
-		a, b := f.Clone(), f.Clone()
-		c := mustConfig(t, 3, nil, []string{"GeneralOptimizeEarly"})
-		if _, err := Run(context.Background(), c, nil, a, nil); err != nil {
-			t.Fatal(err)
+	defer func(m int) { wholeRangeOnly, minScan = false, m }(minScan)
+	for mode, whole := range []bool{false, false, true} {
+		wholeRangeOnly = whole
+		if mode == 1 {
+			// Walks that run out of the budget halfway and hand over
+			// to the whole-range analysis.
+			minScan = 40
 		}
-		if _, err := Run(context.Background(), c, nil, b, nil); err != nil {
-			t.Fatal(err)
-		}
-		want := refLiveDead(a)
-		sc := NewScratch()
-		p := &Pass{F: b, A: NewAnalyses(b), Scratch: sc, stat: &PhaseStat{}}
-		d := sc.deadState(b)
-		if k%2 == 1 {
-			// The stamps wrap during this sweep (nextStamp): entries
-			// left with the stamps that follow the wrap, all live, must
-			// not read as current.
-			for r := range d.state {
-				d.state[r] = 3<<1 | 1
+		cascaded := 0
+		for k, f := range funcs {
+			// Make dead code with cross-block chains: GeneralOptimize first,
+			// as the pipeline does.
+			a, b := f.Clone(), f.Clone()
+			c := mustConfig(t, 3, nil, []string{"GeneralOptimizeEarly"})
+			if _, err := Run(context.Background(), c, nil, a, nil); err != nil {
+				t.Fatal(err)
 			}
-			for x := range d.seen {
-				d.seen[x], d.inMark[x], d.outMark[x] = 3, 3, 3
+			if _, err := Run(context.Background(), c, nil, b, nil); err != nil {
+				t.Fatal(err)
 			}
-			d.stamp = 1<<31 - 2
-		}
-		got := d.sweep(b, p.A.Liveness())
-		if got > 0 {
-			more := d.cascade(b, p.A.DefUse())
-			if more > 0 {
-				cascaded++
+			want := refLiveDead(a)
+			sc := NewScratch()
+			p := &Pass{F: b, A: NewAnalyses(b), Scratch: sc, stat: &PhaseStat{}}
+			d := sc.deadState(b)
+			if k%2 == 1 {
+				// The stamps wrap during this sweep (nextStamp): entries
+				// left with the stamps that follow the wrap, all live and
+				// pending, must not read as current.
+				for r := range d.state {
+					d.state[r] = 3<<2 | 3
+				}
+				for x := range d.seen {
+					d.seen[x], d.inMark[x], d.outMark[x] = 3, 3, 3
+				}
+				d.stamp = stampLimit - 2
 			}
-			got += more
+			l := p.A.Liveness()
+			got := d.sweep(b, l)
+			if got > 0 {
+				d.a = p.A
+				more := d.cascade(b, l)
+				if more > 0 {
+					cascaded++
+				}
+				got += more
+			}
+			if got != want {
+				t.Fatalf("mode %d: %s: incremental DCE removed %d, sweeps to a fixed point %d", mode, f.Name, got, want)
+			}
+			if fa, fb := fingerprint(a), fingerprint(b); fa != fb {
+				t.Fatalf("mode %d: %s: same count, different functions", mode, f.Name)
+			}
 		}
-		if got != want {
-			t.Fatalf("%s: incremental DCE removed %d, sweeps to a fixed point %d", f.Name, got, want)
+		if cascaded == 0 {
+			t.Fatalf("mode %d: the cascade never deleted anything: the test does not exercise it", mode)
 		}
-		if fa, fb := fingerprint(a), fingerprint(b); fa != fb {
-			t.Fatalf("%s: same count, different functions", f.Name)
-		}
+		t.Logf("mode %d: %d of %d kernels needed the cascade", mode, cascaded, len(funcs))
 	}
-	if cascaded == 0 {
-		t.Fatal("the worklist never deleted anything: the test does not exercise it")
-	}
-	t.Logf("%d of %d kernels needed the worklist", cascaded, len(funcs))
 }
 
 // The live/dead sweeps keep the cache's def-use chains and liveness valid
 // across their deletions (keepAnalyses): in check mode the driver
 // recomputes every analysis still cached after each phase and compares,
 // so a sweep whose updated liveness or chains differ from a fresh
-// computation fails the run. Generated kernels with PHIs (the sweeps
-// after IntoSSA) and without; the test fails unless some sweep deleted
-// instructions and kept both analyses.
+// computation fails the run (the liveness's deferred update included,
+// with the chains it then asks for). Generated kernels with PHIs (the
+// sweeps after IntoSSA) and without; the test fails unless, on each
+// budget, some sweep deleted instructions and kept the liveness, some
+// kept the chains too (those it found cached or built for the
+// whole-range analysis), and some did it all by walks (whose liveness
+// update is passed only the registers the walks saw stop being live
+// into a block).
 func TestLiveDeadKeepsAnalyses(t *testing.T) {
-	kept := 0
-	for seed := int64(1); seed <= 24; seed++ {
-		f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 400 + int(seed)*60, Pool: int(seed % 3 * 16)}))
-		target, _ := ParseTarget("sm_80")
-		c, err := NewConfig(MaxOpt, target, nil, nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Verify = true
-		ld := func(p *Pass) bool {
-			ch := liveDead(p)
-			if ch && p.A.Valid()&(ALiveness|ADefUse) == ALiveness|ADefUse {
-				kept++
-			}
-			return ch
-		}
-		for _, name := range []string{"OriPerformLiveDeadFirst", "OriPerformLiveDeadSecond", "OriPerformLiveDeadThird", "OriPerformLiveDeadFourth"} {
-			if err := c.Override(name, ld); err != nil {
+	defer func(m int) { minScan = m }(minScan)
+	// The cascade's walks within the default budget (the small kernels'
+	// first and third sweeps run out and finish the whole-range way),
+	// then on a budget no walk runs out of.
+	for _, budget := range []int{minScan, 1 << 30} {
+		minScan = budget
+		kept, keptDU, walked := 0, 0, 0
+		for seed := int64(1); seed <= 24; seed++ {
+			f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 400 + int(seed)*60, Pool: int(seed % 3 * 16)}))
+			target, _ := ParseTarget("sm_80")
+			c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+			if err != nil {
 				t.Fatal(err)
 			}
+			c.Verify = true
+			ld := func(p *Pass) bool {
+				ch := liveDead(p)
+				if ch && p.A.Valid()&ALiveness != 0 {
+					kept++
+					if p.A.Valid()&ADefUse != 0 {
+						keptDU++
+					}
+					if !p.Scratch.dead.whole {
+						walked++
+					}
+				}
+				return ch
+			}
+			for _, name := range []string{"OriPerformLiveDeadFirst", "OriPerformLiveDeadSecond", "OriPerformLiveDeadThird", "OriPerformLiveDeadFourth"} {
+				if err := c.Override(name, ld); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
+				t.Fatalf("budget %d: seed %d: %v", budget, seed, err)
+			}
 		}
-		if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
-			t.Fatalf("seed %d: %v", seed, err)
+		if kept == 0 || keptDU == 0 || walked == 0 {
+			t.Fatalf("budget %d: %d sweeps deleted instructions and kept the liveness, %d the chains too, %d by walks alone: the test exercises too little", budget, kept, keptDU, walked)
 		}
+		t.Logf("budget %d: %d sweeps kept the liveness across deletions, %d the chains too, %d by walks alone", budget, kept, keptDU, walked)
 	}
-	if kept == 0 {
-		t.Fatal("no sweep deleted instructions and kept its analyses: the test exercises nothing")
-	}
-	t.Logf("%d sweeps kept the liveness and chains across deletions", kept)
 }
