@@ -163,7 +163,7 @@ func TestRefusedKernelCountsChanges(t *testing.T) {
 	.reg .b64 %rd<3>;
 	.reg .b32 %r<3>;
 	ld.param.u64 %rd1, [p];
-	mbarrier.init.shared.b64 [%rd1], 1;
+	barrier.cluster.arrive;
 	add.s32 %r1, %r2, 1;
 	ret;
 }

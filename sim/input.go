@@ -31,12 +31,15 @@ type InputMaker struct {
 	// kernel branches on: a pointer (or a 64-bit value) tested for null.
 	// A variant of a seed's input flips some of them (see MakeVariant).
 	choices []int32
+	// tmaps: the kernel's tensor-map parameters (tmapinput.go)
+	tmaps []tmapFact
 }
 
 // NewInputMaker analyzes f (a kernel).
 func NewInputMaker(f *ir.Func) *InputMaker {
 	im := &InputMaker{f: f, k: analyzeKernel(f)}
 	_, im.imms = kernelImmediates(f)
+	im.tmaps = tensorMapParams(f)
 	for i := range im.k.locs {
 		if isNullChoice(&im.k.locs[i]) {
 			im.choices = append(im.choices, int32(i))
@@ -183,7 +186,16 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 			alias[0], alias[1] = ptrs[a], ptrs[b]
 		}
 	}
+params:
 	for _, pg := range k.params {
+		for _, tf := range im.tmaps {
+			if tf.sym == pg.sym && pg.size >= 128 {
+				b := make([]byte, pg.size)
+				copy(b, g.tensorMap(tf))
+				l.Params = append(l.Params, b)
+				continue params
+			}
+		}
 		b := make([]byte, max(pg.size, 1))
 		s := &im.f.Mod.Syms[pg.sym]
 		covered := make([]bool, len(b))
