@@ -132,10 +132,16 @@ type ChangedInstr struct {
 
 // DiffResult counts the outcomes of a differential check.
 type DiffResult struct {
-	Status        Status
-	Runs          int // seeds run
-	Matches       int // both completed with identical memory
-	NotExercised  int // both trapped: inputs that say nothing
+	Status       Status
+	Runs         int // seeds run
+	Matches      int // both completed with identical memory
+	NotExercised int // both trapped: inputs that say nothing
+	// Aborted counts the inputs on which both versions stopped at an
+	// explicit abort (a trap instruction, __assertfail) of the same
+	// thread with identical memory and output: compared up to the
+	// abort, so what they executed counts as run (a kernel's status
+	// still needs a completed comparison, Matches, to be matched)
+	Aborted       int
 	OrigUndefined int // only the original trapped
 	StepLimited   int // the original ran into the step limit
 	Mismatch      *Mismatch
@@ -164,6 +170,14 @@ type progChange struct {
 func isTrap(err error) bool {
 	var t *Trap
 	return errors.As(err, &t)
+}
+
+// abortedAlike reports whether both runs stopped at an explicit abort
+// (a trap instruction or __assertfail: the program's own way out, not a
+// fault of undefined behaviour) in the same thread.
+func abortedAlike(eb, ea error) bool {
+	var tb, ta *Trap
+	return errors.As(eb, &tb) && errors.As(ea, &ta) && tb.Msg == trapInstrMsg && ta.Msg == trapInstrMsg && tb.Lane == ta.Lane
 }
 
 func isStepLimit(err error) bool {
@@ -323,8 +337,14 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			res.StepLimited++
 			return false, false, nil
 		case eb != nil && ea != nil:
-			res.NotExercised++
-			return false, false, nil
+			if !abortedAlike(eb, ea) || compareMem(mb, ma) != nil {
+				res.NotExercised++
+				return false, false, nil
+			}
+			res.Aborted++
+			fresh = covB.Merge(rb) > 0
+			covA.Merge(ra)
+			return fresh, false, nil
 		case eb != nil:
 			res.OrigUndefined++
 			if res.Undefined == nil {
@@ -363,14 +383,14 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			switch {
 			case n > lastRan:
 				stale = 0
-			case res.Matches > lastMatches:
+			case res.Matches+res.Aborted > lastMatches:
 				// only a compared seed is stale: one that trapped in
 				// both versions (an input drawn on the failing side of
 				// an assertion, see guardedSeeds) says nothing of
 				// whether more seeds would reach more of the change
 				stale++
 			}
-			lastRan, lastMatches = n, res.Matches
+			lastRan, lastMatches = n, res.Matches+res.Aborted
 			if n == of || stale >= staleSeeds {
 				break
 			}

@@ -362,7 +362,7 @@ func (w *warp) run() {
 		case ctlTrap:
 			top.pc = pc + 1
 			if mask != 0 {
-				w.trap(in, bits.TrailingZeros32(mask), 0, "trap instruction")
+				w.trap(in, bits.TrailingZeros32(mask), 0, trapInstrMsg)
 				return
 			}
 		case ctlCall:
@@ -462,6 +462,10 @@ func (w *warp) brx(top *entry, pc int32, in *inst, mask uint32) {
 // Memory access.
 
 const paramLocalBase = 1 << 24
+
+// trapInstrMsg is the message of the trap a trap instruction (or
+// __assertfail) raises.
+const trapInstrMsg = "trap instruction"
 
 // mem returns the bytes [addr, addr+size) of space sp as seen by lane l,
 // or nil after setting a trap.
