@@ -66,8 +66,10 @@ flags:
                        only in part and the last 4 extra inputs executed some of the rest
                        (default 16; none when every seed ran the original into the step limit);
                        then, while part of the change has not run, variants of the inputs
-                       that ran new code with one null-tested pointer flipped at a time (4 runs
-                       per null test, 64 at most; a mismatch names its flips)
+                       that ran new code with one choice flipped at a time: a null-tested
+                       pointer, or a scalar compared with immediates pinned to one of them or
+                       a neighbour (4 runs per choice, 64 at most, and at most 100M
+                       warp-instructions of the original; a mismatch names its flips)
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
@@ -336,7 +338,7 @@ type kernelReport struct {
 	StepLimited   int    `json:"step_limited"`
 	Mismatch      string `json:"mismatch,omitempty"`
 	MismatchSeed  *int64 `json:"mismatch_seed,omitempty"`
-	// MismatchVariant lists the null choices flipped in the seed's input
+	// MismatchVariant lists the choices (null and value) flipped in the seed's input
 	// when the variant search found the mismatch.
 	MismatchVariant []int32 `json:"mismatch_variant,omitempty"`
 	Changed         int     `json:"changed"`
