@@ -431,3 +431,22 @@ W2:
 		}
 	}
 }
+
+// A kernel with tensor-map parameters is not exported to a GPU: the
+// simulator's maps mean nothing to a device.
+func TestTensorMapNotExported(t *testing.T) {
+	f := parseKernel(t, ptxHeader+featureKernel(t, "mbars"), "mbars")
+	if _, _, err := sim.ExportGPU(f, 0, sim.DiffOptions{}); err == nil || !strings.Contains(err.Error(), "tensor maps") {
+		t.Fatalf("export: %v, want a refusal naming the tensor maps", err)
+	}
+}
+
+func featureKernel(t *testing.T, name string) string {
+	for _, k := range featureKernels {
+		if k.name == name {
+			return k.src
+		}
+	}
+	t.Fatalf("no feature kernel %s", name)
+	return ""
+}
