@@ -474,19 +474,29 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 		}
 		// Pairs of value choices of two scalars on the first input that
 		// ran new code: a case of one scalar in the mode another
-		// selects, where neither pin alone runs new code (the mode's
-		// code ran with other cases, the case's in the other mode), so
-		// the search above never combines them.
-		pairs := pairRuns
+		// selects, which no single pin of the inputs the search above
+		// expanded reaches (their runs went to newer inputs, or neither
+		// pin alone ran new code: the mode's code ran with other cases,
+		// the case's in the other mode). They stop after pairStale runs
+		// in a row that execute nothing new.
+		pairs, stale := pairRuns, 0
+		lastN, _ := ranCount()
 		nc := int32(maker.Choices())
-		for i := int32(maker.NullChoices()); i < nc && res.Mismatch == nil; i++ {
-			for j := i + 1; j < nc && pairs > 0 && steps < stepCap; j++ {
+		for i := int32(maker.NullChoices()); i < nc && res.Mismatch == nil && stale < pairStale; i++ {
+			for j := i + 1; j < nc && pairs > 0 && steps < stepCap && stale < pairStale; j++ {
 				if maker.valueLoc(i) == maker.valueLoc(j) {
 					continue
 				}
-				if n, of := ranCount(); n == of {
+				n, of := ranCount()
+				if n == of {
 					break
 				}
+				if n > lastN {
+					stale = 0
+				} else {
+					stale++
+				}
+				lastN = n
 				pairs--
 				if _, stop, err := run(first.seed, toggle(toggle(first.flip, i), j)); err != nil {
 					return res, err
@@ -595,8 +605,12 @@ func (r *DiffResult) collect(covB, covA *Coverage) {
 // choices choices: every choice flipped from a few starting points.
 func variantRuns(choices int) int { return min(4*choices, 64) }
 
-// pairRuns bounds the runs of pairs of value choices.
-const pairRuns = 256
+// pairRuns bounds the runs of pairs of value choices, and pairStale
+// the runs in a row that execute nothing new before they stop.
+const (
+	pairRuns  = 256
+	pairStale = 48
+)
 
 // variantSteps bounds the original's warp-instructions over the runs of
 // the variant search.

@@ -68,8 +68,10 @@ flags:
                        then, while part of the change has not run, variants of the inputs
                        that ran new code with one choice flipped at a time: a null-tested
                        pointer, or a scalar compared with immediates pinned to one of them or
-                       a neighbour (4 runs per choice, 64 at most, and at most 100M
-                       warp-instructions of the original; a mismatch names its flips)
+                       a neighbour (4 runs per choice, 64 at most), then pairs of such pins on
+                       the first input that ran new code (256 runs at most, ending after 48 in
+                       a row that run nothing new); all within 100M warp-instructions of the
+                       original; a mismatch names its flips
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
