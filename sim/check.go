@@ -29,7 +29,7 @@ type DiffOptions struct {
 	// executing ones that had not (staleSeeds compared seeds in a row
 	// that execute none new end them).
 	UntilCovered bool
-	// Variant flips these null choices (InputMaker.MakeVariant) in every
+	// Variant flips these choices (InputMaker.MakeVariant) in every
 	// seed's input: it reproduces a mismatch the variant search found
 	// (Mismatch.Variant).
 	Variant []int32
@@ -84,7 +84,8 @@ func (s Status) Verified() bool { return s == StatusUnchanged || s == StatusMatc
 type Mismatch struct {
 	Kernel string
 	Seed   int64
-	// Variant lists the null choices flipped in seed's input when the
+	// Variant lists the choices (null and value, InputMaker.MakeVariant)
+	// flipped in seed's input when the
 	// variant search found the mismatch (DiffOptions.Variant reproduces
 	// it); nil for the seed's own input.
 	Variant     []int32
@@ -115,7 +116,7 @@ func (m *Mismatch) Input() string {
 	if len(m.Variant) == 0 {
 		return fmt.Sprintf("seed %d", m.Seed)
 	}
-	return fmt.Sprintf("seed %d with null choices %v flipped", m.Seed, m.Variant)
+	return fmt.Sprintf("seed %d with choices %v flipped", m.Seed, m.Variant)
 }
 
 // ChangedInstr is one instruction the versions do not share.
@@ -132,10 +133,16 @@ type ChangedInstr struct {
 
 // DiffResult counts the outcomes of a differential check.
 type DiffResult struct {
-	Status        Status
-	Runs          int // seeds run
-	Matches       int // both completed with identical memory
-	NotExercised  int // both trapped: inputs that say nothing
+	Status       Status
+	Runs         int // seeds run
+	Matches      int // both completed with identical memory
+	NotExercised int // both trapped: inputs that say nothing
+	// Aborted counts the inputs on which both versions stopped at an
+	// explicit abort (a trap instruction, __assertfail) of the same
+	// thread with identical memory and output: compared up to the
+	// abort, so what they executed counts as run (a kernel's status
+	// still needs a completed comparison, Matches, to be matched)
+	Aborted       int
 	OrigUndefined int // only the original trapped
 	StepLimited   int // the original ran into the step limit
 	Mismatch      *Mismatch
@@ -164,6 +171,14 @@ type progChange struct {
 func isTrap(err error) bool {
 	var t *Trap
 	return errors.As(err, &t)
+}
+
+// abortedAlike reports whether both runs stopped at an explicit abort
+// (a trap instruction or __assertfail: the program's own way out, not a
+// fault of undefined behaviour) in the same thread.
+func abortedAlike(eb, ea error) bool {
+	var tb, ta *Trap
+	return errors.As(eb, &tb) && errors.As(ea, &ta) && tb.Msg == trapInstrMsg && ta.Msg == trapInstrMsg && tb.Lane == ta.Lane
 }
 
 func isStepLimit(err error) bool {
@@ -304,13 +319,15 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 		}
 		return n, of
 	}
-	// run runs seed (with the null choices in flip made the other way)
+	// run runs seed (with the choices in flip made the other way)
 	// on both versions and merges what it executed; it reports whether
 	// the original executed an instruction no earlier compared run had
 	// (fresh), and whether the loop ends (a mismatch, or an error that is
 	// not a trap).
+	var steps int64 // the original's warp-instructions over every run
 	run := func(seed int64, flip []int32) (fresh, stop bool, err error) {
-		mb, ma, rb, ra, eb, ea := runSeed(pb, pa, maker, seed, flip, o)
+		mb, ma, rb, ra, eb, ea, n := runSeed(pb, pa, maker, seed, flip, o)
+		steps += n
 		res.Runs++
 		for _, e := range []error{eb, ea} {
 			if e != nil && !isTrap(e) {
@@ -323,8 +340,14 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			res.StepLimited++
 			return false, false, nil
 		case eb != nil && ea != nil:
-			res.NotExercised++
-			return false, false, nil
+			if !abortedAlike(eb, ea) || compareMem(mb, ma) != nil {
+				res.NotExercised++
+				return false, false, nil
+			}
+			res.Aborted++
+			fresh = covB.Merge(rb) > 0
+			covA.Merge(ra)
+			return fresh, false, nil
 		case eb != nil:
 			res.OrigUndefined++
 			if res.Undefined == nil {
@@ -363,14 +386,14 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			switch {
 			case n > lastRan:
 				stale = 0
-			case res.Matches > lastMatches:
+			case res.Matches+res.Aborted > lastMatches:
 				// only a compared seed is stale: one that trapped in
 				// both versions (an input drawn on the failing side of
 				// an assertion, see guardedSeeds) says nothing of
 				// whether more seeds would reach more of the change
 				stale++
 			}
-			lastRan, lastMatches = n, res.Matches
+			lastRan, lastMatches = n, res.Matches+res.Aborted
 			if n == of || stale >= staleSeeds {
 				break
 			}
@@ -401,14 +424,25 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 	}
 	// The variant search: code behind several null tests (a buffer
 	// absent, another present) runs on few seeds, each choice being a
-	// coin flip. From each input that executed code of the original no
-	// earlier one had, newest first, flip one null choice at a time; a
-	// variant that does so too is a starting point in turn. It ends when every changed
-	// and removed instruction has executed, or after
-	// variantRuns(choices) runs.
+	// coin flip, and so does code behind a particular value of a scalar
+	// compared with immediates (one case of a switch on an operation
+	// code, in the mode another flag selects). From each input that
+	// executed code of the original no earlier one had, newest first,
+	// flip one choice at a time (a null choice, or a value choice that
+	// pins a scalar to a compared immediate or a neighbour); a variant
+	// that does so too is a starting point in turn. It ends when every
+	// changed and removed instruction has executed, or after
+	// variantRuns(choices) runs or variantSteps of the original's work.
 	if o.UntilCovered && changed && res.Mismatch == nil && res.Matches > 0 && maker.Choices() > 0 {
 		budget := variantRuns(maker.Choices())
-		for len(productive) > 0 && budget > 0 {
+		// and within a budget of simulated work: kernels whose runs are
+		// long (photon loops near the step limit) stop early
+		stepCap := steps + variantSteps
+		var first variant
+		if len(productive) > 0 {
+			first = productive[0]
+		}
+		for len(productive) > 0 && budget > 0 && steps < stepCap {
 			if n, of := ranCount(); n == of {
 				break
 			}
@@ -417,12 +451,13 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			p := productive[len(productive)-1]
 			productive = productive[:len(productive)-1]
 			for c := range int32(maker.Choices()) {
-				if budget == 0 {
+				if budget == 0 || steps >= stepCap {
 					break
 				}
 				budget--
 				flip := toggle(p.flip, c)
 				fresh, stop, err := run(p.seed, flip)
+
 				if err != nil {
 					return res, err
 				}
@@ -435,6 +470,39 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			}
 			if res.Mismatch != nil {
 				break
+			}
+		}
+		// Pairs of value choices of two scalars on the first input that
+		// ran new code: a case of one scalar in the mode another
+		// selects, which no single pin of the inputs the search above
+		// expanded reaches (their runs went to newer inputs, or neither
+		// pin alone ran new code: the mode's code ran with other cases,
+		// the case's in the other mode). They stop after pairStale runs
+		// in a row that execute nothing new.
+		pairs, stale := pairRuns, 0
+		lastN, _ := ranCount()
+		nc := int32(maker.Choices())
+		for i := int32(maker.NullChoices()); i < nc && res.Mismatch == nil && stale < pairStale; i++ {
+			for j := i + 1; j < nc && pairs > 0 && steps < stepCap && stale < pairStale; j++ {
+				if maker.valueLoc(i) == maker.valueLoc(j) {
+					continue
+				}
+				n, of := ranCount()
+				if n == of {
+					break
+				}
+				if n > lastN {
+					stale = 0
+				} else {
+					stale++
+				}
+				lastN = n
+				pairs--
+				if _, stop, err := run(first.seed, toggle(toggle(first.flip, i), j)); err != nil {
+					return res, err
+				} else if stop {
+					break
+				}
 			}
 		}
 	}
@@ -534,8 +602,19 @@ func (r *DiffResult) collect(covB, covA *Coverage) {
 }
 
 // variantRuns is the variant search's budget of runs for a kernel with
-// choices null choices: every choice flipped from a few starting points.
+// choices choices: every choice flipped from a few starting points.
 func variantRuns(choices int) int { return min(4*choices, 64) }
+
+// pairRuns bounds the runs of pairs of value choices, and pairStale
+// the runs in a row that execute nothing new before they stop.
+const (
+	pairRuns  = 256
+	pairStale = 48
+)
+
+// variantSteps bounds the original's warp-instructions over the runs of
+// the variant search.
+const variantSteps = 100_000_000
 
 // toggle returns flip with choice c added, or removed when it is there
 // (a new slice: flip is shared with the variant it came from).
@@ -573,7 +652,7 @@ const (
 // it runs into the step limit, the seed runs again on a single warp, and
 // then, when the kernel reads the grid's size, as the first block of a
 // grid of bigGrid blocks (Launch.CTAs 1) with a larger step budget.
-func runSeed(pb, pa *Program, maker *InputMaker, seed int64, flip []int32, o DiffOptions) (mb, ma *Memory, rb, ra *Coverage, eb, ea error) {
+func runSeed(pb, pa *Program, maker *InputMaker, seed int64, flip []int32, o DiffOptions) (mb, ma *Memory, rb, ra *Coverage, eb, ea error, steps int64) {
 	dyn := -1
 	shape := fullGrid
 	for {
@@ -600,6 +679,7 @@ func runSeed(pb, pa *Program, maker *InputMaker, seed int64, flip []int32, o Dif
 		lb.WarpShared = o.sharedB
 		var sb Stats
 		sb, eb = pb.Run(&lb, mb)
+		steps += sb.WarpInstrs
 		var t *Trap
 		if errors.As(eb, &t) {
 			if maker.k.dynShared && strings.HasPrefix(t.Msg, "shared access out of bounds") && in.Launch.DynShared < maxDynShared {

@@ -163,7 +163,7 @@ func TestRefusedKernelCountsChanges(t *testing.T) {
 	.reg .b64 %rd<3>;
 	.reg .b32 %r<3>;
 	ld.param.u64 %rd1, [p];
-	mbarrier.init.shared.b64 [%rd1], 1;
+	barrier.cluster.arrive;
 	add.s32 %r1, %r2, 1;
 	ret;
 }
@@ -214,5 +214,66 @@ func TestRefusedKernelCountsChanges(t *testing.T) {
 				t.Errorf("change %d: IR-only %+v, run's %+v", k, ir.Changes[k], res.Changes[k])
 			}
 		}
+	}
+}
+
+// abortKernel stores a value and aborts when its parameter is odd (an
+// assertion's failing side); otherwise it stores another and completes.
+const abortKernel = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 x)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<6>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [x];
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	@%p1 bra OK;
+	add.s32 %r3, %r1, 5;
+	st.global.u32 [%rd1], %r3;
+	trap;
+OK:
+	st.global.u32 [%rd1+4], %r1;
+	ret;
+}
+`
+
+// A seed on which both versions abort at the same thread's trap with
+// identical memory is compared up to the abort: the change on the abort
+// path counts as executed (Aborted), while a change there that alters
+// memory before the abort counts neither as executed nor as a mismatch,
+// and a fault in both versions is no comparison at all.
+func TestAbortedAlikeCountsCoverage(t *testing.T) {
+	base := parseK(t, abortKernel)
+	same := parseK(t, strings.Replace(abortKernel, "add.s32 %r3, %r1, 5", "add.s32 %r3, 5, %r1", 1))
+	res, err := Diff(base, same, DiffOptions{Seeds: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Aborted == 0 || res.ChangedRun != 1 || res.RemovedRun != 1 || res.Status != StatusMatched {
+		t.Fatalf("same abort: %d aborted alike, %d+%d of the change executed, %v; want some, 1+1, matched", res.Aborted, res.ChangedRun, res.RemovedRun, res.Status)
+	}
+	other := parseK(t, strings.Replace(abortKernel, "add.s32 %r3, %r1, 5", "add.s32 %r3, %r1, 6", 1))
+	res, err = Diff(base, other, DiffOptions{Seeds: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Aborted != 0 || res.ChangedRun != 0 || res.Mismatch != nil || res.NotExercised == 0 {
+		t.Fatalf("abort after other stores: %d aborted alike, %d executed, mismatch %v; want none, none, none", res.Aborted, res.ChangedRun, res.Mismatch)
+	}
+	// a fault instead of the trap (a store out of bounds) in both
+	fault := func(s string) string {
+		return strings.Replace(s, "\ttrap;\n", "\tst.global.u32 [0], %r3;\n\tret;\n", 1)
+	}
+	res, err = Diff(parseK(t, fault(abortKernel)), parseK(t, fault(strings.Replace(abortKernel, "add.s32 %r3, %r1, 5", "add.s32 %r3, 5, %r1", 1))), DiffOptions{Seeds: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Aborted != 0 || res.ChangedRun != 0 || res.NotExercised == 0 {
+		t.Fatalf("fault in both: %d aborted alike, %d executed, %d trapped in both; want 0, 0, some", res.Aborted, res.ChangedRun, res.NotExercised)
 	}
 }

@@ -249,6 +249,9 @@ func (d *decoder) src(o ir.Operand, t ir.Type) (opnd, error) {
 		if id == spZero {
 			return opnd{k: oImm}, nil
 		}
+		if id == spOne {
+			return opnd{k: oImm, v: 1}, nil
+		}
 		return opnd{k: oSpec, r: id, v: c}, nil
 	case ir.KSink:
 		return opnd{k: oImm}, nil

@@ -74,6 +74,7 @@ type inst struct {
 	cl     *callInfo
 	tx     *texInfo
 	mt     *matInfo
+	bk     *bulkInfo
 	name   string
 }
 
@@ -87,6 +88,9 @@ type cta struct {
 	sh    *space
 	warps []*warp
 	bars  [16]barrier
+	// mbarEpoch counts changes of the CTA's mbarrier objects (the
+	// scheduler's progress test for warps that wait on them)
+	mbarEpoch uint64
 }
 
 type warp struct {
@@ -105,13 +109,16 @@ type warp struct {
 	// a bar.red the warp waits at, and its lanes
 	redIn   *inst
 	redMask uint32
-	tid     [32][3]uint32
-	lv      *space // .local variables: lane l at l*lstride
-	lstr    uint64
-	pa      []byte // .param call-argument variables: lane l at l*pstr
-	pstr    int
-	frames  []frame
-	hit     []bool // coverage of the current program (nil: not recorded)
+	// spin: the warp's last instruction was an mbarrier wait that found
+	// the phase incomplete; it yields to the other warps (mbarrier.go)
+	spin   bool
+	tid    [32][3]uint32
+	lv     *space // .local variables: lane l at l*lstride
+	lstr   uint64
+	pa     []byte // .param call-argument variables: lane l at l*pstr
+	pstr   int
+	frames []frame
+	hit    []bool // coverage of the current program (nil: not recorded)
 }
 
 type machine struct {
@@ -170,6 +177,7 @@ const (
 	spLanemaskGe
 	spLanemaskGt
 	spZero
+	spOne
 	spSmid
 	spNsmid
 	spGridid
@@ -322,7 +330,7 @@ func (w *warp) run() {
 				if m.shared != nil && w.p == m.p {
 					w.share(in, mask)
 				}
-				if m.err != nil {
+				if m.err != nil || w.spin {
 					return
 				}
 			}
@@ -354,7 +362,7 @@ func (w *warp) run() {
 		case ctlTrap:
 			top.pc = pc + 1
 			if mask != 0 {
-				w.trap(in, bits.TrailingZeros32(mask), 0, "trap instruction")
+				w.trap(in, bits.TrailingZeros32(mask), 0, trapInstrMsg)
 				return
 			}
 		case ctlCall:
@@ -455,6 +463,10 @@ func (w *warp) brx(top *entry, pc int32, in *inst, mask uint32) {
 
 const paramLocalBase = 1 << 24
 
+// trapInstrMsg is the message of the trap a trap instruction (or
+// __assertfail) raises.
+const trapInstrMsg = "trap instruction"
+
 // mem returns the bytes [addr, addr+size) of space sp as seen by lane l,
 // or nil after setting a trap.
 func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bool) []byte {
@@ -471,6 +483,19 @@ func (w *warp) mem(in *inst, sp ir.Space, addr uint64, size int, l int, write bo
 			return w.localMem(in, int(off>>localFrameShift), off&(1<<localFrameShift-1), size, l, addr)
 		case addr-constWindow < windowSize:
 			sp, addr = ir.SpaceConst, addr-constWindow
+		case addr-paramWindow < windowSize && addr-paramWindow < paramLocalBase:
+			// a kernel parameter (cvta.param): read-only, in every
+			// function of the thread
+			off := addr - paramWindow
+			if write {
+				w.trap(in, l, addr, "write to kernel parameter space")
+				return nil
+			}
+			if off+uint64(size) > uint64(len(w.m.params)) {
+				w.trap(in, l, addr, "param access out of bounds")
+				return nil
+			}
+			return w.m.params[off : off+uint64(size)]
 		default:
 			sp = ir.SpaceGlobal
 		}

@@ -45,7 +45,11 @@ type loc struct {
 	atomic bool // target of atomics
 	count  bool // compared with a thread index or a loop counter
 	float  bool // loaded as a floating-point value
-	index  bool // added, scaled, to a pointer
+	// narrowInt: the size of the narrowest integer load of it, when one
+	// is narrower than its widest load (a flag byte inside a word that
+	// is also read as a float); 0 otherwise
+	narrowInt int
+	index     bool // added, scaled, to a pointer
 	// capacity: compared with a multiple of another input (a size in
 	// bytes that must hold a count of elements)
 	capacity bool
@@ -341,6 +345,9 @@ func (a *analyzer) load(f *ir.Func, v rv, size int, float, nc bool) rv {
 	l := &a.k.locs[out.loc]
 	l.size = max(l.size, size)
 	l.float = l.float || float
+	if !float && size > 0 && (l.narrowInt == 0 || size < l.narrowInt) {
+		l.narrowInt = size
+	}
 	return out
 }
 

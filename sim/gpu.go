@@ -125,6 +125,9 @@ func ExportGPU(f *ir.Func, seed int64, o DiffOptions) (*GPUCase, []byte, error) 
 		return nil, nil, fmt.Errorf("%w: the kernel calls %s, which the simulator models (the device's results differ)", ErrGPUExport, name)
 	}
 	maker := NewInputMaker(f)
+	if len(maker.tmaps) > 0 {
+		return nil, nil, fmt.Errorf("%w: the input holds tensor maps in the simulator's format, which a device cannot read", ErrGPUExport)
+	}
 	in := maker.Make(seed, o.BufBytes)
 	if len(in.Launch.Extern) > 0 {
 		return nil, nil, fmt.Errorf("%w: the input fixes results of functions without a body", ErrGPUExport)

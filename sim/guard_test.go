@@ -202,8 +202,8 @@ DONE:
 func TestInputScaledZeroIsCount(t *testing.T) {
 	f := parseKernel(t, sliceKernel, "k")
 	maker := sim.NewInputMaker(f)
-	if maker.Choices() != 0 {
-		t.Errorf("%d null choices, want none (the count is no optional pointer)", maker.Choices())
+	if maker.NullChoices() != 0 {
+		t.Errorf("%d null choices, want none (the count is no optional pointer)", maker.NullChoices())
 	}
 	ran := 0
 	for seed := int64(0); seed < 16; seed++ {

@@ -31,12 +31,66 @@ type InputMaker struct {
 	// kernel branches on: a pointer (or a 64-bit value) tested for null.
 	// A variant of a seed's input flips some of them (see MakeVariant).
 	choices []int32
+	// tmaps: the kernel's tensor-map parameters (tmapinput.go)
+	tmaps []tmapFact
+	// values are the value choices, numbered after the null choices: a
+	// scalar parameter (or .const launch parameter) the kernel compares
+	// with immediates, pinned to one of them or a neighbour (a switch on
+	// an operation code, a mode flag), so that a variant reaches the
+	// case its seed's draw missed while keeping the rest of the input
+	values []valueChoice
+}
+
+// valueChoice pins location loc to val.
+type valueChoice struct {
+	loc int32
+	val uint64
+}
+
+// Bounds of the value choices: per location and per kernel.
+const (
+	maxValuesPerLoc = 16
+	maxValueChoices = 48
+)
+
+// valueChoices lists the value choices of k's locations.
+func valueChoices(k *kfacts) []valueChoice {
+	var out []valueChoice
+	for i := range k.locs {
+		lc := &k.locs[i]
+		if lc.key.kind != lkParam && lc.key.kind != lkConst || lc.key.off < 0 || lc.ptr || lc.float || len(lc.cmp) == 0 || lc.size > 8 || isNullChoice(lc) {
+			continue
+		}
+		n := 0
+		// the immediates first, then their neighbours
+		for _, d := range [...]uint64{0, 1, ^uint64(0)} {
+			for _, c := range lc.cmp {
+				v := c + d
+				if n == maxValuesPerLoc || len(out) == maxValueChoices {
+					break
+				}
+				dup := false
+				for _, o := range out {
+					if o.loc == int32(i) && o.val == v {
+						dup = true
+					}
+				}
+				if !dup {
+					out = append(out, valueChoice{int32(i), v})
+					n++
+				}
+			}
+		}
+	}
+	return out
 }
 
 // NewInputMaker analyzes f (a kernel).
 func NewInputMaker(f *ir.Func) *InputMaker {
 	im := &InputMaker{f: f, k: analyzeKernel(f)}
 	_, im.imms = kernelImmediates(f)
+	im.tmaps = tensorMapParams(f)
+	im.values = valueChoices(im.k)
 	for i := range im.k.locs {
 		if isNullChoice(&im.k.locs[i]) {
 			im.choices = append(im.choices, int32(i))
@@ -55,9 +109,21 @@ func isNullChoice(lc *loc) bool {
 	return lc.ptr || len(lc.cmp) == 1 && !lc.count
 }
 
-// Choices returns how many null choices the kernel's inputs have: the
+// Choices returns how many choices the kernel's inputs have: the null
+// choices (0 to NullChoices()-1) and then the value choices, the
 // choices MakeVariant can flip.
-func (im *InputMaker) Choices() int { return len(im.choices) }
+func (im *InputMaker) Choices() int { return len(im.choices) + len(im.values) }
+
+// NullChoices returns how many of the choices are null choices.
+func (im *InputMaker) NullChoices() int { return len(im.choices) }
+
+// valueLoc is the location value choice c pins (-1: c is a null choice).
+func (im *InputMaker) valueLoc(c int32) int32 {
+	if v := int(c) - len(im.choices); v >= 0 && v < len(im.values) {
+		return im.values[v].loc
+	}
+	return -1
+}
 
 // MakeInput makes the input of seed for kernel f with regions of
 // bufBytes behind pointers (a convenience for NewInputMaker(f).Make).
@@ -86,6 +152,9 @@ type inputGen struct {
 	region  map[int32]uint64 // pointer location -> address it holds
 	depth   int
 	flip    []bool // by location: the null choice is the other one
+	// pinned marks the locations a value choice fixes (to pinVal)
+	pinned []bool
+	pinVal []uint64
 }
 
 // Make builds the input of seed: launch shape, parameter bytes, .const
@@ -95,13 +164,14 @@ func (im *InputMaker) Make(seed int64, bufBytes int) Input {
 	return im.makeAt(seed, bufBytes, globalBase, nil)
 }
 
-// MakeVariant is Make with the null choices listed in flip (0 to
-// Choices()-1) made the other way: a pointer seed's input leaves null
-// gets a buffer, and one it gives a buffer is null. Everything else is
-// seed's input. The coverage
-// search of Diff walks these variants to reach code behind several null
-// tests at once (an OptiX program that runs only when one
-// launch-parameter buffer is absent and another present).
+// MakeVariant is Make with the choices listed in flip (0 to
+// Choices()-1) made the other way: for a null choice, a pointer seed's
+// input leaves null gets a buffer, and one it gives a buffer is null; a
+// value choice pins its scalar to its value. Everything else is seed's
+// input. The coverage search of Diff walks these variants to reach code
+// behind several null tests at once (an OptiX program that runs only
+// when one launch-parameter buffer is absent and another present), or
+// behind one value of a compared scalar.
 func (im *InputMaker) MakeVariant(seed int64, bufBytes int, flip []int32) Input {
 	return im.makeAt(seed, bufBytes, globalBase, flip)
 }
@@ -115,6 +185,14 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 	mem.next = base
 	g := &inputGen{m: im, seed: seed, r: r, mem: mem, style: int(uint64(seed) % fillStyles), size: uint64(max(bufBytes, pageSize)), region: map[int32]uint64{}}
 	for _, c := range flip {
+		if v := int(c) - len(im.choices); v >= 0 && v < len(im.values) {
+			if g.pinned == nil {
+				g.pinned, g.pinVal = make([]bool, len(im.k.locs)), make([]uint64, len(im.k.locs))
+			}
+			vc := im.values[v]
+			g.pinned[vc.loc], g.pinVal[vc.loc] = true, vc.val
+			continue
+		}
 		if c >= 0 && int(c) < len(im.choices) {
 			if g.flip == nil {
 				g.flip = make([]bool, len(im.k.locs))
@@ -183,7 +261,16 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 			alias[0], alias[1] = ptrs[a], ptrs[b]
 		}
 	}
+params:
 	for _, pg := range k.params {
+		for _, tf := range im.tmaps {
+			if tf.sym == pg.sym && pg.size >= 128 {
+				b := make([]byte, pg.size)
+				copy(b, g.tensorMap(tf))
+				l.Params = append(l.Params, b)
+				continue params
+			}
+		}
 		b := make([]byte, max(pg.size, 1))
 		s := &im.f.Mod.Syms[pg.sym]
 		covered := make([]bool, len(b))
@@ -280,7 +367,12 @@ func (im *InputMaker) makeAt(seed int64, bufBytes int, base uint64, flip []int32
 // value draws the value of location li, size bytes wide, on the
 // passing side of the assertions that test it (guarded).
 func (g *inputGen) value(li int32, size int) uint64 {
-	return g.guarded(li, g.draw(li, size))
+	v := g.guarded(li, g.draw(li, size))
+	if g.pinned != nil && g.pinned[li] {
+		// drawn all the same: the draws after it stay the seed's
+		v = g.pinVal[li]
+	}
+	return v
 }
 
 // guardedSeeds: on seeds with seed%guardedSeeds != 0 the inputs an
@@ -384,6 +476,12 @@ func (g *inputGen) draw(li int32, size int) uint64 {
 	case len(lc.cmp) > 0 && (g.seed%2 == 1 || !lc.count):
 		c := lc.cmp[int(g.seed/2+int64(r.Intn(2)))%len(lc.cmp)]
 		v := c + uint64(r.Intn(3)) - 1
+		if lc.narrowInt > 0 && lc.narrowInt < size {
+			// an integer load narrower than the float ones compares the
+			// low bytes (a bool flag in a word also read as a float):
+			// the integer itself, as a float's low bytes are zero
+			return v
+		}
 		if lc.float && size == 4 {
 			return uint64(math.Float32bits(float32(int64(v))))
 		}

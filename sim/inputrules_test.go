@@ -916,3 +916,48 @@ func TestInputBlockYZ(t *testing.T) {
 		}
 	}
 }
+
+// A flag byte inside a word the kernel also reads as a float (an OptiX
+// record whose bool shares a 4-byte slot with float fields' vector
+// loads): the byte is compared with zero, so it is zero on some seeds and
+// not on others. Drawn as a float near 0 (-1.0, 0, 1.0), its low byte
+// would be zero on every seed.
+func TestInputFlagByteInFloatWord(t *testing.T) {
+	const src = `
+.version 7.0
+.target sm_70
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .u64 %rd<8>;
+	.reg .u32 %r<4>;
+	.reg .u16 %rs<2>;
+	.reg .f32 %f<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	ld.global.v2.f32 {%f1, %f2}, [%rd1+8];
+	ld.global.u8 %rs1, [%rd1+12];
+	setp.eq.s16 %p1, %rs1, 0;
+	selp.u32 %r1, 1, 2, %p1;
+	add.f32 %f3, %f1, %f2;
+	st.global.f32 [%rd2+4], %f3;
+	st.global.u32 [%rd2], %r1;
+	ret;
+}
+`
+	f := parseKernel(t, src, "k")
+	maker := sim.NewInputMaker(f)
+	seen := map[uint32]bool{}
+	for seed := int64(0); seed < 16; seed++ {
+		in := maker.Make(seed, 1<<16)
+		if _, err := sim.RunFunc(f, &in.Launch, in.Mem); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		out := binary.LittleEndian.Uint64(in.Launch.Params[1])
+		seen[binary.LittleEndian.Uint32(in.Mem.Read(out, 4))] = true
+	}
+	if !seen[1] || !seen[2] {
+		t.Fatalf("the flag byte took one side only over 16 seeds: %v", seen)
+	}
+}

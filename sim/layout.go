@@ -392,6 +392,15 @@ func specialByName(name string) (uint32, uint64, bool) {
 		return spLanemaskGe, 0, true
 	case "%lanemask_gt":
 		return spLanemaskGt, 0, true
+	case "%clusterid":
+		// a launch without clusters runs clusters of one CTA
+		return spCtaid, c, true
+	case "%nclusterid":
+		return spNctaid, c, true
+	case "%cluster_ctaid", "%cluster_ctarank", "%is_explicit_cluster":
+		return spZero, 0, true
+	case "%cluster_nctaid", "%cluster_nctarank":
+		return spOne, 0, true
 	case "%smid", "%gridid":
 		return spZero, 0, true
 	case "%nsmid":

@@ -298,12 +298,90 @@ DONE:
 	ret;
 }
 `},
+	{"mbars", `
+.visible .entry mbars(.param .u64 out, .param .align 64 .b8 tmap[128], .param .align 64 .b8 tout[128])
+.reqntid 64, 1, 1
+{
+	.shared .align 8 .b64 bars[2];
+	.shared .align 128 .b8 sm[1024];
+	.reg .u32 %r<32>;
+	.reg .u64 %rd<12>;
+	.reg .pred %p<8>;
+	ld.param.u64 %rd1, [out];
+	mov.b64 %rd2, tmap;
+	cvta.param.u64 %rd3, %rd2;
+	mov.b64 %rd8, tout;
+	cvta.param.u64 %rd9, %rd8;
+	mov.u32 %r1, %tid.x;
+	shr.u32 %r2, %r1, 5;
+	and.b32 %r3, %r1, 31;
+	setp.ne.u32 %p1, %r1, 0;
+	@%p1 bra INITED;
+	mbarrier.init.shared.b64 [bars], 1;
+	mbarrier.init.shared.b64 [bars+8], 32;
+INITED:
+	fence.mbarrier_init.release.cluster;
+	bar.sync 0;
+	mov.u32 %r5, sm;
+	mov.u32 %r6, bars;
+	setp.eq.u32 %p2, %r2, 0;
+	@%p2 bra CONSUMER;
+	setmaxnreg.dec.sync.aligned.u32 40;
+	elect.sync %r4|%p3, -1;
+	mov.b32 %r9, 512;
+	@!%p3 bra P1;
+	mov.u32 %r7, 1;
+	mov.u32 %r8, 0;
+	cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [%r5], [%rd3, {%r7, %r8}], [%r6];
+	mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], %r9;
+P1:
+	add.u32 %r10, %r6, 8;
+PW:
+	mbarrier.try_wait.parity.shared::cta.b64 %p4, [%r10], 0;
+	@!%p4 bra PW;
+	@!%p3 bra PEND;
+	mov.u32 %r7, 3;
+	mov.u32 %r8, 2;
+	cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [%r5], [%rd3, {%r7, %r8}], [%r6];
+	mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], %r9;
+PEND:
+	ret;
+CONSUMER:
+	setmaxnreg.inc.sync.aligned.u32 80;
+	shl.b32 %r11, %r3, 2;
+	add.u32 %r12, %r5, %r11;
+CW1:
+	mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p5, [%r6], 0, 1000;
+	@!%p5 bra CW1;
+	ld.shared.u32 %r13, [%r12];
+	ld.shared.u32 %r14, [%r12+128];
+	mbarrier.arrive.release.cta.shared::cta.b64 _, [%r6+8];
+CW2:
+	mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p6, [%r6], 1, 1000;
+	@!%p6 bra CW2;
+	ld.shared.u32 %r15, [%r12+256];
+	ld.shared.u32 %r16, [%r12+384];
+	mul.wide.u32 %rd4, %r3, 16;
+	add.s64 %rd5, %rd1, %rd4;
+	st.global.v4.u32 [%rd5], {%r13, %r14, %r15, %r16};
+	@%p1 bra CEND;
+	fence.proxy.async.shared::cta;
+	mov.u32 %r17, 1;
+	mov.u32 %r18, 0;
+	cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd9, {%r17, %r18}], [%r5];
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group 0;
+CEND:
+	ret;
+}
+`},
 }
 
 // mutateFeature applies a mutation aimed at the models of the feature
 // kernels: swap two arguments of a call, two coordinates of a texture
 // fetch or two registers of an mma fragment, drop a call without results
-// or a surface store, turn a bar.red and into or (and back), gather
+// or a surface store or an mbarrier operation, swap a tensor copy's
+// coordinates, turn a bar.red and into or (and back), gather
 // another tld4 component, toggle ldmatrix's .trans.
 func mutateFeature(f *ir.Func, r *rand.Rand) string {
 	i := ir.InstrID(r.Intn(f.NumInstrs()))
@@ -337,9 +415,20 @@ func mutateFeature(f *ir.Func, r *rand.Rand) string {
 				return swapIn(f.ListElems(ops[k].Index()))
 			}
 		}
-	case "sust":
+	case "sust", "mbarrier":
 		f.Remove(i)
 		return "drop " + mn
+	case "cp":
+		if !strings.Contains(mn, ".tensor.") {
+			return ""
+		}
+		for _, o := range ops {
+			if o.Kind() == ir.KAddr {
+				if el := f.ListElems(f.Addrs[o.Index()].Elems); len(el) == 2 && el[1].Kind() == ir.KList {
+					return swapIn(f.ListElems(el[1].Index()))
+				}
+			}
+		}
 	case "ldmatrix":
 		nm := strings.Replace(mn, ".trans", "", 1)
 		if nm == mn {

@@ -310,6 +310,12 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 			return unsup(in, "cluster barrier")
 		}
 		return d.barrier(in, dst, src)
+	case "mbarrier":
+		return d.mbarrier(in, dst, src)
+	case "setmaxnreg":
+		// a warpgroup's register budget: the program's registers keep
+		// their values, as PTX registers are not the hardware's
+		return nil
 	case "membar", "fence", "prefetch", "prefetchu", "nanosleep", "pmevent", "discard", "griddepcontrol", "applypriority", "createpolicy":
 		if base == "createpolicy" {
 			return unsup(in, "")
@@ -328,6 +334,9 @@ func (d *decoder) decodeOp(base string, in *inst, dst, src []ir.Operand) error {
 		in.fn = execElect
 		return nil
 	case "cp":
+		if d.has("bulk") {
+			return d.cpAsyncBulk(in, dst, src)
+		}
 		return d.cpAsync(in, dst, src)
 	case "ldmatrix", "stmatrix":
 		return d.ldstmatrix(base, in, dst, src)
@@ -827,6 +836,9 @@ func (d *decoder) cvta(in *inst, dst, src []ir.Operand) error {
 		in.off = constWindow
 	case ir.SpaceGlobal:
 		in.off = 0
+	case ir.SpaceParam:
+		// kernel parameters (cvta.param, PTX 7.7): a read-only window
+		in.off = paramWindow
 	default:
 		return unsup(in, "generic window of space "+in.sp.String())
 	}
@@ -868,7 +880,10 @@ func fIsspacep(in *inst, a, _, _, _ uint64) uint64 {
 	sh := a-sharedWindow < windowSize
 	lo := a-localWindow < localWindowSize
 	co := a-constWindow < windowSize
+	pa := a-paramWindow < windowSize
 	switch ir.Space(in.sub) {
+	case ir.SpaceParam:
+		return b2u(pa)
 	case ir.SpaceConst:
 		return b2u(co)
 	case ir.SpaceShared, ir.SpaceSharedCluster:
@@ -876,7 +891,7 @@ func fIsspacep(in *inst, a, _, _, _ uint64) uint64 {
 	case ir.SpaceLocal:
 		return b2u(lo)
 	case ir.SpaceGlobal:
-		return b2u(!sh && !lo && !co)
+		return b2u(!sh && !lo && !co && !pa)
 	}
 	return 0
 }

@@ -153,8 +153,9 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 					w.live = uint32(1<<n - 1)
 					w.stack = append(w.stack[:0], entry{0, -1, w.live})
 					w.frames = w.frames[:0]
-					w.done, w.atBar = false, false
+					w.done, w.atBar, w.spin = false, false, false
 				}
+				c.mbarEpoch = 0
 				if err := m.runCTA(warps); err != nil {
 					st.WarpInstrs, st.LaneInstrs = m.steps, m.lanes
 					return st, err
@@ -168,18 +169,22 @@ func (p *Program) Run(l *Launch, mem *Memory) (Stats, error) {
 
 func (m *machine) runCTA(warps []*warp) error {
 	c := warps[0].c
+	stalled := 0
 	for {
-		alive := 0
+		alive, spinning, exited := 0, 0, false
+		epoch := c.mbarEpoch
 		for _, w := range warps {
 			if w.done {
 				continue
 			}
 			if !w.atBar {
+				w.spin = false
 				w.run()
 				if m.err != nil {
 					return m.err
 				}
 				if w.done {
+					exited = true
 					// an exited warp no longer holds back a barrier
 					// without a thread count
 					for b := range c.bars {
@@ -189,13 +194,16 @@ func (m *machine) runCTA(warps []*warp) error {
 			}
 			if !w.done {
 				alive++
+				if w.spin {
+					spinning++
+				}
 			}
 		}
 		if alive == 0 {
 			return nil
 		}
-		// every live warp waits at a barrier: release those whose
-		// barrier completed
+		// every live warp waits at a barrier or on an mbarrier: release
+		// those whose barrier completed
 		released := false
 		for _, w := range warps {
 			if w.release {
@@ -203,12 +211,27 @@ func (m *machine) runCTA(warps []*warp) error {
 				released = true
 			}
 		}
-		if !released {
+		if released || exited || c.mbarEpoch != epoch {
+			stalled = 0
+			continue
+		}
+		if spinning > 0 {
+			// warps waiting on mbarriers retry in the next round; a run
+			// of rounds in which nothing changes is a deadlock
+			if stalled++; stalled < mbStallRounds {
+				continue
+			}
 			for _, w := range warps {
-				if !w.done {
-					m.err = &Trap{Kernel: m.p.name, PC: -1, Instr: "bar", Lane: w.id * 32, Msg: "barrier deadlock: every live warp waits at a barrier that cannot complete"}
+				if w.spin {
+					m.err = &Trap{Kernel: m.p.name, PC: -1, Instr: "mbarrier", Lane: w.id * 32, Msg: "mbarrier deadlock: every live warp waits on a phase that cannot complete"}
 					return m.err
 				}
+			}
+		}
+		for _, w := range warps {
+			if !w.done {
+				m.err = &Trap{Kernel: m.p.name, PC: -1, Instr: "bar", Lane: w.id * 32, Msg: "barrier deadlock: every live warp waits at a barrier that cannot complete"}
+				return m.err
 			}
 		}
 	}

@@ -127,6 +127,7 @@ type ExternResult struct {
 // shared and local memory are fixed high ranges.
 const (
 	globalBase   uint64 = 1 << 32
+	paramWindow  uint64 = 0x7c00_0000_0000
 	constWindow  uint64 = 0x7d00_0000_0000
 	sharedWindow uint64 = 0x7e00_0000_0000
 	localWindow  uint64 = 0x7f00_0000_0000

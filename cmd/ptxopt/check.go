@@ -47,8 +47,11 @@ Coverage of the change: the instructions of the two versions are aligned
 branch targets are compared on their own); an instruction of the optimized
 version without a counterpart is changed, one of the original without a
 counterpart is removed. An instruction executed when it ran on at least one
-lane with its guard true, in a seed whose result was compared. Each kernel
-gets a status:
+lane with its guard true, in a seed whose result was compared: both versions
+completed, or both stopped at the same thread's explicit abort (a trap
+instruction or __assertfail, not a fault) with identical memory and output
+("aborted alike"). Each kernel gets a status (matched needs a seed that
+completed):
   matched             compared seeds agree and changed instructions executed
   mismatch            a seed on which the versions differ
   unchanged           the optimizer left the kernel as it was
@@ -63,8 +66,12 @@ flags:
                        only in part and the last 4 extra inputs executed some of the rest
                        (default 16; none when every seed ran the original into the step limit);
                        then, while part of the change has not run, variants of the inputs
-                       that ran new code with one null-tested pointer flipped at a time (4 runs
-                       per null test, 64 at most; a mismatch names its flips)
+                       that ran new code with one choice flipped at a time: a null-tested
+                       pointer, or a scalar compared with immediates pinned to one of them or
+                       a neighbour (4 runs per choice, 64 at most), then pairs of such pins on
+                       the first input that ran new code (256 runs at most, ending after 48 in
+                       a row that run nothing new); all within 100M warp-instructions of the
+                       original; a mismatch names its flips
   --seed S             first seed (default 0)
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
@@ -322,14 +329,18 @@ type kernelReport struct {
 	Reason string `json:"reason,omitempty"`
 	// seeds: run, compared (both completed), trapped in both, trapped in
 	// the original only, original at the step limit
-	Runs          int    `json:"runs"`
-	Compared      int    `json:"compared"`
-	TrappedBoth   int    `json:"trapped_both"`
+	Runs        int `json:"runs"`
+	Compared    int `json:"compared"`
+	TrappedBoth int `json:"trapped_both"`
+	// AbortedAlike: seeds on which both versions stopped at the same
+	// thread's explicit abort with identical memory and output
+	// (compared up to the abort; counted in coverage, not in Compared)
+	AbortedAlike  int    `json:"aborted_alike"`
 	OrigUndefined int    `json:"original_undefined"`
 	StepLimited   int    `json:"step_limited"`
 	Mismatch      string `json:"mismatch,omitempty"`
 	MismatchSeed  *int64 `json:"mismatch_seed,omitempty"`
-	// MismatchVariant lists the null choices flipped in the seed's input
+	// MismatchVariant lists the choices (null and value) flipped in the seed's input
 	// when the variant search found the mismatch.
 	MismatchVariant []int32 `json:"mismatch_variant,omitempty"`
 	Changed         int     `json:"changed"`
@@ -373,7 +384,7 @@ func buildReport(path string, results []kernelResult) checkReport {
 	for _, r := range results {
 		res := &r.res
 		k := kernelReport{Name: r.name, Status: r.status.String(), Reason: strings.TrimPrefix(r.reason, "FAIL "),
-			Runs: res.Runs, Compared: res.Matches, TrappedBoth: res.NotExercised, OrigUndefined: res.OrigUndefined, StepLimited: res.StepLimited,
+			Runs: res.Runs, Compared: res.Matches, TrappedBoth: res.NotExercised, AbortedAlike: res.Aborted, OrigUndefined: res.OrigUndefined, StepLimited: res.StepLimited,
 			Changed: res.Changed, ChangedExecuted: res.ChangedRun, Removed: res.Removed, RemovedExecuted: res.RemovedRun}
 		if r.mismatch != nil {
 			k.Mismatch = describe(r.mismatch)
@@ -445,8 +456,8 @@ func (c *checker) printText(rep checkReport, results []kernelResult) {
 		default:
 			why := k.Reason
 			if why == "" {
-				why = fmt.Sprintf("%d seeds: %d compared, %d trapped in both, %d trapped only in the original, %d at the step limit",
-					k.Runs, k.Compared, k.TrappedBoth, k.OrigUndefined, k.StepLimited)
+				why = fmt.Sprintf("%d seeds: %d compared, %d aborted alike, %d trapped in both, %d trapped only in the original, %d at the step limit",
+					k.Runs, k.Compared, k.AbortedAlike, k.TrappedBoth, k.OrigUndefined, k.StepLimited)
 			}
 			c.logf("%-8s %s: %s: %s%s\n", statusTag(r.status), k.Name, k.Status, why, cov)
 			if r.status == sim.StatusOrigUndefined && r.res.Undefined != nil {

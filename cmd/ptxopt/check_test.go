@@ -55,9 +55,10 @@ $L_loop:
 }
 `
 
-// unsupportedPTX has only a kernel the simulator refuses (an mbarrier).
+// unsupportedPTX has only a kernel the simulator refuses (a cluster
+// barrier: the simulator runs no clusters).
 const unsupportedPTX = `.version 7.8
-.target sm_80
+.target sm_90
 .address_size 64
 
 .visible .entry t(.param .u64 out, .param .u64 tex)
@@ -68,7 +69,7 @@ const unsupportedPTX = `.version 7.8
 	ld.param.u64 %rd1, [out];
 	ld.param.u64 %rd2, [tex];
 	mov.f32 %f1, 0f00000000;
-	mbarrier.init.shared.b64 [%rd2], 1;
+	barrier.cluster.arrive;
 	st.global.f32 [%rd1], %f1;
 	ret;
 }
@@ -138,7 +139,7 @@ func TestCheckNothingRuns(t *testing.T) {
 	u := filepath.Join(dir, "refused.ptx")
 	write(t, u, []byte(unsupportedPTX))
 	r := runCLI(t, nil, "check", u)
-	if r.code != 3 || !strings.Contains(r.stdout, "unsupported mbarrier") || !strings.Contains(r.stdout, "1 unsupported") {
+	if r.code != 3 || !strings.Contains(r.stdout, "unsupported barrier.cluster.arrive") || !strings.Contains(r.stdout, "1 unsupported") {
 		t.Fatalf("check of a file with only unsupported kernels: exit %d, want 3\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
