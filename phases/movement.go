@@ -199,7 +199,7 @@ func movementEngine(p *Pass, kind moveKind) bool {
 			m.edits.from, m.edits.to, m.edits.regs = m.edits.from[:0], m.edits.to[:0], m.edits.regs[:0]
 			ed = &m.edits
 		}
-		n := commonMoved(p, m.targets, ed)
+		n := commonMoved(p, m.targets, ed, m.regFlags)
 		if n > 0 {
 			p.Count("duplicates commoned", n)
 		}
@@ -584,14 +584,23 @@ func (m *mover) operandsMovable(i ir.InstrID, du *core.DefUse) bool {
 	if m.regFlags == nil {
 		m.computeRegFlags(du)
 	}
+	return !flagged(m.f, i, m.regFlags, regMulti, regMulti|regUnstable)
+}
+
+// flagged reports whether a register i defines has one of the bits def
+// in flags, or one it reads one of the bits use (flags: computeRegFlags).
+func flagged(f *ir.Func, i ir.InstrID, flags []uint8, def, use uint8) bool {
 	var buf [16]core.RegRef
-	for _, x := range core.AppendRegRefs(m.f, i, buf[:0]) {
-		fl := m.regFlags[x.Reg]
-		if fl&regMulti != 0 || !x.Def && fl&regUnstable != 0 {
-			return false
+	for _, x := range core.AppendRegRefs(f, i, buf[:0]) {
+		mask := use
+		if x.Def {
+			mask = def
+		}
+		if flags[x.Reg]&mask != 0 {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // The bits of mover.regFlags.
