@@ -243,7 +243,7 @@ func hoistInvariants(p *Pass) bool {
 	}
 	if hoisted > 0 {
 		p.Count("instructions hoisted", hoisted)
-		if n := commonMoved(p, h.filled, nil); n > 0 {
+		if n := commonMoved(p, h.filled, nil, nil); n > 0 {
 			p.Count("duplicates commoned", n)
 		}
 	}

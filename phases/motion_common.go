@@ -21,8 +21,12 @@ import (
 // It returns how many instructions it removed; the caller's analyses of
 // instructions are dropped when it removed any, except, when ed is not
 // nil, the def-use chains: ed then lists the edits (the caller brings
-// the chains up to date: commonEdits).
-func commonMoved(p *Pass, blocks []ir.BlockID, ed *commonEdits) int64 {
+// the chains up to date: commonEdits). flags, when not nil, are the
+// caller's per-register answers of operandsStable and
+// touchesMultiVersion (computeRegFlags: the commoning changes neither
+// answer for a register it leaves), read instead of each operand's
+// definitions and versions.
+func commonMoved(p *Pass, blocks []ir.BlockID, ed *commonEdits, flags []uint8) int64 {
 	f := p.F
 	if !p.SSA() || len(blocks) == 0 {
 		return 0
@@ -46,7 +50,7 @@ func commonMoved(p *Pass, blocks []ir.BlockID, ed *commonEdits) int64 {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
 			r, ok := sinkable(f, i)
-			if !ok || touchesMultiVersion(p, i) {
+			if !ok || flags == nil && touchesMultiVersion(p, i) || flags != nil && flagged(f, i, flags, regMulti, regMulti) {
 				i = next
 				continue
 			}
@@ -63,7 +67,7 @@ func commonMoved(p *Pass, blocks []ir.BlockID, ed *commonEdits) int64 {
 				// unguarded definition (registers IntoSSA left alone may
 				// be written between the two).
 				if er := f.Ops(e)[0].Reg(); (f.Next[e] == i || liveAcross(f, du, er, b, num[i], num)) &&
-					operandsStable(f, i, du) && canReplaceResult(f, du, r, er) && p.Allow() {
+					(flags == nil && operandsStable(f, i, du) || flags != nil && !flagged(f, i, flags, 0, regUnstable)) && canReplaceResult(f, du, r, er) && p.Allow() {
 					replaceResult(f, du, r, er)
 					if ed != nil {
 						ed.from = append(ed.from, r)

@@ -199,7 +199,7 @@ func movementEngine(p *Pass, kind moveKind) bool {
 			m.edits.from, m.edits.to, m.edits.regs = m.edits.from[:0], m.edits.to[:0], m.edits.regs[:0]
 			ed = &m.edits
 		}
-		n := commonMoved(p, m.targets, ed)
+		n := commonMoved(p, m.targets, ed, m.regFlags)
 		if n > 0 {
 			p.Count("duplicates commoned", n)
 		}
@@ -242,7 +242,10 @@ type mover struct {
 	du     *core.DefUse   // texture kinds in SSA form: which operands end at a fetch
 	files  []ir.File      // register files, asked once per run when a candidate needs them (kept across the sweeps)
 	live   *core.Liveness // kill, down: the liveness at the sweep's start, asked when a candidate needs it
-	second bool           // the sweep after the clean-up
+	// kill, down: per register, regMulti and regUnstable (operandsMovable;
+	// computed when a candidate first asks)
+	regFlags []uint8
+	second   bool // the sweep after the clean-up
 	// the instruction order of the last sweep (kept up to date by its
 	// moves; kinds 0 and 1)
 	pos instrOrder
@@ -569,8 +572,82 @@ func (m *mover) sortRows(du *core.DefUse) {
 // operandsMovable: i's register operands have at most one unguarded
 // definition each and none is a version of a register written several
 // times (operandsStable, touchesMultiVersion).
+//
+// The answer per register is computed once per run (regFlags), in
+// sequential passes over the registers and the guards: asking each
+// candidate's operands' definitions instead reads a row header, a
+// distant instruction's guard and two SSA tables at random per operand
+// (on the 1M-instruction kernel that grew from 3 to 23 ns per
+// instruction between 10K and 1M). Nothing the sweeps do changes the
+// chains or the versions, so the flags hold for both sweeps.
 func (m *mover) operandsMovable(i ir.InstrID, du *core.DefUse) bool {
-	return operandsStable(m.f, i, du) && !touchesMultiVersion(m.p, i)
+	if m.regFlags == nil {
+		m.computeRegFlags(du)
+	}
+	return !flagged(m.f, i, m.regFlags, regMulti, regMulti|regUnstable)
+}
+
+// flagged reports whether a register i defines has one of the bits def
+// in flags, or one it reads one of the bits use (flags: computeRegFlags).
+func flagged(f *ir.Func, i ir.InstrID, flags []uint8, def, use uint8) bool {
+	var buf [16]core.RegRef
+	for _, x := range core.AppendRegRefs(f, i, buf[:0]) {
+		mask := use
+		if x.Def {
+			mask = def
+		}
+		if flags[x.Reg]&mask != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// The bits of mover.regFlags.
+const (
+	regMulti    = 1 << iota // a version of a register written several times (touchesMultiVersion)
+	regUnstable             // more than one definition, or one guarded (operandsStable)
+)
+
+// computeRegFlags fills m.regFlags: per register, what operandsStable and
+// touchesMultiVersion ask of it.
+func (m *mover) computeRegFlags(du *core.DefUse) {
+	f := m.f
+	n := f.NumRegs()
+	var fl []uint8
+	if m.p.Scratch != nil {
+		fl = take[uint8](m.p.Scratch, n)
+	} else {
+		fl = make([]uint8, n)
+	}
+	st := m.p.ssa
+	for r := range n {
+		reg := ir.RegID(r)
+		if r < du.NumRegs() && len(du.Defs(reg)) > 1 {
+			fl[r] |= regUnstable
+		}
+		if st != nil && st.multiVersion(reg) {
+			fl[r] |= regMulti
+		}
+	}
+	// a register's only definition guarded: found from the guarded
+	// instructions (few), not from each register's definition
+	var refs [16]core.RegRef
+	for k, g := range f.Guard {
+		if g == ir.NoOperand {
+			continue
+		}
+		i := ir.InstrID(k)
+		for _, x := range core.AppendRegRefs(f, i, refs[:0]) {
+			if !x.Def {
+				continue
+			}
+			if defs := du.Defs(x.Reg); len(defs) == 1 && defs[0].Instr == i {
+				fl[x.Reg] |= regUnstable
+			}
+		}
+	}
+	m.regFlags = fl
 }
 
 // sinkWalk bounds the dominator-tree steps one sink may take.
