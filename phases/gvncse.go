@@ -207,10 +207,9 @@ type gvn struct {
 	mask       uint64
 	filterTest *classFilterTest
 
-	// du: the def-use chains, when the cache holds them; else def1 and
-	// end1 (defTables).
+	// du: the def-use chains, when the cache holds them; else rs[r].def1
+	// and end1 (defTables).
 	du   *core.DefUse
-	def1 []ir.InstrID
 	end1 []int32
 	dom  *core.DomTree
 	// lpos[i]: instruction i's position in the layout (of the whole
@@ -262,20 +261,24 @@ type gvn struct {
 	pressInit bool
 }
 
-// gvnRegState is the walk's per-register state, read together (one
-// cache line per register on large functions): in the current block, the
-// sequence number of r's latest definition (0: none yet), and the source
-// of the block's latest copy into r made at aliasSeq; and, modes 2 to 6,
-// r's only definition gcopy when that is a copy of gsrc the
-// dominator-scoped rule may see through. Registers are kept plus one
-// (alias1, gsrc1; 0: none), so the arena's zeroed memory is the empty
-// state and nothing is filled in per register.
+// gvnRegState is the walk's per-register state, 16 bytes read together
+// (one cache line per register on large functions, where the walk's
+// register accesses miss the cache): the sequence number of r's latest
+// definition (0: none yet); the source of the block's copy into r when
+// that copy is r's latest definition (every definition clears it, the
+// copy then sets it: so the copy was made at lastDef); modes 2 to 6, r's
+// only definition (def1: without cached chains the layout scan fills it,
+// defTables, so that the dominator-scoped rule's checks read the line
+// resolve has just read; with them, only for the copies below) and,
+// when that is a copy of gsrc
+// the dominator-scoped rule may see through, gsrc. Registers and
+// instructions are kept plus one (alias1, gsrc1, def1; 0: none), so the
+// arena's zeroed memory is the empty state.
 type gvnRegState struct {
-	lastDef  uint32
-	alias1   ir.RegID
-	aliasSeq uint32
-	gsrc1    ir.RegID
-	gcopy    ir.InstrID
+	lastDef uint32
+	alias1  ir.RegID
+	gsrc1   ir.RegID
+	def1    ir.InstrID
 }
 
 // Properties that exclude an instruction from value numbering.
@@ -290,13 +293,14 @@ func (g *gvn) run() int64 {
 		// The def-use chains when the cache holds them (GvnCse: the
 		// live/dead sweep before left them); else (LateOriCommoning) the
 		// layout scan below makes what the walk reads of them, cheaper
-		// than the chains (see defTables).
+		// than the chains (see defTables). (Making the tables even when
+		// the chains are cached, for def1 to share rs's line, cost GvnCse
+		// more in the scan than it saved in the walk, at 10K and 1M.)
 		tables = g.a.Valid()&ADefUse == 0
 		if t := g.test; t != nil && t.chains != 0 {
 			tables = t.chains < 0
 		}
 		if tables {
-			g.def1 = take[ir.InstrID](g.sc, f.NumRegs())
 			if g.p.regCapSet {
 				g.end1 = take[int32](g.sc, f.NumRegs())
 			}
@@ -306,6 +310,7 @@ func (g *gvn) run() int64 {
 		g.opaque = take[bool](g.sc, f.NumRegs())
 	}
 	g.refs, g.refs2 = take[core.RegRef](g.sc, 32)[:0], take[core.RegRef](g.sc, 32)[:0]
+	g.rs = take[gvnRegState](g.sc, f.NumRegs())
 	g.lpos = take[int32](g.sc, f.NumInstrs())
 	g.blockEnd = take[int32](g.sc, f.NumBlocks())
 	// The copies, for the dominator-scoped aliases below (mode 2 up).
@@ -360,7 +365,6 @@ func (g *gvn) run() int64 {
 	// seq and keyStart are read only for instructions the walk has
 	// numbered (the current one, table entries), each written first
 	g.seq = takeRaw[uint32](g.sc, f.NumInstrs())
-	g.rs = take[gvnRegState](g.sc, f.NumRegs())
 	g.keyStart = takeRaw[int32](g.sc, f.NumInstrs())
 	g.keyInner = takeRaw[bool](g.sc, f.NumInstrs())
 	// the candidates' source words: at most every operand word once,
@@ -524,12 +528,12 @@ func (g *gvn) block(b ir.BlockID) int64 {
 					g.mask |= g.classBit(i)
 				}
 			}
-			g.rs[d0].lastDef = g.clock
+			g.rs[d0].lastDef, g.rs[d0].alias1 = g.clock, 0
 		} else {
 			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
 			for _, x := range g.refs {
 				if x.Def {
-					g.rs[x.Reg].lastDef = g.clock
+					g.rs[x.Reg].lastDef, g.rs[x.Reg].alias1 = g.clock, 0
 				}
 			}
 		}
@@ -538,7 +542,7 @@ func (g *gvn) block(b ir.BlockID) int64 {
 			// either is written again.
 			d := f.Ops(i)[0].Reg()
 			if s = g.resolve(s, i); s != d {
-				g.rs[d].alias1, g.rs[d].aliasSeq = s+1, g.clock
+				g.rs[d].alias1 = s + 1 // made at lastDef, the copy's sequence number
 			}
 		}
 	}
@@ -581,19 +585,20 @@ func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
 	default:
 		return
 	}
-	g.rs[d].gsrc1, g.rs[d].gcopy = s+1, c
+	g.rs[d].gsrc1, g.rs[d].def1 = s+1, c+1 // def1: c, already with defTables
 }
 
 // manyDefs in def1: two definitions or more.
 const manyDefs = ^ir.InstrID(0)
 
 // defTables records instruction i (at layout position at, its
-// references in g.refs) in def1 and end1, what the walk and the pressure
-// estimate read of the def-use chains, for a function whose chains the
-// cache does not hold: computing the chains (every reference of every
-// register, stored and sorted into rows) cost LateOriCommoning more than
-// its walk on large functions, and a row lookup reads two arrays where
-// def1 is one word per register. def1[r] is r's only definition plus
+// references in g.refs) in rs[].def1 and end1, what the walk and the
+// pressure estimate read of the def-use chains, for a function whose
+// chains the cache does not hold: computing the chains
+// (every reference of every register, stored and sorted into rows) cost
+// LateOriCommoning more than its walk on large functions, and a row
+// lookup reads two arrays where def1 is one word of the register's walk
+// state. def1 is r's only definition plus
 // one (0: none, manyDefs: more than one), counting references as the
 // chains do (an instruction writing r twice defines it twice); end1[r]
 // is one plus the last layout position among r's definitions and uses
@@ -602,10 +607,10 @@ func (g *gvn) defTables(i ir.InstrID, at int32) {
 	for _, x := range g.refs {
 		r := x.Reg
 		if x.Def {
-			if g.def1[r] == 0 {
-				g.def1[r] = i + 1
+			if g.rs[r].def1 == 0 {
+				g.rs[r].def1 = i + 1
 			} else {
-				g.def1[r] = manyDefs
+				g.rs[r].def1 = manyDefs
 			}
 		}
 		if g.end1 != nil && (x.Def || g.f.Op[i] != ir.OpPhi) {
@@ -642,7 +647,7 @@ func (g *gvn) onlyDef(r ir.RegID) (ir.InstrID, int) {
 		}
 		return ir.NoInstr, min(len(defs), 2)
 	}
-	switch d := g.def1[r]; d {
+	switch d := g.rs[r].def1; d {
 	case 0:
 		return ir.NoInstr, 0
 	case manyDefs:
@@ -668,12 +673,12 @@ func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
 	}
 	for range 8 {
 		st := &g.rs[r]
-		if st.alias1 != 0 && st.aliasSeq >= g.blockStart && st.aliasSeq < g.seq[x] &&
-			st.lastDef == st.aliasSeq && g.rs[st.alias1-1].lastDef < st.aliasSeq {
+		if st.alias1 != 0 && st.lastDef >= g.blockStart && st.lastDef < g.seq[x] &&
+			g.rs[st.alias1-1].lastDef < st.lastDef {
 			r = st.alias1 - 1
 			continue
 		}
-		if st.gsrc1 != 0 && g.before(st.gcopy, x) {
+		if st.gsrc1 != 0 && g.before(st.def1-1, x) {
 			r = st.gsrc1 - 1
 			continue
 		}
