@@ -893,11 +893,15 @@ func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 		}
 		return e.c, true
 	}
+	// The definition's opcode first: most are not constant movs, and on
+	// a large function each of before's reads (the definition's block
+	// and position) is a cache miss of its own. (Both checks only read,
+	// so the order does not change the answer.)
 	c, ok := g.single(r)
-	if !ok || !g.before(c, g.cur) {
+	if !ok || g.f.Op[c] != ir.OpMov {
 		return 0, false
 	}
-	if _, _, v, k, ok := g.copySource(c); ok && k {
+	if _, _, v, k, ok := g.copySource(c); ok && k && g.before(c, g.cur) {
 		return v, true
 	}
 	return 0, false
