@@ -37,6 +37,12 @@ type DiffOptions struct {
 	// register mode (Launch.WarpShared), each with the registers it
 	// returns for that version's function.
 	WarpShared func(f *ir.Func) []bool
+	// AbortedAlike counts a seed on which both versions stopped at the
+	// same thread's explicit abort (a trap instruction, __assertfail)
+	// with identical memory and output as compared up to the abort: what
+	// it executed counts as run (Result.Aborted). Off (the default), such
+	// a seed is a trap in both versions and says nothing, like a fault.
+	AbortedAlike bool
 	// the marks of before and after (from WarpShared)
 	sharedB, sharedA []bool
 }
@@ -137,11 +143,12 @@ type DiffResult struct {
 	Runs         int // seeds run
 	Matches      int // both completed with identical memory
 	NotExercised int // both trapped: inputs that say nothing
-	// Aborted counts the inputs on which both versions stopped at an
-	// explicit abort (a trap instruction, __assertfail) of the same
-	// thread with identical memory and output: compared up to the
-	// abort, so what they executed counts as run (a kernel's status
-	// still needs a completed comparison, Matches, to be matched)
+	// Aborted counts, with DiffOptions.AbortedAlike, the inputs on which
+	// both versions stopped at an explicit abort (a trap instruction,
+	// __assertfail) of the same thread with identical memory and output:
+	// compared up to the abort, so what they executed counts as run (a
+	// kernel's status still needs a completed comparison, Matches, to be
+	// matched)
 	Aborted       int
 	OrigUndefined int // only the original trapped
 	StepLimited   int // the original ran into the step limit
@@ -340,7 +347,7 @@ func diffPrograms(before *ir.Func, pb, pa *Program, o DiffOptions, res DiffResul
 			res.StepLimited++
 			return false, false, nil
 		case eb != nil && ea != nil:
-			if !abortedAlike(eb, ea) || compareMem(mb, ma) != nil {
+			if !o.AbortedAlike || !abortedAlike(eb, ea) || compareMem(mb, ma) != nil {
 				res.NotExercised++
 				return false, false, nil
 			}

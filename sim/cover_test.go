@@ -242,9 +242,11 @@ OK:
 }
 `
 
-// A seed on which both versions abort at the same thread's trap with
-// identical memory is compared up to the abort: the change on the abort
-// path counts as executed (Aborted), while a change there that alters
+// With DiffOptions.AbortedAlike, a seed on which both versions abort at
+// the same thread's trap with identical memory is compared up to the
+// abort: the change on the abort path counts as executed (Aborted);
+// without it (the default) that seed is a trap in both and counts
+// nothing. With it, a change there that alters
 // memory before the abort counts neither as executed nor as a mismatch,
 // and a fault in both versions is no comparison at all.
 func TestAbortedAlikeCountsCoverage(t *testing.T) {
@@ -254,11 +256,18 @@ func TestAbortedAlikeCountsCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.Aborted != 0 || res.ChangedRun != 0 || res.NotExercised == 0 {
+		t.Fatalf("same abort, option off: %d aborted alike, %d executed, %d trapped in both; want 0, 0, some", res.Aborted, res.ChangedRun, res.NotExercised)
+	}
+	res, err = Diff(base, same, DiffOptions{Seeds: 16, AbortedAlike: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Aborted == 0 || res.ChangedRun != 1 || res.RemovedRun != 1 || res.Status != StatusMatched {
 		t.Fatalf("same abort: %d aborted alike, %d+%d of the change executed, %v; want some, 1+1, matched", res.Aborted, res.ChangedRun, res.RemovedRun, res.Status)
 	}
 	other := parseK(t, strings.Replace(abortKernel, "add.s32 %r3, %r1, 5", "add.s32 %r3, %r1, 6", 1))
-	res, err = Diff(base, other, DiffOptions{Seeds: 16})
+	res, err = Diff(base, other, DiffOptions{Seeds: 16, AbortedAlike: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +278,7 @@ func TestAbortedAlikeCountsCoverage(t *testing.T) {
 	fault := func(s string) string {
 		return strings.Replace(s, "\ttrap;\n", "\tst.global.u32 [0], %r3;\n\tret;\n", 1)
 	}
-	res, err = Diff(parseK(t, fault(abortKernel)), parseK(t, fault(strings.Replace(abortKernel, "add.s32 %r3, %r1, 5", "add.s32 %r3, 5, %r1", 1))), DiffOptions{Seeds: 16})
+	res, err = Diff(parseK(t, fault(abortKernel)), parseK(t, fault(strings.Replace(abortKernel, "add.s32 %r3, %r1, 5", "add.s32 %r3, 5, %r1", 1))), DiffOptions{Seeds: 16, AbortedAlike: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,10 +48,10 @@ branch targets are compared on their own); an instruction of the optimized
 version without a counterpart is changed, one of the original without a
 counterpart is removed. An instruction executed when it ran on at least one
 lane with its guard true, in a seed whose result was compared: both versions
-completed, or both stopped at the same thread's explicit abort (a trap
-instruction or __assertfail, not a fault) with identical memory and output
-("aborted alike"). Each kernel gets a status (matched needs a seed that
-completed):
+completed (with --aborted-alike also: both stopped at the same thread's
+explicit abort, a trap instruction or __assertfail, not a fault, with
+identical memory and output). Each kernel gets a status (matched needs a
+seed that completed):
   matched             compared seeds agree and changed instructions executed
   mismatch            a seed on which the versions differ
   unchanged           the optimizer left the kernel as it was
@@ -76,6 +76,9 @@ flags:
   --against B.ptx      compare with B instead of optimizing
   --report FORMAT      text (default) or json: the whole report as JSON on
                        stdout, with every changed instruction and the totals
+  --aborted-alike      count a seed on which both versions stop at the same thread's explicit
+                       abort with identical memory and output as compared up to the abort
+                       (default off: a trap in both versions says nothing)
   --min-coverage P     exit 4 when less than P percent of the changed and
                        removed instructions executed (default 0: no bound)
   --repro PATH         where the reproducer goes (default: next to the input, IN.repro.ptx)
@@ -108,8 +111,10 @@ type checker struct {
 	quiet      bool
 	extraSeeds int
 	report     string
-	minCover   float64
-	pipe       *ptxopt.Pipeline
+	// abortedAlike: --aborted-alike (sim.DiffOptions.AbortedAlike)
+	abortedAlike bool
+	minCover     float64
+	pipe         *ptxopt.Pipeline
 	// transform makes the "after" module from an input; c.optimized
 	// (the pipeline) unless a test substitutes its own.
 	transform func(ctx context.Context, path string, src []byte) (*ptxopt.Module, error)
@@ -169,6 +174,7 @@ func runCheckTo(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fs.Int64Var(&c.maxSteps, "max-steps", 2_000_000, "")
 	fs.BoolVar(&c.quiet, "q", false, "")
 	fs.IntVar(&c.extraSeeds, "extra-seeds", 16, "")
+	fs.BoolVar(&c.abortedAlike, "aborted-alike", false, "")
 	fs.StringVar(&c.report, "report", "text", "")
 	fs.Float64Var(&c.minCover, "min-coverage", 0, "")
 	usage := func(format string, a ...any) int {
@@ -539,7 +545,7 @@ func (c *checker) optimized(ctx context.Context, path string, src []byte) (*ptxo
 }
 
 func (c *checker) diffOptions() sim.DiffOptions {
-	return sim.DiffOptions{Seeds: c.seeds, Seed: c.seed, MaxSteps: c.maxSteps, ExtraSeeds: c.extraSeeds, UntilCovered: true}
+	return sim.DiffOptions{Seeds: c.seeds, Seed: c.seed, MaxSteps: c.maxSteps, ExtraSeeds: c.extraSeeds, UntilCovered: true, AbortedAlike: c.abortedAlike}
 }
 
 // checkKernel diffs one kernel against its counterpart.
