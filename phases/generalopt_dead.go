@@ -25,12 +25,9 @@ import (
 // sweep a full one.
 
 // deadLogState logs the edits since the last sweep that ended with
-// nothing dead.
+// nothing dead (on: only logged edits since; cfg: g.cfgEdits then).
 type deadLogState struct {
-	on   bool     // only logged edits since that sweep
-	gen  uint32   // mark[i] == gen: i is logged
-	mark []uint32 // per instruction
-	cfg  int64    // g.cfgEdits then
+	editLog
 	// the heap's marks: hmark[i] == hgen, i is a candidate of the pass
 	// under way
 	hgen  uint32
@@ -58,29 +55,20 @@ type deadCand struct {
 func (g *genOpt) deadLogStart() {
 	l := &g.deadLog
 	f := g.f
-	if len(l.mark) != f.NumInstrs() {
-		l.mark = take[uint32](g.sc, f.NumInstrs())
+	if l.begin(g.sc, f.NumInstrs(), g.cfgEdits) {
 		l.hmark = nil // taken by the first sweep over candidates
-		l.gen, l.hgen = 0, 0
+		l.hgen = 0
 	}
-	l.gen++
 	l.b = &g.sc.genOpt.dead
 	l.b.instrs, l.b.regs = l.b.instrs[:0], l.b.regs[:0]
-	l.cfg = g.cfgEdits
-	l.on = true
 }
 
 // deadNote logs instruction i, about to be edited.
 func (g *genOpt) deadNote(i ir.InstrID) {
 	l := &g.deadLog
-	if int(i) >= len(l.mark) {
-		l.on = false
+	if !l.first(i) {
 		return
 	}
-	if l.mark[i] == l.gen {
-		return
-	}
-	l.mark[i] = l.gen
 	b := l.b
 	b.instrs = append(b.instrs, i)
 	b.refs = core.AppendRegRefs(g.f, i, b.refs[:0])

@@ -33,12 +33,50 @@ type duBufs struct {
 }
 
 // duLogState: the log of the edits since g.du was last current.
+// on: g.du is the cache's chains, current but for the instructions
+// logged; cfg: g.cfgEdits when they were last current.
 type duLogState struct {
-	on   bool     // g.du is the cache's chains, current but for the instructions logged
+	editLog
+	b *duBufs
+}
+
+// editLog marks the instructions the bundle edits, each once, between a
+// begin and the log's use: the def-use log and the dead-code log
+// (generalopt_dead.go) are one each.
+type editLog struct {
+	on   bool     // what the log stands for holds but for the logged edits
 	gen  uint32   // mark[i] == gen: i is logged
 	mark []uint32 // per instruction
-	cfg  int64    // g.cfgEdits when the chains were last current
-	b    *duBufs
+	cfg  int64    // g.cfgEdits at begin
+}
+
+// begin starts a new log over n instructions and reports whether the
+// marks were taken anew (from sc, cleared).
+func (l *editLog) begin(sc *Scratch, n int, cfgEdits int64) (fresh bool) {
+	if len(l.mark) != n {
+		l.mark = take[uint32](sc, n)
+		l.gen = 0
+		fresh = true
+	}
+	l.gen++
+	l.cfg = cfgEdits
+	l.on = true
+	return fresh
+}
+
+// first marks i and reports whether it was not logged yet. An
+// instruction made after begin has no mark: the log is turned off (what
+// it stands for no longer follows from the logged edits).
+func (l *editLog) first(i ir.InstrID) bool {
+	if int(i) >= len(l.mark) {
+		l.on = false
+		return false
+	}
+	if l.mark[i] == l.gen {
+		return false
+	}
+	l.mark[i] = l.gen
+	return true
 }
 
 // duStart begins logging against g.du, current now.
@@ -49,29 +87,18 @@ func (g *genOpt) duStart() {
 		l.on = false
 		return
 	}
-	if len(l.mark) != f.NumInstrs() {
-		l.mark = take[uint32](g.sc, f.NumInstrs())
-		l.gen = 0
-	}
-	l.gen++
+	l.begin(g.sc, f.NumInstrs(), g.cfgEdits)
 	l.b = &g.sc.genOpt.du
 	l.b.instrs, l.b.regs = l.b.instrs[:0], l.b.regs[:0]
-	l.cfg = g.cfgEdits
-	l.on = true
 }
 
 // duNote logs instruction i, about to be edited, with the registers it
 // names before the edit.
 func (g *genOpt) duNote(i ir.InstrID) {
 	l := &g.duLog
-	if int(i) >= len(l.mark) {
-		l.on = false // made during the bundle: the chains cannot follow
+	if !l.first(i) { // logged, or made during the bundle (the chains cannot follow)
 		return
 	}
-	if l.mark[i] == l.gen {
-		return
-	}
-	l.mark[i] = l.gen
 	b := l.b
 	b.instrs = append(b.instrs, i)
 	b.refs = core.AppendRegRefs(g.f, i, b.refs[:0])
