@@ -177,7 +177,7 @@ func (d *DefUse) MoveUses(f *ir.Func, from, to []ir.RegID, place func(ir.InstrID
 	// empty the rows of from
 	w.regs = append(w.regs[:0], from...)
 	slices.Sort(w.regs)
-	d.uses = clearRows(d.useStart, d.uses, w.regs)
+	d.uses = dropRows(d.useStart, d.uses, w.regs, func(ir.InstrID) bool { return true })
 	slices.SortStableFunc(w.ins, func(a, b relinkRef) int {
 		if a.reg != b.reg {
 			return cmp.Compare(a.reg, b.reg)
@@ -210,28 +210,4 @@ func (d *DefUse) MoveUses(f *ir.Func, from, to []ir.RegID, place func(ir.InstrID
 			a = b
 		}
 	}
-}
-
-// clearRows removes every reference of the rows of regs (sorted, each
-// once), moving the rows after each down.
-func clearRows(start []uint32, refs []Ref, regs []ir.RegID) []Ref {
-	nr := len(start) - 1
-	w := start[regs[0]]
-	for k, r := range regs {
-		hi := start[r+1]
-		start[r] = w
-		next := nr
-		if k+1 < len(regs) {
-			next = int(regs[k+1])
-		}
-		end := start[next]
-		copy(refs[w:], refs[hi:end])
-		delta := hi - w
-		for q := int(r) + 1; q < next; q++ {
-			start[q] -= delta
-		}
-		w += end - hi
-	}
-	start[nr] = w
-	return refs[:w]
 }

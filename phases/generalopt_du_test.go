@@ -26,11 +26,7 @@ func TestGeneralOptimizeRefreshedDefUse(t *testing.T) {
 		seeds = 4
 	}
 	for seed := int64(1); seed <= seeds; seed++ {
-		cfg := gen.Config{Seed: 8800 + seed, Size: 2000 + int(seed%3)*2500, Pool: 64,
-			Fold: seed%2 == 0, Frames: seed%3 == 0}
-		if seed%4 == 1 {
-			cfg.Inject = gen.AllKinds
-		}
+		cfg := iteratingKernel(8800, seed)
 		m := gen.Kernel(cfg)
 		for _, f := range m.Funcs {
 			if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
@@ -55,11 +51,7 @@ func TestGeneralOptimizeDeadCandidatesSameOutput(t *testing.T) {
 		seeds = 4
 	}
 	for seed := int64(1); seed <= seeds; seed++ {
-		cfg := gen.Config{Seed: 9900 + seed, Size: 2000 + int(seed%3)*2500, Pool: 64,
-			Fold: seed%2 == 0, Frames: seed%3 == 0}
-		if seed%4 == 1 {
-			cfg.Inject = gen.AllKinds
-		}
+		cfg := iteratingKernel(9900, seed)
 		var out [2][]byte
 		for k, full := range []bool{false, true} {
 			deadFullSweeps = full
@@ -80,4 +72,17 @@ func TestGeneralOptimizeDeadCandidatesSameOutput(t *testing.T) {
 	if deadCandSweeps.Load() == before {
 		t.Fatal("no dead-code sweep went over candidates only: the kernels test nothing")
 	}
+}
+
+// iteratingKernel is the generator configuration of the bundle tests'
+// k-th kernel (seed base+k): sizes where the bundles run several rounds,
+// every rule group (Fold on even k), frames on every third, and every
+// injected shape on every fourth.
+func iteratingKernel(base, seed int64) gen.Config {
+	cfg := gen.Config{Seed: base + seed, Size: 2000 + int(seed%3)*2500, Pool: 64,
+		Fold: seed%2 == 0, Frames: seed%3 == 0}
+	if seed%4 == 1 {
+		cfg.Inject = gen.AllKinds
+	}
+	return cfg
 }
