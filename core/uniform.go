@@ -88,6 +88,7 @@ type uniBuf struct {
 	once    []uint8
 	defsW   []ir.BlockID
 	defsS   []uint32
+	defBlk  []ir.BlockID // defsByBlock: the block of each definition, in row order
 	files   []ir.File
 }
 
@@ -370,7 +371,9 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		joins = joins[:0]
 		for _, c := range region {
 			for _, r := range defsOf.of(c) {
-				if rr := ir.RegID(r); defd[rr] != stamp && !u.Varying[rr] && live.Global[rr] >= 0 {
+				// (Varying first: one byte per register, and most
+				// registers of a divergent region are varying already)
+				if rr := ir.RegID(r); !u.Varying[rr] && defd[rr] != stamp && live.Global[rr] >= 0 {
 					defd[rr] = stamp
 					cand = append(cand, rr)
 				}
@@ -582,11 +585,18 @@ func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 	nb := f.NumBlocks()
 	bf.defsS = grow(bf.defsS, nb+1)
 	g := csr{start: bf.defsS}
-	for r := range f.NumRegs() {
-		for _, d := range du.Defs(ir.RegID(r)) {
-			if b := f.Block[d.Instr]; b != ir.NoBlock {
-				g.start[b+1]++
-			}
+	// The block of every definition, read once (at random over the
+	// instructions: on a large function the costly part) into defBlk,
+	// in the order of the chains' rows, which both passes walk.
+	nr := min(f.NumRegs(), du.NumRegs())
+	defs := du.defs[:du.defStart[nr]]
+	bf.defBlk = grow(bf.defBlk, len(defs))
+	blk := bf.defBlk
+	for k, d := range defs {
+		b := f.Block[d.Instr]
+		blk[k] = b
+		if b != ir.NoBlock {
+			g.start[b+1]++
 		}
 	}
 	for b := range nb {
@@ -597,9 +607,9 @@ func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 	g.adj = w[:g.start[nb]:g.start[nb]]
 	fill := unsafeUint32s(w[g.start[nb]:])
 	copy(fill, g.start[:nb])
-	for r := range f.NumRegs() {
-		for _, d := range du.Defs(ir.RegID(r)) {
-			if b := f.Block[d.Instr]; b != ir.NoBlock {
+	for r := range nr {
+		for k := du.defStart[r]; k < du.defStart[r+1]; k++ {
+			if b := blk[k]; b != ir.NoBlock {
 				g.adj[fill[b]] = ir.BlockID(r)
 				fill[b]++
 			}

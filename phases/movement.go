@@ -337,7 +337,15 @@ func (m *mover) sinkSweep() int64 {
 	loops := p.A.Loops()
 	order := p.A.Order()
 	moved := int64(0)
-	pos := m.newOrder()
+	// The second sweep keeps the first one's numbering, which its moves
+	// kept up to date (pos.moved): the sweeps ask only which of two
+	// instructions of a block comes first, and numbering the whole
+	// function again is one more walk of it, at random over the
+	// instructions on a large one.
+	pos := &m.pos
+	if !m.second || pos.f != f {
+		pos = m.newOrder()
+	}
 	for k := len(order.RPO) - 1; k >= 0 && m.budget > 0; k-- {
 		if m.pl.stop() {
 			break
