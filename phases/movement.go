@@ -415,9 +415,12 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	// the sweep quadratic.
 	steps := 0
 	target := ir.NoBlock
+	if m.regFlags[r]&regPhiUse != 0 {
+		return false // a PHI reads r (asked of the flags, not of each reader's opcode: one read at random less per use)
+	}
 	for _, u := range uses {
 		ub := f.Block[u.Instr]
-		if f.Op[u.Instr] == ir.OpPhi || ub == ir.NoBlock {
+		if ub == ir.NoBlock {
 			return false
 		}
 		if target == ir.NoBlock {
@@ -625,10 +628,12 @@ const (
 	regMulti    = 1 << iota // a version of a register written several times (touchesMultiVersion)
 	regUnstable             // more than one definition, or one guarded (operandsStable)
 	regOneDef               // exactly one definition (sinkOne)
+	regPhiUse               // a PHI reads it (sinkOne)
 )
 
 // computeRegFlags fills m.regFlags: per register, what operandsStable and
-// touchesMultiVersion ask of it, and whether it has one definition.
+// touchesMultiVersion ask of it, whether it has one definition and
+// whether a PHI reads it.
 func (m *mover) computeRegFlags(du *core.DefUse) {
 	f := m.f
 	n := f.NumRegs()
@@ -668,6 +673,17 @@ func (m *mover) computeRegFlags(du *core.DefUse) {
 			}
 			if defs := du.Defs(x.Reg); len(defs) == 1 && defs[0].Instr == i {
 				fl[x.Reg] |= regUnstable
+			}
+		}
+	}
+	// the registers PHIs read: from the PHIs (few, at the heads of the
+	// blocks in SSA form), not from each candidate's readers
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
+			for _, x := range core.AppendRegRefs(f, i, refs[:0]) {
+				if !x.Def {
+					fl[x.Reg] |= regPhiUse
+				}
 			}
 		}
 	}
