@@ -1236,10 +1236,42 @@ func (g *genOpt) globalWalk() int64 {
 // globalCopyProp rewrites the uses of single-definition copies.
 func (g *genOpt) globalCopyProp() int64 {
 	f := g.f
-	du := g.du
 	n := int64(0)
 	var ux unpackIndex // repeated unpacks (generalopt_unpack.go)
-	for r := range f.NumRegs() {
+	r := 0
+	if dt := &g.dirty; !dt.all {
+		// A partial round: the marked registers in register order, as
+		// the loop below meets them; a register marked by an edit made
+		// here is taken in turn when it comes later (the loop would meet
+		// it), not when it comes earlier (the loop passed it).
+		h, next, last := dt.regHeap[:0], 0, -1
+		for g.globalBudget > 0 {
+			g.flush() // the rewrites so far reach further registers
+			if dt.all {
+				r = last + 1 // the region grew too large: the rest by the loop
+				break
+			}
+			for ; next < len(dt.marked); next++ {
+				h = regHeapPush(h, dt.marked[next])
+			}
+			if len(h) == 0 {
+				r = f.NumRegs()
+				break
+			}
+			var d ir.RegID
+			d, h = regHeapPop(h)
+			if int(d) <= last {
+				continue
+			}
+			last = int(d)
+			n += g.copyPropReg(d, &ux)
+		}
+		dt.regHeap = h
+		if g.globalBudget <= 0 {
+			r = f.NumRegs()
+		}
+	}
+	for ; r < f.NumRegs(); r++ {
 		if g.globalBudget <= 0 {
 			break
 		}
@@ -1248,73 +1280,83 @@ func (g *genOpt) globalCopyProp() int64 {
 		if !g.regMarked(d) {
 			continue // out of reach of every edit (generalopt_dirty.go)
 		}
-		c, ok := g.single(d)
-		if !ok || len(du.Uses(d)) == 0 {
+		n += g.copyPropReg(d, &ux)
+	}
+	g.copies += n
+	return n
+}
+
+// copyPropReg rewrites the uses of register d when its single definition
+// is a copy (globalCopyProp's step for one register).
+func (g *genOpt) copyPropReg(d ir.RegID, ux *unpackIndex) int64 {
+	f := g.f
+	du := g.du
+	n := int64(0)
+	c, ok := g.single(d)
+	if !ok || len(du.Uses(d)) == 0 {
+		return 0
+	}
+	dst, src, _, _, ok := g.copySource(c)
+	fromUnpack := false
+	if !ok {
+		dst = d
+		src, ok = g.unpackCopy(ux, c, d)
+		fromUnpack = ok
+	}
+	if !ok || dst != d {
+		return 0
+	}
+	if src.Kind() == ir.KReg {
+		if sd, ok := g.single(src.Reg()); !ok || !g.before(sd, c) {
+			return 0
+		}
+	} else if !intImm(f, src) {
+		return 0
+	}
+	// A register source takes over every use of the copy or none: a
+	// use left on the copy (a PHI operand, a use it does not
+	// dominate, a budget spent half way) keeps the copy's value live
+	// beside the source's, which now lives longer too: one more
+	// register for nothing. (A constant source is propagated
+	// wherever it may be: it needs no register, and folding feeds
+	// on it.)
+	if src.Kind() == ir.KReg && !g.allUsesRewritable(c, d) {
+		return 0
+	}
+	for _, u := range du.Uses(d) {
+		if g.globalBudget <= 0 {
+			break
+		}
+		i := u.Instr
+		if f.Dead[i] || f.Block[i] == ir.NoBlock || !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
 			continue
 		}
-		dst, src, _, _, ok := g.copySource(c)
-		fromUnpack := false
-		if !ok {
-			dst = d
-			src, ok = g.unpackCopy(&ux, c, d)
-			fromUnpack = ok
+		o := core.OperandAt(f, i, u.Loc)
+		if !o.IsReg() || o.Reg() != d || o.IsDef() {
+			continue // already rewritten this round
 		}
-		if !ok || dst != d {
+		if g.noAddr && g.inAddr(i, u.Loc) {
 			continue
 		}
 		if src.Kind() == ir.KReg {
-			if sd, ok := g.single(src.Reg()); !ok || !g.before(sd, c) {
+			g.touch(i)
+			core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
+			g.moveUse(d, src.Reg())
+		} else {
+			if g.noImm || !g.immAllowed(i, u.Loc, d) {
 				continue
 			}
-		} else if !intImm(f, src) {
-			continue
+			g.touch(i)
+			core.SetOperandAt(f, i, u.Loc, src)
+			g.moveUse(d, ir.NoReg)
 		}
-		// A register source takes over every use of the copy or none: a
-		// use left on the copy (a PHI operand, a use it does not
-		// dominate, a budget spent half way) keeps the copy's value live
-		// beside the source's, which now lives longer too: one more
-		// register for nothing. (A constant source is propagated
-		// wherever it may be: it needs no register, and folding feeds
-		// on it.)
-		if src.Kind() == ir.KReg && !g.allUsesRewritable(c, d) {
-			continue
-		}
-		for _, u := range du.Uses(d) {
-			if g.globalBudget <= 0 {
-				break
-			}
-			i := u.Instr
-			if f.Dead[i] || f.Block[i] == ir.NoBlock || !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
-				continue
-			}
-			o := core.OperandAt(f, i, u.Loc)
-			if !o.IsReg() || o.Reg() != d || o.IsDef() {
-				continue // already rewritten this round
-			}
-			if g.noAddr && g.inAddr(i, u.Loc) {
-				continue
-			}
-			if src.Kind() == ir.KReg {
-				g.touch(i)
-				core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
-				g.moveUse(d, src.Reg())
-			} else {
-				if g.noImm || !g.immAllowed(i, u.Loc, d) {
-					continue
-				}
-				g.touch(i)
-				core.SetOperandAt(f, i, u.Loc, src)
-				g.moveUse(d, ir.NoReg)
-			}
-			g.globalBudget--
-			n++
-			if fromUnpack {
-				g.p.Count("CopyProp: repeated unpack elements propagated", 1)
-				fromUnpack = false // counted once per element
-			}
+		g.globalBudget--
+		n++
+		if fromUnpack {
+			g.p.Count("CopyProp: repeated unpack elements propagated", 1)
+			fromUnpack = false // counted once per element
 		}
 	}
-	g.copies += n
 	return n
 }
 
