@@ -3,7 +3,6 @@ package phases
 import (
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -388,9 +387,6 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		if g.on[spDead] {
 			n += g.deadCode()
 		}
-		if movDefCheck && g.walkedLayout {
-			g.checkMovDef(false)
-		}
 		if n == 0 {
 			// A round that changed nothing: rerun, the bundle would
 			// change nothing either — unless a budget cut a round short
@@ -457,36 +453,6 @@ const dirtyRoundsCounter = "rounds that walked only what the last round's edits 
 // maxGeneralOptimizeRounds bounds the fixed-point iteration; each round is
 // linear, and chains of copies usually settle in two or three.
 const maxGeneralOptimizeRounds = 8
-
-// movDefCheck: tests check movDef against the instructions after every
-// global walk's layout step and every round (checkMovDef);
-// movDefKeptChecks counts the checks of a table kept from an earlier
-// walk.
-var (
-	movDefCheck      = false
-	movDefKeptChecks atomic.Int64
-)
-
-// checkMovDef panics when a mov of the function writes a register whose
-// movDef bit is clear (kept: the table was kept from an earlier walk).
-func (g *genOpt) checkMovDef(kept bool) {
-	f := g.f
-	if len(g.movDef) != (f.NumRegs()+63)>>6 {
-		panic("GeneralOptimize: movDef does not cover the registers")
-	}
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if ops := f.Ops(i); f.Op[i] == ir.OpMov && len(ops) > 0 && ops[0].Kind() == ir.KReg {
-				if r := ops[0].Reg(); g.movDef[r>>6]&(1<<(r&63)) == 0 {
-					panic("GeneralOptimize: a mov writes a register movDef does not mark")
-				}
-			}
-		}
-	}
-	if kept {
-		movDefKeptChecks.Add(1)
-	}
-}
 
 // useEdit is a change of d in register r's use count.
 type useEdit struct {
@@ -595,17 +561,7 @@ type genOpt struct {
 	deadUses []int32 // dead code's read counts
 	dom      *core.DomTree
 	pos      []int32 // instruction's position in its block
-	// movDef: a bit per register, set for every register a mov
-	// instruction writes as its first operand (and possibly for others:
-	// a register whose mov became something else keeps its bit). It is
-	// computed with pos and kept with it: every rewrite into a mov sets
-	// its bit (noteMov). known reads only a register's single definition
-	// that is a constant mov, and most registers have none: the bit,
-	// a dense table that stays in cache, answers for them instead of
-	// their def-use row and definition, two reads that on a large
-	// function miss the cache.
-	movDef []uint64
-	opaque []bool // registers an opaque instruction names
+	opaque   []bool  // registers an opaque instruction names
 	// walkedLayout: pos and opaque were computed by an earlier global
 	// walk of this run (a partial round may keep them).
 	walkedLayout bool
@@ -941,9 +897,6 @@ func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 	// a large function each of before's reads (the definition's block
 	// and position) is a cache miss of its own. (Both checks only read,
 	// so the order does not change the answer.)
-	if w := int(r) >> 6; w < len(g.movDef) && g.movDef[w]&(1<<(r&63)) == 0 {
-		return 0, false // no mov writes r (movDef): nothing else reads
-	}
 	c, ok := g.single(r)
 	if !ok || g.f.Op[c] != ir.OpMov {
 		return 0, false
@@ -1226,20 +1179,11 @@ func (g *genOpt) globalWalk() int64 {
 			g.pos = take[int32](g.sc, f.NumInstrs())
 		}
 		g.pos = g.pos[:f.NumInstrs()]
-		if nw := (f.NumRegs() + 63) >> 6; cap(g.movDef) < nw {
-			g.movDef = take[uint64](g.sc, nw)
-		} else {
-			g.movDef = g.movDef[:nw]
-		}
-		clear(g.movDef)
 		for _, b := range f.Layout {
 			k := int32(0)
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 				g.pos[i] = k
 				k++
-				if f.Op[i] == ir.OpMov {
-					g.noteMov(i)
-				}
 			}
 		}
 	}
@@ -1261,9 +1205,6 @@ func (g *genOpt) globalWalk() int64 {
 				}
 			}
 		}
-	}
-	if movDefCheck {
-		g.checkMovDef(keep)
 	}
 	g.walkedLayout, g.dirty.opaqueTouched = true, false
 	n := int64(0)

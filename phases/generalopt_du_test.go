@@ -86,32 +86,3 @@ func iteratingKernel(base, seed int64) gen.Config {
 	}
 	return cfg
 }
-
-// TestGeneralOptimizeMovDef: the table of registers a mov writes
-// (movDef, which known reads before a register's definition) marks
-// every such register after every global walk's layout step and every
-// round (checkMovDef panics otherwise), on kernels where the bundles
-// iterate and partial rounds keep the table with the rules' rewrites
-// into movs since; and such checks happen, or the test says nothing.
-func TestGeneralOptimizeMovDef(t *testing.T) {
-	movDefCheck = true
-	defer func() { movDefCheck = false }()
-	c, _ := dirtyAndFullConfigs(t)
-	before := movDefKeptChecks.Load()
-	seeds := int64(10)
-	if testing.Short() {
-		seeds = 4
-	}
-	for seed := int64(1); seed <= seeds; seed++ {
-		cfg := iteratingKernel(7700, seed)
-		m := gen.Kernel(cfg)
-		for _, f := range m.Funcs {
-			if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
-				t.Fatalf("seed %d: %v", cfg.Seed, err)
-			}
-		}
-	}
-	if movDefKeptChecks.Load() == before {
-		t.Fatal("no partial round kept the movDef table: the kernels test nothing")
-	}
-}

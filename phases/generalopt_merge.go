@@ -175,7 +175,6 @@ func (g *genOpt) mergeEquivalent() int64 {
 					g.touch(j)
 					f.SetOps(j, []ir.Operand{dst, ir.RegOp(di)})
 					f.SetFormSameEdges(j, ir.Form{Op: ir.OpMov, Type: t})
-					g.noteMov(j)
 					n++
 				}
 				break // the nearest one of the shape decides

@@ -337,16 +337,6 @@ func (g *genOpt) toCopy(i ir.InstrID, v val) {
 	}
 	f.SetOps(i, []ir.Operand{dst, v.o})
 	f.SetFormSameEdges(i, ir.Form{Op: ir.OpMov, Type: t})
-	g.noteMov(i)
-}
-
-// noteMov records in movDef that mov i writes its first operand.
-func (g *genOpt) noteMov(i ir.InstrID) {
-	if ops := g.f.Ops(i); len(ops) > 0 && ops[0].Kind() == ir.KReg {
-		if r := ops[0].Reg(); int(r)>>6 < len(g.movDef) {
-			g.movDef[r>>6] |= 1 << (r & 63)
-		}
-	}
 }
 
 func bitTypeOf(w int) ir.Type {
@@ -370,7 +360,6 @@ func (g *genOpt) toConst(i ir.InstrID, c uint64) {
 	c &= widthMask(t)
 	f.SetOps(i, []ir.Operand{dst, g.immOperand(t, c)})
 	f.SetFormSameEdges(i, ir.Form{Op: ir.OpMov, Type: movTypeFor(t)})
-	g.noteMov(i)
 }
 
 // immOperand makes the immediate of value c (bits of type t) in the form
@@ -413,9 +402,6 @@ func (g *genOpt) toForm(i ir.InstrID, d ir.Form, srcs ...val) {
 	}
 	f.SetOps(i, ops)
 	f.SetFormSameEdges(i, d)
-	if d.Op == ir.OpMov {
-		g.noteMov(i)
-	}
 }
 
 // remove deletes instruction i.
