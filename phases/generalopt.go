@@ -565,6 +565,9 @@ type genOpt struct {
 	// walkedLayout: pos and opaque were computed by an earlier global
 	// walk of this run (a partial round may keep them).
 	walkedLayout bool
+	// posCfg: g.cfgEdits when pos was computed (a CFG edit since may
+	// have moved instructions between blocks).
+	posCfg int64
 }
 
 type copyEnt struct {
@@ -1207,6 +1210,9 @@ func (g *genOpt) globalWalk() int64 {
 		}
 	}
 	g.walkedLayout, g.dirty.opaqueTouched = true, false
+	if !keep {
+		g.posCfg = g.cfgEdits
+	}
 	n := int64(0)
 	if g.on[spCopyProp] {
 		n = g.globalCopyProp()
@@ -1416,13 +1422,14 @@ func (g *genOpt) deadCode() int64 {
 	if g.du != nil && (edits != g.duAt || g.merged != g.duMerged) && g.duRefresh() {
 		g.duAt, g.duMerged = edits, g.merged
 	}
-	cand := false
+	cand, rows := false, false
 	if edits == g.duAt && g.merged == g.duMerged && g.du != nil {
 		// the chains are current: their rows' lengths
 		for r := range uses {
 			uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
 		}
 		cand = g.deadCandidates()
+		rows = true
 	} else {
 		// Stale: count the reads in one walk (what the chains would
 		// count: instructions linked into blocks) instead of building
@@ -1452,6 +1459,10 @@ func (g *genOpt) deadCode() int64 {
 		// only what the edits since the last sweep reach
 		// (generalopt_dead.go)
 		n, converged = g.sweepCandidates(uses)
+	} else if rows && !deadFullSweeps && g.sc != nil && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
+		g.posCfg == g.cfgEdits && g.du.NumRegs() == f.NumRegs() {
+		// the chains order the passes after the first (generalopt_dead.go)
+		n, converged = g.firstPassThenCandidates(uses)
 	} else {
 		for range 4 {
 			m := int64(0)
