@@ -22,7 +22,11 @@ import (
 // before the removed instruction in the same pass, one after it in the
 // next), so it removes the same instructions in the same order. Edits
 // not announced (the CFG cleanup's, PHI simplification's) make the next
-// sweep a full one.
+// sweep a full one. A full sweep whose read counts come from current
+// chains (firstPassThenCandidates) makes only its first pass over every
+// instruction: after it, what can be dead is what a removal of that pass
+// left unread and the pass had already visited, so the passes after it
+// visit those candidates alone, the same way.
 
 // deadLogState logs the edits since the last sweep that ended with
 // nothing dead (on: only logged edits since; cfg: g.cfgEdits then).
