@@ -250,3 +250,29 @@ func BenchmarkBuilder(b *testing.B) {
 		fb.Ret()
 	}
 }
+
+// TestSetFormSameEdges: a change of form keeps the edges current unless
+// the instruction was or becomes a branch or terminator; SetForm marks
+// them stale at any change.
+func TestSetFormSameEdges(t *testing.T) {
+	f, _, in := diamond(t)
+	f.ComputeCFG()
+	f.SetFormSameEdges(in["add"], Form{Op: OpSub, Type: TS32})
+	if !f.CFGValid() {
+		t.Error("add became sub: the edges were marked stale")
+	}
+	f.SetFormSameEdges(in["braj"], Form{Op: OpBra, Mods: f.Mods[in["braj"]]})
+	if f.CFGValid() {
+		t.Error("a branch's form changed: the edges stayed current")
+	}
+	f.ComputeCFG()
+	f.SetFormSameEdges(in["sub"], Form{Op: OpRet})
+	if f.CFGValid() {
+		t.Error("sub became ret: the edges stayed current")
+	}
+	f.ComputeCFG()
+	f.SetForm(in["add"], Form{Op: OpAdd, Type: TS32})
+	if f.CFGValid() {
+		t.Error("SetForm kept the edges current")
+	}
+}

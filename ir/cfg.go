@@ -9,7 +9,8 @@ package ir
 //
 // What marks the arrays stale: AddBlock; linking, unlinking or removing a
 // branch or terminator (Append, InsertBefore, InsertAfter, Unlink,
-// Remove); SetOps and SetForm on one; and InvalidateCFG, which code that
+// Remove); SetOps and SetFormSameEdges on one; SetForm on any
+// instruction; and InvalidateCFG, which code that
 // edits Layout, a guard of a terminator, or a label in place must call.
 // Edits of other instructions leave the edges as they are.
 func (f *Func) ComputeCFG() {

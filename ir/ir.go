@@ -731,6 +731,24 @@ func (f *Func) SetForm(i InstrID, d Form) {
 	f.cfgValid = false // what i was or is now may be a branch
 }
 
+// SetFormSameEdges is SetForm that marks the edges stale only when i was
+// or becomes a branch or terminator, the only instructions whose form the
+// edges read (rebuildCFG): a form change elsewhere leaves them as they
+// are, and with them the analyses a cache keeps by the edges' version.
+// (SetForm marks them stale at every change, which callers may count on
+// to drop the analyses computed from the instructions.)
+func (f *Func) SetFormSameEdges(i InstrID, d Form) {
+	valid := f.cfgValid
+	f.touchCFG(i)
+	valid = valid && f.cfgValid
+	f.Op[i], f.Mnemonic[i] = d.Op, f.Mod.Text(d)
+	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
+	f.Space[i] = memSpace(d, f.Ops(i))
+	f.props[i] = f.computeProps(i)
+	f.touchCFG(i)
+	f.cfgValid = valid && f.cfgValid
+}
+
 // SetOps replaces the operands of i. When the count is unchanged the words
 // are overwritten in place; otherwise a new run is appended to the pool
 // (the old one is reclaimed by Compact). The cached properties are

@@ -565,6 +565,9 @@ type genOpt struct {
 	// walkedLayout: pos and opaque were computed by an earlier global
 	// walk of this run (a partial round may keep them).
 	walkedLayout bool
+	// posCfg: g.cfgEdits when pos was computed (a CFG edit since may
+	// have moved instructions between blocks).
+	posCfg int64
 }
 
 type copyEnt struct {
@@ -1207,6 +1210,9 @@ func (g *genOpt) globalWalk() int64 {
 		}
 	}
 	g.walkedLayout, g.dirty.opaqueTouched = true, false
+	if !keep {
+		g.posCfg = g.cfgEdits
+	}
 	n := int64(0)
 	if g.on[spCopyProp] {
 		n = g.globalCopyProp()
@@ -1236,10 +1242,42 @@ func (g *genOpt) globalWalk() int64 {
 // globalCopyProp rewrites the uses of single-definition copies.
 func (g *genOpt) globalCopyProp() int64 {
 	f := g.f
-	du := g.du
 	n := int64(0)
 	var ux unpackIndex // repeated unpacks (generalopt_unpack.go)
-	for r := range f.NumRegs() {
+	r := 0
+	if dt := &g.dirty; !dt.all {
+		// A partial round: the marked registers in register order, as
+		// the loop below meets them; a register marked by an edit made
+		// here is taken in turn when it comes later (the loop would meet
+		// it), not when it comes earlier (the loop passed it).
+		h, next, last := dt.regHeap[:0], 0, -1
+		for g.globalBudget > 0 {
+			g.flush() // the rewrites so far reach further registers
+			if dt.all {
+				r = last + 1 // the region grew too large: the rest by the loop
+				break
+			}
+			for ; next < len(dt.marked); next++ {
+				h = regHeapPush(h, dt.marked[next])
+			}
+			if len(h) == 0 {
+				r = f.NumRegs()
+				break
+			}
+			var d ir.RegID
+			d, h = regHeapPop(h)
+			if int(d) <= last {
+				continue
+			}
+			last = int(d)
+			n += g.copyPropReg(d, &ux)
+		}
+		dt.regHeap = h
+		if g.globalBudget <= 0 {
+			r = f.NumRegs()
+		}
+	}
+	for ; r < f.NumRegs(); r++ {
 		if g.globalBudget <= 0 {
 			break
 		}
@@ -1248,73 +1286,83 @@ func (g *genOpt) globalCopyProp() int64 {
 		if !g.regMarked(d) {
 			continue // out of reach of every edit (generalopt_dirty.go)
 		}
-		c, ok := g.single(d)
-		if !ok || len(du.Uses(d)) == 0 {
+		n += g.copyPropReg(d, &ux)
+	}
+	g.copies += n
+	return n
+}
+
+// copyPropReg rewrites the uses of register d when its single definition
+// is a copy (globalCopyProp's step for one register).
+func (g *genOpt) copyPropReg(d ir.RegID, ux *unpackIndex) int64 {
+	f := g.f
+	du := g.du
+	n := int64(0)
+	c, ok := g.single(d)
+	if !ok || len(du.Uses(d)) == 0 {
+		return 0
+	}
+	dst, src, _, _, ok := g.copySource(c)
+	fromUnpack := false
+	if !ok {
+		dst = d
+		src, ok = g.unpackCopy(ux, c, d)
+		fromUnpack = ok
+	}
+	if !ok || dst != d {
+		return 0
+	}
+	if src.Kind() == ir.KReg {
+		if sd, ok := g.single(src.Reg()); !ok || !g.before(sd, c) {
+			return 0
+		}
+	} else if !intImm(f, src) {
+		return 0
+	}
+	// A register source takes over every use of the copy or none: a
+	// use left on the copy (a PHI operand, a use it does not
+	// dominate, a budget spent half way) keeps the copy's value live
+	// beside the source's, which now lives longer too: one more
+	// register for nothing. (A constant source is propagated
+	// wherever it may be: it needs no register, and folding feeds
+	// on it.)
+	if src.Kind() == ir.KReg && !g.allUsesRewritable(c, d) {
+		return 0
+	}
+	for _, u := range du.Uses(d) {
+		if g.globalBudget <= 0 {
+			break
+		}
+		i := u.Instr
+		if f.Dead[i] || f.Block[i] == ir.NoBlock || !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
 			continue
 		}
-		dst, src, _, _, ok := g.copySource(c)
-		fromUnpack := false
-		if !ok {
-			dst = d
-			src, ok = g.unpackCopy(&ux, c, d)
-			fromUnpack = ok
+		o := core.OperandAt(f, i, u.Loc)
+		if !o.IsReg() || o.Reg() != d || o.IsDef() {
+			continue // already rewritten this round
 		}
-		if !ok || dst != d {
+		if g.noAddr && g.inAddr(i, u.Loc) {
 			continue
 		}
 		if src.Kind() == ir.KReg {
-			if sd, ok := g.single(src.Reg()); !ok || !g.before(sd, c) {
+			g.touch(i)
+			core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
+			g.moveUse(d, src.Reg())
+		} else {
+			if g.noImm || !g.immAllowed(i, u.Loc, d) {
 				continue
 			}
-		} else if !intImm(f, src) {
-			continue
+			g.touch(i)
+			core.SetOperandAt(f, i, u.Loc, src)
+			g.moveUse(d, ir.NoReg)
 		}
-		// A register source takes over every use of the copy or none: a
-		// use left on the copy (a PHI operand, a use it does not
-		// dominate, a budget spent half way) keeps the copy's value live
-		// beside the source's, which now lives longer too: one more
-		// register for nothing. (A constant source is propagated
-		// wherever it may be: it needs no register, and folding feeds
-		// on it.)
-		if src.Kind() == ir.KReg && !g.allUsesRewritable(c, d) {
-			continue
-		}
-		for _, u := range du.Uses(d) {
-			if g.globalBudget <= 0 {
-				break
-			}
-			i := u.Instr
-			if f.Dead[i] || f.Block[i] == ir.NoBlock || !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
-				continue
-			}
-			o := core.OperandAt(f, i, u.Loc)
-			if !o.IsReg() || o.Reg() != d || o.IsDef() {
-				continue // already rewritten this round
-			}
-			if g.noAddr && g.inAddr(i, u.Loc) {
-				continue
-			}
-			if src.Kind() == ir.KReg {
-				g.touch(i)
-				core.SetOperandAt(f, i, u.Loc, o.WithIndex(uint32(src.Reg())))
-				g.moveUse(d, src.Reg())
-			} else {
-				if g.noImm || !g.immAllowed(i, u.Loc, d) {
-					continue
-				}
-				g.touch(i)
-				core.SetOperandAt(f, i, u.Loc, src)
-				g.moveUse(d, ir.NoReg)
-			}
-			g.globalBudget--
-			n++
-			if fromUnpack {
-				g.p.Count("CopyProp: repeated unpack elements propagated", 1)
-				fromUnpack = false // counted once per element
-			}
+		g.globalBudget--
+		n++
+		if fromUnpack {
+			g.p.Count("CopyProp: repeated unpack elements propagated", 1)
+			fromUnpack = false // counted once per element
 		}
 	}
-	g.copies += n
 	return n
 }
 
@@ -1374,13 +1422,14 @@ func (g *genOpt) deadCode() int64 {
 	if g.du != nil && (edits != g.duAt || g.merged != g.duMerged) && g.duRefresh() {
 		g.duAt, g.duMerged = edits, g.merged
 	}
-	cand := false
+	cand, rows := false, false
 	if edits == g.duAt && g.merged == g.duMerged && g.du != nil {
 		// the chains are current: their rows' lengths
 		for r := range uses {
 			uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
 		}
 		cand = g.deadCandidates()
+		rows = true
 	} else {
 		// Stale: count the reads in one walk (what the chains would
 		// count: instructions linked into blocks) instead of building
@@ -1410,6 +1459,10 @@ func (g *genOpt) deadCode() int64 {
 		// only what the edits since the last sweep reach
 		// (generalopt_dead.go)
 		n, converged = g.sweepCandidates(uses)
+	} else if rows && !deadFullSweeps && g.sc != nil && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
+		g.posCfg == g.cfgEdits && g.du.NumRegs() == f.NumRegs() {
+		// the chains order the passes after the first (generalopt_dead.go)
+		n, converged = g.firstPassThenCandidates(uses)
 	} else {
 		for range 4 {
 			m := int64(0)

@@ -22,7 +22,11 @@ import (
 // before the removed instruction in the same pass, one after it in the
 // next), so it removes the same instructions in the same order. Edits
 // not announced (the CFG cleanup's, PHI simplification's) make the next
-// sweep a full one.
+// sweep a full one. A full sweep whose read counts come from current
+// chains (firstPassThenCandidates) makes only its first pass over every
+// instruction: after it, what can be dead is what a removal of that pass
+// left unread and the pass had already visited, so the passes after it
+// visit those candidates alone, the same way.
 
 // deadLogState logs the edits since the last sweep that ended with
 // nothing dead (on: only logged edits since; cfg: g.cfgEdits then).
@@ -101,20 +105,10 @@ var (
 // read counts, current). It returns the instructions removed and whether
 // the last pass removed nothing.
 func (g *genOpt) sweepCandidates(uses []int32) (int64, bool) {
-	f := g.f
 	l := &g.deadLog
 	b := l.b
 	deadCandSweeps.Add(1)
-	if len(l.hmark) != f.NumInstrs() {
-		l.hmark = take[uint32](g.sc, f.NumInstrs())
-		l.hgen = 0
-	}
-	lp := take[int32](g.sc, f.NumBlocks())
-	for k, blk := range f.Layout {
-		lp[blk] = int32(k)
-	}
-	place := func(i ir.InstrID) uint64 { return uint64(lp[f.Block[i]])<<32 | uint64(uint32(g.pos[i])) }
-	live := func(i ir.InstrID) bool { return !f.Dead[i] && f.Block[i] != ir.NoBlock }
+	place := g.deadPlaces()
 	// The first pass's candidates (the log is read whole before the
 	// sweep's own touches add to it).
 	b.next = b.next[:0]
@@ -124,8 +118,36 @@ func (g *genOpt) sweepCandidates(uses []int32) (int64, bool) {
 			b.next = append(b.next, d.Instr)
 		}
 	}
+	return g.candidatePasses(uses, place, 4)
+}
+
+// deadPlaces sizes the candidate marks and returns the order of the
+// backward passes: an instruction's block position and position in its
+// block (g.pos).
+func (g *genOpt) deadPlaces() func(ir.InstrID) uint64 {
+	f := g.f
+	l := &g.deadLog
+	if len(l.hmark) != f.NumInstrs() {
+		l.hmark = take[uint32](g.sc, f.NumInstrs())
+		l.hgen = 0
+	}
+	lp := take[int32](g.sc, f.NumBlocks())
+	for k, blk := range f.Layout {
+		lp[blk] = int32(k)
+	}
+	return func(i ir.InstrID) uint64 { return uint64(lp[f.Block[i]])<<32 | uint64(uint32(g.pos[i])) }
+}
+
+// candidatePasses runs at most passes backward passes over the
+// candidates, the first pass's in b.next, and returns the instructions
+// removed and whether the last pass removed nothing.
+func (g *genOpt) candidatePasses(uses []int32, place func(ir.InstrID) uint64, passes int) (int64, bool) {
+	f := g.f
+	l := &g.deadLog
+	b := l.b
+	live := func(i ir.InstrID) bool { return !f.Dead[i] && f.Block[i] != ir.NoBlock }
 	n := int64(0)
-	for range 4 {
+	for range passes {
 		l.hgen++
 		b.heap = b.heap[:0]
 		for _, i := range b.next {
@@ -176,6 +198,66 @@ func (g *genOpt) sweepCandidates(uses []int32) (int64, bool) {
 	}
 	return n, false
 }
+
+// firstPassThenCandidates is deadCode's sweep when the read counts come
+// from current chains but no log says what changed (the first sweep of a
+// bundle run, or one after unlogged edits): the first pass visits every
+// instruction, as the full sweep does; the passes after it visit only
+// what a removal of the first pass can have made dead — the definitions,
+// after the removed instruction in the layout (the pass had visited
+// them), of the registers it read — in the order candidatePasses keeps,
+// so they remove what the full sweep's passes would. It returns the
+// instructions removed and whether the last pass removed nothing.
+func (g *genOpt) firstPassThenCandidates(uses []int32) (int64, bool) {
+	f := g.f
+	l := &g.deadLog
+	l.b = &g.sc.genOpt.dead
+	b := l.b
+	place := g.deadPlaces()
+	live := func(i ir.InstrID) bool { return !f.Dead[i] && f.Block[i] != ir.NoBlock }
+	b.next = b.next[:0]
+	m := int64(0)
+	for k := len(f.Layout) - 1; k >= 0; k-- {
+		blk := f.Layout[k]
+		for i := f.BlockLast[blk]; i != ir.NoInstr; {
+			prev := f.Prev[i]
+			if g.deadInstr(i, uses) {
+				g.touch(i)
+				pi := place(i)
+				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+				for _, x := range g.refs {
+					if x.Def {
+						continue
+					}
+					uses[x.Reg]--
+					for _, d := range g.du.Defs(x.Reg) {
+						if j := d.Instr; j != i && live(j) && place(j) > pi {
+							b.next = append(b.next, j)
+						}
+					}
+				}
+				f.Remove(i)
+				m++
+			}
+			i = prev
+		}
+	}
+	if m == 0 {
+		return 0, true
+	}
+	deadFirstPassSweeps.Add(1)
+	n, converged := g.candidatePasses(uses, place, 3)
+	if n > 0 {
+		deadFirstPassLater.Add(1)
+	}
+	return m + n, converged
+}
+
+// deadFirstPassSweeps counts the sweeps whose passes after the first
+// visited candidates only (firstPassThenCandidates) after a first pass
+// that removed something;
+// deadFirstPassLater counts those whose later passes removed something.
+var deadFirstPassSweeps, deadFirstPassLater atomic.Int64
 
 // heapPush and heapPop keep h a binary heap with the largest place on top.
 func heapPush(h []deadCand, c deadCand) []deadCand {

@@ -108,18 +108,23 @@ type dirtyState struct {
 
 	// This round's marks (== epoch): registers with how deep they are
 	// still followed, blocks by layout position.
-	epoch     uint32
-	regEpoch  []uint32
-	regDepth  []int8
-	blkEpoch  []uint32
-	layoutPos []int32
-	budget    int // rows the round may still follow
-	stack     []regAt
-	refs      []core.RegRef
-	irefs     []core.RegRef
-	urefs     []core.RegRef
-	seeded    int  // curSeed[:seeded] are followed already
-	duOK      bool // g.du was computed this round (rows current but for recorded edits)
+	epoch    uint32
+	regEpoch []uint32
+	regDepth []int8
+	// marked: the registers marked this round (regEpoch), each once, in
+	// the order marked: a partial round's global copy propagation takes
+	// them in register order from a heap (regHeap) instead of asking
+	// every register of the function.
+	marked, regHeap []ir.RegID
+	blkEpoch        []uint32
+	layoutPos       []int32
+	budget          int // rows the round may still follow
+	stack           []regAt
+	refs            []core.RegRef
+	irefs           []core.RegRef
+	urefs           []core.RegRef
+	seeded          int  // curSeed[:seeded] are followed already
+	duOK            bool // g.du was computed this round (rows current but for recorded edits)
 	// opaqueTouched: an opaque instruction was edited since the global
 	// walk last listed the opaque registers.
 	opaqueTouched bool
@@ -153,6 +158,7 @@ type genOptBufs struct {
 	mblk              []ir.InstrID // MergeEquivalentConditionalFlow's block lists
 	mwr               []ir.RegID
 	mergeRegs         []ir.RegID
+	marked, regHeap   []ir.RegID
 	du                duBufs    // the def-use log's (generalopt_du.go)
 	dead              deadBufs  // dead code's (generalopt_dead.go)
 	ent               []copyEnt // the local walk's facts of a block
@@ -192,6 +198,7 @@ func (g *genOpt) startDirty() {
 	g.sizeDirty(f)
 	b := &g.sc.genOpt
 	d.mergeRegs = b.mergeRegs[:0]
+	d.marked, d.regHeap = b.marked[:0], b.regHeap[:0]
 	d.prev, d.cur = b.prev[:0], b.cur[:0]
 	d.prevSeed, d.curSeed = b.prevSeed[:0], b.curSeed[:0]
 	d.prevBlk, d.curBlk = b.prevBlk[:0], b.curBlk[:0]
@@ -209,6 +216,7 @@ func (g *genOpt) stopDirty() {
 		b.prev, b.cur, b.prevSeed, b.curSeed, b.prevBlk, b.curBlk = d.prev, d.cur, d.prevSeed, d.curSeed, d.prevBlk, d.curBlk
 		b.stack, b.refs, b.irefs, b.urefs = d.stack, d.refs, d.irefs, d.urefs
 		b.mergeRegs = d.mergeRegs
+		b.marked, b.regHeap = d.marked, d.regHeap
 	}
 	d.on, d.partial, d.all = false, false, true
 }
@@ -263,6 +271,7 @@ func (g *genOpt) beginRound(round int) {
 	}
 	d.all = !d.partial
 	d.mergeRegs = d.mergeRegs[:0]
+	d.marked = d.marked[:0]
 	if d.partial {
 		d.rounds++
 	}
@@ -435,6 +444,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 		}
 	} else {
 		d.regEpoch[r], d.regDepth[r] = d.epoch, readNoAdds
+		d.marked = append(d.marked, r)
 		d.budget -= len(defs)
 		if d.budget < 0 {
 			d.all = true
@@ -563,6 +573,9 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 	if d.regEpoch[r] == d.epoch && d.regDepth[r] >= depth {
 		return
 	}
+	if d.regEpoch[r] != d.epoch {
+		d.marked = append(d.marked, r)
+	}
 	d.regEpoch[r], d.regDepth[r] = d.epoch, depth
 	d.stack = append(d.stack[:0], regAt{r, depth})
 	for len(d.stack) > 0 {
@@ -596,10 +609,52 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 					if d.regEpoch[y.Reg] == d.epoch && d.regDepth[y.Reg] >= top.d-1 {
 						continue
 					}
+					if d.regEpoch[y.Reg] != d.epoch {
+						d.marked = append(d.marked, y.Reg)
+					}
 					d.regEpoch[y.Reg], d.regDepth[y.Reg] = d.epoch, top.d-1
 					d.stack = append(d.stack, regAt{y.Reg, top.d - 1})
 				}
 			}
 		}
 	}
+}
+
+// regHeapPush and regHeapPop keep h a binary heap with the lowest
+// register on top.
+func regHeapPush(h []ir.RegID, r ir.RegID) []ir.RegID {
+	h = append(h, r)
+	k := len(h) - 1
+	for k > 0 {
+		p := (k - 1) / 2
+		if h[p] <= h[k] {
+			break
+		}
+		h[p], h[k] = h[k], h[p]
+		k = p
+	}
+	return h
+}
+
+func regHeapPop(h []ir.RegID) (ir.RegID, []ir.RegID) {
+	top := h[0]
+	last := len(h) - 1
+	h[0] = h[last]
+	h = h[:last]
+	k := 0
+	for {
+		c := 2*k + 1
+		if c >= len(h) {
+			break
+		}
+		if c+1 < len(h) && h[c+1] < h[c] {
+			c++
+		}
+		if h[k] <= h[c] {
+			break
+		}
+		h[k], h[c] = h[c], h[k]
+		k = c
+	}
+	return top, h
 }

@@ -119,10 +119,10 @@ func (g *genOpt) duRefresh() bool {
 		l.on = false
 		return false
 	}
-	// The cache drops every analysis when the edges are rebuilt, and
-	// the IR marks them stale at any change of form (SetForm: a rule
-	// rewrote an instruction), though no branch changed (the bundle's
-	// branch edits count in cfgEdits). The chains do not read edges:
+	// The cache drops every analysis when the edges are rebuilt, which
+	// an edit of a branch makes them (the bundle's branch edits count in
+	// cfgEdits; its form changes elsewhere keep the edges:
+	// SetFormSameEdges). The chains do not read edges:
 	// dropped and not recomputed since (their memory still unused),
 	// they go back to the cache once refreshed.
 	adopt := false

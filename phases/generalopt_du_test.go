@@ -3,10 +3,12 @@ package phases
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir/ptx"
+	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
 // TestGeneralOptimizeRefreshedDefUse: the chains the bundles bring up to
@@ -40,12 +42,13 @@ func TestGeneralOptimizeRefreshedDefUse(t *testing.T) {
 }
 
 // TestGeneralOptimizeDeadCandidatesSameOutput: dead code that visits
-// only what the edits since the last sweep reach (generalopt_dead.go)
-// removes what full sweeps remove: the -O3 pipeline prints the same PTX
+// only what the edits since the last sweep reach, or after a first full
+// pass only what its removals reach (generalopt_dead.go), removes what
+// full sweeps remove: the -O3 pipeline prints the same PTX
 // with every sweep a full one, on kernels where candidate sweeps happen.
 func TestGeneralOptimizeDeadCandidatesSameOutput(t *testing.T) {
 	c, _ := dirtyAndFullConfigs(t)
-	before := deadCandSweeps.Load()
+	before, beforeFirst := deadCandSweeps.Load(), deadFirstPassSweeps.Load()
 	seeds := int64(10)
 	if testing.Short() {
 		seeds = 4
@@ -72,6 +75,10 @@ func TestGeneralOptimizeDeadCandidatesSameOutput(t *testing.T) {
 	if deadCandSweeps.Load() == before {
 		t.Fatal("no dead-code sweep went over candidates only: the kernels test nothing")
 	}
+	t.Logf("first-pass sweeps %d, later passes removing %d", deadFirstPassSweeps.Load()-beforeFirst, deadFirstPassLater.Load())
+	if deadFirstPassSweeps.Load() == beforeFirst {
+		t.Fatal("no dead-code sweep went over candidates after a first pass that removed: the kernels test nothing")
+	}
 }
 
 // iteratingKernel is the generator configuration of the bundle tests'
@@ -85,4 +92,45 @@ func iteratingKernel(base, seed int64) gen.Config {
 		cfg.Inject = gen.AllKinds
 	}
 	return cfg
+}
+
+// TestGeneralOptimizeDeadLaterPass: a definition after, in the layout, the
+// instruction whose removal leaves it unread (a loop carries the value)
+// goes in the sweep's second pass, which after a first full pass visits
+// only the candidates its removals left (firstPassThenCandidates): the
+// result is the full sweeps' (both definitions of %r6 gone), and that
+// pass did the removing.
+func TestGeneralOptimizeDeadLaterPass(t *testing.T) {
+	body := `
+	mov.u32 %r5, 0;
+	mov.u32 %r6, 0;
+	mov.u32 %r30, 0;
+LOOP:
+	add.u32 %r7, %r6, 1;
+	add.u32 %r6, %r5, 3;
+	add.u32 %r5, %r5, 1;
+	add.u32 %r30, %r30, %r5;
+	setp.lt.u32 %p1, %r5, %r1;
+	@%p1 bra LOOP;
+`
+	var out [2]string
+	for k, full := range []bool{false, true} {
+		deadFullSweeps = full
+		later := deadFirstPassLater.Load()
+		before, after, got, _ := runSubs(t, genOptKernel(body), "k", []subPass{spCopyProp, spDead})
+		deadFullSweeps = false
+		out[k] = got
+		for _, gone := range []string{"%r7", "%r6"} {
+			if strings.Contains(got, gone) {
+				t.Errorf("full sweeps %v: %s should be gone:\n%s", full, gone, got)
+			}
+		}
+		if !full && deadFirstPassLater.Load() == later {
+			t.Error("no pass after the first removed anything: the test tests nothing")
+		}
+		simtest.CheckEquivalent(t, before, after, 4)
+	}
+	if out[0] != out[1] {
+		t.Errorf("candidate passes:\n%s\nfull sweeps:\n%s", out[0], out[1])
+	}
 }

@@ -174,7 +174,7 @@ func (g *genOpt) mergeEquivalent() int64 {
 					}
 					g.touch(j)
 					f.SetOps(j, []ir.Operand{dst, ir.RegOp(di)})
-					f.SetForm(j, ir.Form{Op: ir.OpMov, Type: t})
+					f.SetFormSameEdges(j, ir.Form{Op: ir.OpMov, Type: t})
 					n++
 				}
 				break // the nearest one of the shape decides

@@ -191,5 +191,5 @@ func (g *genOpt) reuse(i ir.InstrID, _ ...val) {
 	e := f.Ops(g.reuseE)[0].Reg()
 	t := intType(f.RegType[dst.Reg()].Bits(), f.Type[i].IsSigned())
 	f.SetOps(i, []ir.Operand{dst, ir.RegOp(e), immOperandFor(f, t, g.reuseC)})
-	f.SetForm(i, ir.Form{Op: ir.OpAdd, Type: t})
+	f.SetFormSameEdges(i, ir.Form{Op: ir.OpAdd, Type: t})
 }

@@ -336,7 +336,7 @@ func (g *genOpt) toCopy(i ir.InstrID, v val) {
 		t = ir.Type(bitTypeOf(t.Bits()))
 	}
 	f.SetOps(i, []ir.Operand{dst, v.o})
-	f.SetForm(i, ir.Form{Op: ir.OpMov, Type: t})
+	f.SetFormSameEdges(i, ir.Form{Op: ir.OpMov, Type: t})
 }
 
 func bitTypeOf(w int) ir.Type {
@@ -359,7 +359,7 @@ func (g *genOpt) toConst(i ir.InstrID, c uint64) {
 	t := dstType(f, i)
 	c &= widthMask(t)
 	f.SetOps(i, []ir.Operand{dst, g.immOperand(t, c)})
-	f.SetForm(i, ir.Form{Op: ir.OpMov, Type: movTypeFor(t)})
+	f.SetFormSameEdges(i, ir.Form{Op: ir.OpMov, Type: movTypeFor(t)})
 }
 
 // immOperand makes the immediate of value c (bits of type t) in the form
@@ -401,7 +401,7 @@ func (g *genOpt) toForm(i ir.InstrID, d ir.Form, srcs ...val) {
 		ops = append(ops, v.o)
 	}
 	f.SetOps(i, ops)
-	f.SetForm(i, d)
+	f.SetFormSameEdges(i, d)
 }
 
 // remove deletes instruction i.
