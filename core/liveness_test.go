@@ -432,3 +432,35 @@ func TestPressureRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestOutSetHas: OutSet.Has, which answers a block-local register from
+// the liveness's bitmap of global registers without searching the
+// segment, agrees with IsLiveOut for every block and register of random
+// functions (block-local registers among them, which the test counts).
+func TestOutSetHas(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	local, dense := 0, 0
+	for k := range 300 {
+		f := testgen.Random(rng, testgen.RandomConfig{Blocks: 1 + rng.IntN(16), Regs: 1 + rng.IntN(40), MaxInstrs: rng.IntN(9)})
+		l := ComputeLiveness(f, LiveOptions{})
+		if l.Method != Dense {
+			continue
+		}
+		dense++
+		var o OutSet
+		for b := range f.NumBlocks() {
+			l.Out(ir.BlockID(b), &o)
+			for r := range f.NumRegs() {
+				if l.Global[r] < 0 {
+					local++
+				}
+				if got, want := o.Has(ir.RegID(r)), l.IsLiveOut(ir.BlockID(b), ir.RegID(r)); got != want {
+					t.Fatalf("case %d: block %d register %d: Has %v, IsLiveOut %v", k, b, r, got, want)
+				}
+			}
+		}
+	}
+	if local == 0 || dense == 0 {
+		t.Fatalf("%d dense liveness, %d block-local registers met", dense, local)
+	}
+}
