@@ -161,6 +161,10 @@ type Liveness struct {
 
 	order []ir.BlockID // solve order: reachable blocks in RPO, then the rest
 	slots []uint8      // 32-bit slots of each register
+	// globBits: a bit per register, set for the global ones (Global >= 0):
+	// OutSet.Has answers a block-local register from it, a bitmap small
+	// enough to stay cached, without searching the segment's registers.
+	globBits []uint64
 	// LiveOutRegs's duplicate filter (a stamp per register).
 	seen   []uint32
 	seenSt uint32
@@ -197,6 +201,7 @@ type liveBuf struct {
 	gen, kill blockSets
 	global    []bool
 	glob      []int32
+	globBits  []uint64
 	globRegs  []ir.RegID
 	reach     []int32
 	back      []bool
@@ -346,9 +351,12 @@ func prepareLiveness(old *Liveness, f *ir.Func, opt LiveOptions) (*Liveness, blo
 	ng := l.FileStart[ir.NumFiles]
 	buf.globRegs = grow(buf.globRegs, ng)
 	l.GlobalRegs = buf.globRegs
+	buf.globBits = grow(buf.globBits, (nr+63)/64)
+	l.globBits = buf.globBits
 	next := l.FileStart
 	for r := range nr {
 		if global[r] {
+			l.globBits[r>>6] |= 1 << (r & 63)
 			g := next[l.Files[r]]
 			next[l.Files[r]]++
 			l.Global[r] = int32(g)
@@ -1228,6 +1236,9 @@ func (o *OutSet) Has(r ir.RegID) bool {
 	if o.words == nil {
 		_, ok := slices.BinarySearch(o.list, r)
 		return ok
+	}
+	if k := int(r >> 6); k < len(o.l.globBits) && o.l.globBits[k]&(1<<(r&63)) == 0 {
+		return false // block-local (a bit stays set if Shrink makes it so)
 	}
 	x, ok := searchRegs(o.regs, r)
 	return ok && o.words[x>>5]&(1<<(x&31)) != 0

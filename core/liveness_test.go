@@ -413,7 +413,7 @@ func TestPressureRandom(t *testing.T) {
 				files[r] = ir.File(rng.IntN(int(ir.NumFiles)))
 			}
 		}
-		for _, opt := range []LiveOptions{{Files: files}, {Files: files, MemBudget: -1}} {
+		for _, opt := range []LiveOptions{{Files: files}, {Files: files, MemBudget: -1}, {Files: files, segBlocks: 1}} {
 			l := ComputeLiveness(f, opt)
 			want, wantAt := refPressure(f, l, ref)
 			if got := RegisterPressure(l); got != want {
@@ -430,5 +430,55 @@ func TestPressureRandom(t *testing.T) {
 				t.Fatalf("case %d (%s): trace saw %d of %d instructions, max %+v", k, l.Method, seen, len(wantAt), got)
 			}
 		}
+	}
+}
+
+// TestOutSetHas: OutSet.Has, which answers a block-local register from
+// the liveness's bitmap of global registers without searching the
+// segment, and the pressure walker's lookup in its segment directory
+// (has, the directory rebuilt as the blocks' segments change) agree with
+// IsLiveOut for every block and register of random functions, in one
+// segment and in segments of one block (block-local registers, searches
+// before the directory and directories built among them, which the test
+// counts).
+func TestOutSetHas(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	local, dense, rebuilt, searched := 0, 0, 0, 0
+	for k := range 300 {
+		f := testgen.Random(rng, testgen.RandomConfig{Blocks: 1 + rng.IntN(16), Regs: 1 + rng.IntN(40), MaxInstrs: rng.IntN(9)})
+		for _, opt := range []LiveOptions{{}, {segBlocks: 1}} {
+			l := ComputeLiveness(f, opt)
+			if l.Method != Dense {
+				continue
+			}
+			dense++
+			var o OutSet
+			w := NewPressureWalker(l, nil)
+			for b := range ir.BlockID(f.NumBlocks()) {
+				l.Out(b, &o)
+				w.enter(b)
+				for r := range ir.RegID(f.NumRegs()) {
+					if w.dirSeg != w.curSeg && w.searched >= len(w.out.regs)/8 && l.Global[r] >= 0 {
+						rebuilt++ // has builds the directory
+					}
+					if l.Global[r] < 0 {
+						local++
+					}
+					want := l.IsLiveOut(b, r)
+					if got := o.Has(r); got != want {
+						t.Fatalf("case %d: block %d register %d: Has %v, IsLiveOut %v", k, b, r, got, want)
+					}
+					if w.dirSeg != w.curSeg && l.Global[r] >= 0 {
+						searched++
+					}
+					if got := w.has(r); got != want {
+						t.Fatalf("case %d: block %d register %d: the walker's has %v, IsLiveOut %v", k, b, r, got, want)
+					}
+				}
+			}
+		}
+	}
+	if local == 0 || dense == 0 || rebuilt <= dense || searched == 0 {
+		t.Fatalf("%d dense liveness, %d block-local registers met, %d directories built, %d searches", dense, local, rebuilt, searched)
 	}
 }

@@ -119,8 +119,21 @@ type PressureWalker struct {
 	st      uint32
 	weights outWeights
 	out     OutSet
-	refs    []RegRef
-	extra   []ir.RegID
+	// dir: the registers of segment dirSeg−1 (0: none) with their numbers
+	// in it, an open-addressing table (reg+1, number) of twice their
+	// count at least, for the live-out lookups of its blocks (has): one
+	// probe, where a binary search over the segment's sorted registers
+	// took a dependent load per halving. It is built once the walk has
+	// searched the current segment (curSeg−1) an eighth of its registers'
+	// count of times (searched): about what the building costs, so a walk
+	// of a few blocks here and there pays at most twice its searches.
+	dir      []dirEntry
+	dirSeg   int32
+	curSeg   int32
+	searched int
+	dirShift uint8
+	refs     []RegRef
+	extra    []ir.RegID
 }
 
 // NewPressureWalker returns a walker over l's blocks with registers
@@ -149,6 +162,7 @@ func NewPressureWalkerInto(old *PressureWalker, l *Liveness, files []ir.File) *P
 	w := old
 	w.l, w.files = l, files
 	w.weights.reset(l, files)
+	w.dirSeg, w.curSeg = 0, 0 // the segments may be another liveness's
 	return w
 }
 
@@ -175,7 +189,7 @@ func (w *PressureWalker) Block(b ir.BlockID, each func(i ir.InstrID, live [ir.Nu
 		if v := state[r]; v>>1 == st {
 			return v&1 != 0
 		}
-		v := out.Has(r)
+		v := w.has(r)
 		state[r] = st << 1
 		if v {
 			state[r] |= 1
@@ -202,7 +216,7 @@ func (w *PressureWalker) Block(b ir.BlockID, each func(i ir.InstrID, live [ir.Nu
 		}
 	}
 	refs, extra := w.refs, w.extra
-	l.Out(b, out)
+	w.enter(b)
 	cnt = w.weights.count(l, b, out)
 	record(ir.NoInstr)
 	for i := f.BlockLast[b]; i != ir.NoInstr; i = f.Prev[i] {
@@ -245,6 +259,75 @@ func (w *PressureWalker) Block(b ir.BlockID, each func(i ir.InstrID, live [ir.Nu
 	}
 	w.refs, w.extra = refs, extra
 	return p
+}
+
+// dirEntry is a register of the directory's segment (reg+1; 0: an empty
+// slot) and its number there.
+type dirEntry struct {
+	reg1, x uint32
+}
+
+// buildDir fills the directory with the segment's registers regs.
+func (w *PressureWalker) buildDir(regs []ir.RegID) {
+	n := 16
+	for n < 2*len(regs) {
+		n <<= 1
+	}
+	if cap(w.dir) < n {
+		w.dir = make([]dirEntry, n)
+	}
+	w.dir = w.dir[:n]
+	clear(w.dir)
+	w.dirShift = uint8(32 - bits.TrailingZeros(uint(n)))
+	mask := uint32(n - 1)
+	for x, r := range regs {
+		k := (uint32(r) * 0x9E3779B1) >> w.dirShift
+		for w.dir[k].reg1 != 0 {
+			k = (k + 1) & mask
+		}
+		w.dir[k] = dirEntry{reg1: uint32(r) + 1, x: uint32(x)}
+	}
+}
+
+// enter fills w.out with b's live-out set and notes b's segment.
+func (w *PressureWalker) enter(b ir.BlockID) {
+	l := w.l
+	l.Out(b, &w.out)
+	if w.out.words != nil {
+		if k := l.segOf[b] + 1; w.curSeg != k {
+			w.curSeg, w.searched = k, 0
+		}
+	}
+}
+
+// has is w.out.Has(r), from the directory when the set is dense.
+func (w *PressureWalker) has(r ir.RegID) bool {
+	o := &w.out
+	if o.words == nil {
+		return o.Has(r)
+	}
+	if k := int(r >> 6); k < len(o.l.globBits) && o.l.globBits[k]&(1<<(r&63)) == 0 {
+		return false // block-local
+	}
+	if w.dirSeg != w.curSeg {
+		if w.searched < len(o.regs)/8 {
+			w.searched++
+			x, ok := searchRegs(o.regs, r)
+			return ok && o.words[x>>5]&(1<<(x&31)) != 0
+		}
+		w.buildDir(o.regs)
+		w.dirSeg = w.curSeg
+	}
+	mask := uint32(len(w.dir) - 1)
+	for k := (uint32(r) * 0x9E3779B1) >> w.dirShift; ; k = (k + 1) & mask {
+		e := w.dir[k]
+		if e.reg1 == 0 {
+			return false
+		}
+		if e.reg1 == uint32(r)+1 {
+			return o.words[e.x>>5]&(1<<(e.x&31)) != 0
+		}
+	}
 }
 
 // outWeights counts the slots per file of live-out sets: for each segment

@@ -133,6 +133,13 @@ type gvnTest struct {
 	all              bool
 	recorded, redone int64
 	chains           int8
+	// noFacts: read the registers' facts from where they are kept
+	// (RegVec, RegType, the parameters, the SSA versions, the opaque
+	// marks, the chains) instead of the facts column.
+	noFacts bool
+	// facts counts, over the registers of the runs with the facts, those
+	// opaque, multi-version, not plain, with two definitions or more.
+	facts [4]int64
 }
 
 // gvnCseWith is GvnCse under a test's hold (gt nil: as the pipeline runs
@@ -221,6 +228,14 @@ type gvn struct {
 	lpos     []int32
 	blockEnd []int32
 	opaque   []bool // registers an opaque instruction names
+	// facts[r]: what the walk asks of register r that no edit of the
+	// phase changes (regFact bits), one byte per register filled in one
+	// sequential pass before the walk (buildFacts). The walk met these in
+	// half a dozen register-indexed arrays (RegVec, RegType, the SSA
+	// versions, the opaque marks, the chains' row starts), each a cache
+	// miss per register on a large function, whose registers neighbouring
+	// instructions name far apart; nil under a test's noFacts.
+	facts []uint8
 
 	// rs[r]: what the walk knows of register r (gvnRegState: the current
 	// block's state and the dominator-scoped alias side by side, one
@@ -361,6 +376,9 @@ func (g *gvn) run() int64 {
 	}
 	if g.mode == 2 {
 		g.ebbPre()
+	}
+	if g.test == nil || !g.test.noFacts {
+		g.buildFacts()
 	}
 	// seq and keyStart are read only for instructions the walk has
 	// numbered (the current one, table entries), each written first
@@ -513,10 +531,10 @@ func (g *gvn) block(b ir.BlockID) int64 {
 				// i is now "mov %dL, %dE" with %dE's only definition e
 				// dominating it: when i is also %dL's only definition,
 				// later keys may see through it.
-				if dl := f.Ops(i)[0].Reg(); g.defCount(dl) == 1 && !g.opaque[dl] {
+				if dl := f.Ops(i)[0].Reg(); g.defCount(dl) == 1 && !g.isOpaque(dl) {
 					g.setGlobalAlias(dl, f.Ops(e)[0].Reg(), i)
 				}
-			} else if g.ssa != nil && g.ssa.multiVersion(f.Ops(i)[0].Reg()) {
+			} else if g.multiVersion(f.Ops(i)[0].Reg()) {
 				// In SSA form a version of a register written several
 				// times leads nothing: reading it later would keep it
 				// live across the register's other versions, and
@@ -563,7 +581,7 @@ func (g *gvn) copyOf(i ir.InstrID) (ir.RegID, bool) {
 		return ir.NoReg, false
 	}
 	d, s := ops[0].Reg(), ops[1].Reg()
-	if !g.plainReg(d) || !g.plainReg(s) || !regsInterchangeable(f.RegType[d], f.RegType[s]) {
+	if !g.isPlain(d) || !g.isPlain(s) || !regsInterchangeable(f.RegType[d], f.RegType[s]) {
 		return ir.NoReg, false
 	}
 	return s, true
@@ -573,13 +591,13 @@ func (g *gvn) copyOf(i ir.InstrID) (ir.RegID, bool) {
 // of d, makes d equal s wherever c dominates, when s has no definition
 // or one that strictly dominates c (GeneralOptimize's global copy rule).
 func (g *gvn) setGlobalAlias(d, s ir.RegID, c ir.InstrID) {
-	if g.opaque[d] || g.opaque[s] {
+	if g.isOpaque(d) || g.isOpaque(s) {
 		return
 	}
-	switch e, n := g.onlyDef(s); n {
+	switch g.defCount(s) {
 	case 0:
 	case 1:
-		if !g.before(e, c) {
+		if e, _ := g.onlyDef(s); !g.before(e, c) {
 			return
 		}
 	default:
@@ -659,6 +677,9 @@ func (g *gvn) onlyDef(r ir.RegID) (ir.InstrID, int) {
 
 // defCount is onlyDef's count.
 func (g *gvn) defCount(r ir.RegID) int {
+	if g.facts != nil && g.du != nil {
+		return int(g.facts[r] & factDefs)
+	}
 	_, n := g.onlyDef(r)
 	return n
 }
@@ -718,10 +739,7 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	}
 	ops := f.Ops(i)
 	if len(ops) < 2 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() || ops[0].Flags() != 0 ||
-		!g.plainReg(ops[0].Reg()) {
-		return 0, false
-	}
-	if _, ok := gvnMovType(f.RegType[ops[0].Reg()]); !ok {
+		!g.plainDest(ops[0].Reg()) {
 		return 0, false
 	}
 	g.refs = core.AppendRegRefs(f, i, g.refs[:0])
@@ -828,20 +846,29 @@ func (g *gvn) globalCandidate(e ir.InstrID) bool {
 		return false
 	}
 	d := f.Ops(e)[0].Reg()
-	if de, n := g.onlyDef(d); n != 1 || de != e || g.opaque[d] {
-		return false
-	}
-	if g.ssa != nil && g.ssa.multiVersion(d) {
-		return false
-	}
-	return g.keyRegs(e, func(r ir.RegID) bool {
-		if g.opaque[r] {
+	if g.facts != nil && g.du != nil {
+		// e defines d, so d's only definition, when it has one, is e
+		// (the chains list every definition; the phase adds none).
+		if g.facts[d]&(factDefs|factOpaque|factMulti) != 1 {
 			return false
 		}
-		switch d, n := g.onlyDef(r); n {
+	} else {
+		if de, n := g.onlyDef(d); n != 1 || de != e || g.isOpaque(d) {
+			return false
+		}
+		if g.multiVersion(d) {
+			return false
+		}
+	}
+	return g.keyRegs(e, func(r ir.RegID) bool {
+		if g.isOpaque(r) {
+			return false
+		}
+		switch g.defCount(r) {
 		case 0:
 			return true
 		case 1:
+			d, _ := g.onlyDef(r)
 			return g.before(d, e)
 		}
 		return false
@@ -928,6 +955,111 @@ func gvnMovType(t ir.Type) (ir.Type, bool) {
 
 func (g *gvn) plainReg(r ir.RegID) bool {
 	return g.f.RegVec[r] == 0 && g.f.RegParam(r) == ir.NoSym
+}
+
+// The bits of gvn.facts: factDefs, r's definitions (0, 1, or 2 for two or
+// more; filled with the chains only: onlyDef's count); factOpaque, an
+// opaque instruction names r (modes 2 up); factMulti, in SSA form a
+// version of a register written several times (ssaState.multiVersion);
+// factPlain, plainReg; factMovType, gvnMovType accepts r's type.
+const (
+	factDefs    = 3
+	factOpaque  = 1 << 2
+	factMulti   = 1 << 3
+	factPlain   = 1 << 4
+	factMovType = 1 << 5
+)
+
+// buildFacts fills g.facts, registers in order (after the layout scan,
+// which marks the opaque registers): each array it reads, it reads
+// sequentially.
+func (g *gvn) buildFacts() {
+	f := g.f
+	n := f.NumRegs()
+	g.facts = takeRaw[uint8](g.sc, n)
+	nd := 0
+	if g.du != nil {
+		nd = g.du.NumRegs()
+	}
+	for r := range n {
+		x := uint8(0)
+		if f.RegVec[r] == 0 {
+			x |= factPlain
+		}
+		if _, ok := gvnMovType(f.RegType[r]); ok {
+			x |= factMovType
+		}
+		if g.opaque != nil && g.opaque[r] {
+			x |= factOpaque
+		}
+		if r < nd {
+			// the row's length: its start and the next, read in order
+			x |= uint8(min(len(g.du.Defs(ir.RegID(r))), 2))
+		}
+		g.facts[r] = x
+	}
+	if g.ssa != nil {
+		for r := range n {
+			if g.ssa.multiVersion(ir.RegID(r)) {
+				g.facts[r] |= factMulti
+			}
+		}
+	}
+	// A parameter's register is not plain (RegParam).
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if pr, ok := f.ParamReg(id); ok && int(pr) < n {
+				g.facts[pr] &^= factPlain
+			}
+		}
+	}
+	if t := g.test; t != nil {
+		for _, x := range g.facts {
+			for k, bit := range [4]uint8{factOpaque, factMulti, factPlain, 2} {
+				if (x&bit != 0) != (k == 2) {
+					t.facts[k]++
+				}
+			}
+		}
+	}
+}
+
+// isPlain is plainReg, from the facts when the walk has them.
+func (g *gvn) isPlain(r ir.RegID) bool {
+	if g.facts != nil {
+		return g.facts[r]&factPlain != 0
+	}
+	return g.plainReg(r)
+}
+
+// plainDest: r may be a candidate's destination (plainReg, and a mov can
+// write its type).
+func (g *gvn) plainDest(r ir.RegID) bool {
+	if g.facts != nil {
+		return g.facts[r]&(factPlain|factMovType) == factPlain|factMovType
+	}
+	if !g.plainReg(r) {
+		return false
+	}
+	_, ok := gvnMovType(g.f.RegType[r])
+	return ok
+}
+
+// isOpaque: an opaque instruction names r (modes 2 up).
+func (g *gvn) isOpaque(r ir.RegID) bool {
+	if g.facts != nil {
+		return g.facts[r]&factOpaque != 0
+	}
+	return g.opaque[r]
+}
+
+// multiVersion: in SSA form, r is a version of a register written
+// several times.
+func (g *gvn) multiVersion(r ir.RegID) bool {
+	if g.facts != nil {
+		return g.facts[r]&factMulti != 0
+	}
+	return g.ssa != nil && g.ssa.multiVersion(r)
 }
 
 func mix(h, v uint64) uint64 {

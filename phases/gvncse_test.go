@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/gen"
 	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
 
@@ -529,5 +531,105 @@ func TestGvnDefTables(t *testing.T) {
 	}
 	if declined == 0 && !testing.Short() {
 		t.Errorf("no commoning declined: the kernels do not test the interval ends")
+	}
+}
+
+// TestGvnFacts: GvnCse and LateOriCommoning give the same results and
+// counters reading the registers' facts from the column buildFacts fills
+// and from where they are kept (RegVec, RegType, the parameters, the SSA
+// versions, the opaque marks, the chains or the layout scan's tables), on
+// generated kernels under -O3, with frames and injected redundancy among
+// them; the kernels hold multi-version registers and registers with
+// several definitions (no vector or parameter register, which
+// TestGvnFactsRegisters covers).
+func TestGvnFacts(t *testing.T) {
+	skipUnderRace(t)
+	kernels := gvnHeldKernels()
+	for s := range int64(4) {
+		kernels = append(kernels, gen.Config{Seed: 70 + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
+	}
+	var seen [4]int64
+	for _, kc := range kernels {
+		for _, chains := range []int8{1, -1} {
+			var text [2]string
+			var counts [2][5]int64
+			for k, off := range []bool{false, true} {
+				gt, lt := &gvnTest{chains: chains, noFacts: off}, &gvnTest{chains: chains, noFacts: off}
+				text[k], counts[k] = runGvnHeld(t, kc, gt, lt)
+				for j := range seen {
+					seen[j] += gt.facts[j] + lt.facts[j]
+				}
+			}
+			if text[0] != text[1] {
+				t.Fatalf("kernel %+v (chains %d): the result differs with the facts column", kc, chains)
+			}
+			if counts[0] != counts[1] {
+				t.Fatalf("kernel %+v (chains %d): counters %v with the facts, %v without", kc, chains, counts[0], counts[1])
+			}
+			if counts[0][0] == 0 || counts[0][3] == 0 {
+				t.Errorf("kernel %+v: counters %v: a phase commoned nothing", kc, counts[0])
+			}
+		}
+	}
+	t.Logf("registers opaque %d, multi-version %d, not plain %d, several definitions %d", seen[0], seen[1], seen[2], seen[3])
+	if seen[1] == 0 || seen[3] == 0 {
+		t.Errorf("facts %v: the kernels do not exercise every fact", seen)
+	}
+}
+
+// TestGvnFactsRegisters: every fact of the column buildFacts fills
+// matches the register's own records, register by register, on a module
+// with .reg parameters (not plain), a vector register (declared: not
+// plain), a predicate and a register written twice, with opaque marks set
+// on every third register.
+func TestGvnFactsRegisters(t *testing.T) {
+	src := `.version 7.8
+.target sm_80
+.address_size 64
+
+.func (.reg .b32 ret) addmul (.reg .b32 x, .reg .b32 y)
+{
+	.reg .b32 %r<4>;
+	.reg .v2 .b32 %v;
+	.reg .pred %p;
+	add.s32 %r1, x, y;
+	sub.s32 %r2, x, y;
+	xor.b32 %r3, %r2, x;
+	setp.lt.s32 %p, %r2, 4;
+	@%p add.s32 %r1, %r1, 1;
+	mul.lo.s32 ret, %r1, %r3;
+	ret;
+}
+`
+	m, err := ptx.Parse("facts.ptx", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	du := core.ComputeDefUse(f)
+	g := &gvn{f: f, sc: NewScratch(), du: du, opaque: make([]bool, f.NumRegs())}
+	for r := range g.opaque {
+		g.opaque[r] = r%3 == 0
+	}
+	g.buildFacts()
+	facts := g.facts
+	notPlain, several := 0, 0
+	for r := range ir.RegID(f.NumRegs()) {
+		g.facts = facts
+		got := [4]any{g.isPlain(r), g.plainDest(r), g.isOpaque(r), g.defCount(r)}
+		g.facts = nil
+		want := [4]any{g.isPlain(r), g.plainDest(r), g.isOpaque(r), g.defCount(r)}
+		if got != want {
+			t.Errorf("register %d: facts %v, records %v", r, got, want)
+		}
+		if !g.isPlain(r) {
+			notPlain++
+		}
+		if g.defCount(r) > 1 {
+			several++
+		}
+	}
+	if notPlain < 4 || several == 0 {
+		t.Errorf("%d registers not plain (want the parameters and the vector), %d with several definitions", notPlain, several)
 	}
 }
