@@ -137,6 +137,17 @@ type gvnTest struct {
 	// (RegVec, RegType, the parameters, the SSA versions, the opaque
 	// marks, the chains) instead of the facts column.
 	noFacts bool
+	// noPath: the dominator-scoped rule asks whether a key register's
+	// definition dominates the candidate with before (the instruction's
+	// block, the dominator tree) instead of the walk's path (openDef);
+	// checkPath: both, counting in pathChecked the answers compared and
+	// failing the run (pathDiffer) when they differ.
+	noPath, checkPath       bool
+	pathChecked, pathDiffer int64
+	// byClock: with checkPath, the instruction the main walk numbered k
+	// at k-1, so that the check also asks about instructions off the
+	// path (siblings' subtrees the walk has left).
+	byClock []ir.InstrID
 	// facts counts, over the registers of the runs with the facts, those
 	// opaque, multi-version, not plain, with two definitions or more.
 	facts [4]int64
@@ -270,10 +281,60 @@ type gvn struct {
 	// is whole and right on its own, and the drain only finds more.
 	poll *poller
 
+	// path: the blocks of the main walk's current dominator-tree path,
+	// root first, each with the sequence numbers of its instructions
+	// (first, last; the current block's last is still open), for
+	// openDef.
+	path []gvnSpan
+
 	// press: the register pressure estimate (gvnpressure.go), set up
 	// at the first commoning (pressInit).
 	press     *gvnPressure
 	pressInit bool
+}
+
+// gvnSpan is a block of the walk's path: the sequence numbers of its
+// first instruction and of its last (last < first: none).
+type gvnSpan struct{ first, last uint32 }
+
+// openDef reports whether the instruction the main walk numbered c (a
+// register's lastDef; 0: not met yet) strictly dominates the
+// instruction the walk is at: the walk visits the dominator tree in
+// pre-order and numbers a block's instructions consecutively, so an
+// instruction it has met dominates the current one exactly when its
+// block is still on the path (an instruction of the current block
+// precedes the current one). This is before(d, e) for d the
+// instruction numbered c and e the current one, answered from the
+// sequence number resolve or the facts have just brought into cache
+// rather than from d's block, deleted flag and dominator-tree numbers,
+// which miss the cache on a large function. The path's blocks are
+// searched from the top (the current block first, then doubling steps
+// up, then halving): a key's register is usually defined near.
+func (g *gvn) openDef(c uint32) bool {
+	p := g.path
+	top := len(p) - 1
+	if c == 0 || top < 0 {
+		return false
+	}
+	if p[top].first <= c {
+		return true
+	}
+	// p[hi].first > c; the root's first is 1 <= c, so p[0] qualifies
+	hi, lo := top, top-1
+	for step := 1; lo > 0 && p[lo].first > c; {
+		hi = lo
+		step <<= 1
+		lo = max(top-step, 0)
+	}
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if p[m].first <= c {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return c <= p[lo].last
 }
 
 // gvnRegState is the walk's per-register state, 16 bytes read together
@@ -436,6 +497,10 @@ func (g *gvn) run() int64 {
 	// the walk holds at most two frames per block (its exit, and itself
 	// while its siblings wait)
 	stack := append(take[frame](g.sc, 2*g.f.NumBlocks()+2)[:0], frame{b: g.dom.Root})
+	g.path = takeRaw[gvnSpan](g.sc, g.f.NumBlocks()+1)[:0]
+	if t := g.test; t != nil {
+		t.byClock = t.byClock[:0] // this function's (a test runs a module's)
+	}
 	for len(stack) > 0 {
 		if g.poll.stop() {
 			return n
@@ -445,10 +510,13 @@ func (g *gvn) run() int64 {
 		if fr.exit {
 			g.global.undo(fr.mark)
 			g.mask = fr.mask
+			g.path = g.path[:len(g.path)-1]
 			continue
 		}
 		stack = append(stack, frame{b: fr.b, mark: len(g.global.log), mask: g.mask, exit: true})
+		g.path = append(g.path, gvnSpan{first: g.clock + 1, last: ^uint32(0)})
 		n += g.block(fr.b)
+		g.path[len(g.path)-1].last = g.clock
 		kids := g.dom.Children(fr.b)
 		for j := len(kids) - 1; j >= 0; j-- {
 			stack = append(stack, frame{b: kids[j]})
@@ -505,6 +573,9 @@ func (g *gvn) block(b ir.BlockID) int64 {
 	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 		g.clock++
 		g.seq[i] = g.clock
+		if t := g.test; t != nil && t.checkPath && !g.draining {
+			t.byClock = append(t.byClock, i)
+		}
 		if f.InstrProps(i).Has(ir.POpaque) {
 			// It may write more than it marks: forget the block so far,
 			// its copies included.
@@ -868,8 +939,31 @@ func (g *gvn) globalCandidate(e ir.InstrID) bool {
 		case 0:
 			return true
 		case 1:
-			d, _ := g.onlyDef(r)
-			return g.before(d, e)
+			// r's only definition was met by the walk at lastDef,
+			// if at all (globalCandidate runs in the main walk only)
+			if t := g.test; t != nil && (t.noPath || t.checkPath) {
+				d, _ := g.onlyDef(r)
+				ok := g.before(d, e)
+				if t.checkPath {
+					t.pathChecked++
+					if ok != g.openDef(g.rs[r].lastDef) {
+						t.pathDiffer++
+					}
+					// and for a spread of instructions met before
+					n := uint32(len(t.byClock))
+					for _, c := range [...]uint32{1, n / 3, n / 2, n - n/7, n - 2, n - 1} {
+						if c == 0 || c >= n { // (n is e itself)
+							continue
+						}
+						t.pathChecked++
+						if g.before(t.byClock[c-1], e) != g.openDef(c) {
+							t.pathDiffer++
+						}
+					}
+				}
+				return ok
+			}
+			return g.openDef(g.rs[r].lastDef)
 		}
 		return false
 	})
