@@ -337,6 +337,26 @@ func (g *gvn) openDef(c uint32) bool {
 	return c <= p[lo].last
 }
 
+// dominatesAt is before(d, x) for x the instruction the walk is at and
+// d, numbered c, the only definition of a register: in the main walk
+// from the path (openDef), in the drain (no path) from before.
+func (g *gvn) dominatesAt(d ir.InstrID, c uint32, x ir.InstrID) bool {
+	if g.draining {
+		return g.before(d, x)
+	}
+	if t := g.test; t != nil && (t.noPath || t.checkPath) {
+		ok := g.before(d, x)
+		if t.checkPath {
+			t.pathChecked++
+			if ok != g.openDef(c) {
+				t.pathDiffer++
+			}
+		}
+		return ok
+	}
+	return g.openDef(c)
+}
+
 // gvnRegState is the walk's per-register state, 16 bytes read together
 // (one cache line per register on large functions, where the walk's
 // register accesses miss the cache): the sequence number of r's latest
@@ -770,7 +790,7 @@ func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
 			r = st.alias1 - 1
 			continue
 		}
-		if st.gsrc1 != 0 && g.before(st.def1-1, x) {
+		if st.gsrc1 != 0 && g.dominatesAt(st.def1-1, st.lastDef, x) {
 			r = st.gsrc1 - 1
 			continue
 		}
