@@ -142,6 +142,9 @@ type gvnTest struct {
 	// block, the dominator tree) instead of the walk's path (openDef);
 	// checkPath: both, counting in pathChecked the answers compared and
 	// failing the run (pathDiffer) when they differ.
+	// fieldKeys: sameKey compares the instructions' columns, not the
+	// keys' headers.
+	fieldKeys               bool
 	noPath, checkPath       bool
 	pathChecked, pathDiffer int64
 	// byClock: with checkPath, the instruction the main walk numbered k
@@ -319,6 +322,9 @@ func (g *gvn) openDef(c uint32) bool {
 	if p[top].first <= c {
 		return true
 	}
+	if c <= p[0].last {
+		return true // the root's: the entry block's values are read everywhere
+	}
 	// p[hi].first > c; the root's first is 1 <= c, so p[0] qualifies
 	hi, lo := top, top-1
 	for step := 1; lo > 0 && p[lo].first > c; {
@@ -466,9 +472,10 @@ func (g *gvn) run() int64 {
 	g.seq = takeRaw[uint32](g.sc, f.NumInstrs())
 	g.keyStart = takeRaw[int32](g.sc, f.NumInstrs())
 	g.keyInner = takeRaw[bool](g.sc, f.NumInstrs())
-	// the candidates' source words: at most every operand word once,
-	// each written before it is read (key)
-	g.keyOps = takeRaw[ir.Operand](g.sc, len(f.Operands))[:0]
+	// the candidates' headers and source words: at most every operand
+	// word once plus a header per instruction, each written before it is
+	// read (key, sameKey)
+	g.keyOps = takeRaw[ir.Operand](g.sc, len(f.Operands)+keyHeader*f.NumInstrs())[:0]
 	// The local table is emptied at the end of every block (block adds
 	// no instruction), so it holds one block's candidates at most: sized
 	// for the longest block, it stays in cache where one sized for the
@@ -851,7 +858,15 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 		inner = inner || !x.Def && (x.Loc.InList() || x.Loc.IsGuard())
 	}
 	g.keyInner[i] = inner
-	// The key's sources: registers replaced by what they stand for.
+	// The key's header (keyHeader) and sources: registers replaced by
+	// what they stand for.
+	c := uint32(len(ops))
+	if g.commutes(i) {
+		c |= 1 << 16
+	}
+	g.keyOps = append(g.keyOps, ir.Operand(f.Mnemonic[i]),
+		ir.Operand(uint32(f.Op[i])|uint32(f.Type[i])<<16|uint32(f.Type2[i])<<24),
+		ir.Operand(uint32(f.Space[i])|c<<8), f.Guard[i])
 	g.keyStart[i] = int32(len(g.keyOps))
 	for _, o := range ops[1:] {
 		if o.Kind() == ir.KReg {
@@ -865,7 +880,7 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	h := uint64(f.Op[i])*0x9E3779B97F4A7C15 ^ uint64(f.Mods[i])*0xC2B2AE3D27D4EB4F ^
 		uint64(f.Type[i])<<8 ^ uint64(f.Type2[i])<<16 ^ uint64(f.Space[i])<<24 ^ uint64(len(ops))<<32
 	srcs := g.key(i)
-	if g.commutes(i) {
+	if c&(1<<16) != 0 { // commutes
 		a, b := g.opHash(srcs[0]), g.opHash(srcs[1])
 		h = mix(h, a+b)
 		h = mix(h, a^b)
@@ -1253,6 +1268,31 @@ func (g *gvn) sameList(x, y uint32) bool {
 
 // sameKey reports whether candidates a and b have equal keys.
 func (g *gvn) sameKey(a, b ir.InstrID) bool {
+	if t := g.test; t != nil && t.fieldKeys {
+		return g.sameKeyFields(a, b)
+	}
+	// The headers (keyHeader) hold what sameKeyFields reads of the
+	// instructions' own columns, as it was when each key was made; an
+	// instruction in a table is not rewritten while it is there (only the
+	// instruction the walk is at is), so the two agree. A probe then reads
+	// the entry's key words, not half a dozen columns at an instruction
+	// far away.
+	ka, kb := g.keyStart[a], g.keyStart[b]
+	ha, hb := g.keyOps[ka-keyHeader:ka], g.keyOps[kb-keyHeader:kb]
+	if ha[0] != hb[0] || ha[1] != hb[1] || ha[2] != hb[2] || ha[3] != hb[3] {
+		return false // the guards compare as written: one register, one polarity
+	}
+	n := int32(ha[2]>>8&0xff) - 1
+	return g.sameSources(g.keyOps[ka:ka+n], g.keyOps[kb:kb+n], ha[2]&(1<<24) != 0)
+}
+
+// keyHeader: the words before a candidate's key sources in keyOps: its
+// mnemonic, its opcode and types, its state space with its operand count
+// and whether its first two sources commute, and its guard.
+const keyHeader = 4
+
+// sameKeyFields is sameKey from the instructions' columns.
+func (g *gvn) sameKeyFields(a, b ir.InstrID) bool {
 	f := g.f
 	if f.Op[a] != f.Op[b] || f.Mnemonic[a] != f.Mnemonic[b] || f.Type[a] != f.Type[b] ||
 		f.Type2[a] != f.Type2[b] || f.Space[a] != f.Space[b] {
@@ -1264,9 +1304,14 @@ func (g *gvn) sameKey(a, b ir.InstrID) bool {
 	if ga, gb := f.Guard[a], f.Guard[b]; ga != gb {
 		return false // guards compare as written: one register, one polarity
 	}
-	x, y := g.key(a), g.key(b)
+	return g.sameSources(g.key(a), g.key(b), g.commutes(a))
+}
+
+// sameSources compares two keys' sources (comm: the first two may be
+// swapped).
+func (g *gvn) sameSources(x, y []ir.Operand, comm bool) bool {
 	start := 0
-	if g.commutes(a) {
+	if comm {
 		start = 2
 		straight := g.sameOperand(x[0], y[0]) && g.sameOperand(x[1], y[1])
 		if !straight && !(g.sameOperand(x[0], y[1]) && g.sameOperand(x[1], y[0])) {

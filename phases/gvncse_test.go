@@ -673,3 +673,29 @@ func TestGvnOpenDef(t *testing.T) {
 		t.Error("the kernels never asked the rule's dominance check")
 	}
 }
+
+// TestGvnKeyHeaders: sameKey from the keys' headers gives the results
+// and counters of sameKey from the instructions' columns, on the held
+// kernels and generated ones, with and without chains.
+func TestGvnKeyHeaders(t *testing.T) {
+	skipUnderRace(t)
+	kernels := gvnHeldKernels()
+	for s := range int64(4) {
+		kernels = append(kernels, gen.Config{Seed: 110 + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
+	}
+	for _, kc := range kernels {
+		for _, chains := range []int8{1, -1} {
+			text0, counts0 := runGvnHeld(t, kc, &gvnTest{chains: chains}, &gvnTest{chains: chains})
+			text1, counts1 := runGvnHeld(t, kc, &gvnTest{chains: chains, fieldKeys: true}, &gvnTest{chains: chains, fieldKeys: true})
+			if text0 != text1 {
+				t.Fatalf("kernel %+v (chains %d): the result differs with the keys' headers", kc, chains)
+			}
+			if counts0 != counts1 {
+				t.Fatalf("kernel %+v (chains %d): counters %v with the headers, %v with the columns", kc, chains, counts0, counts1)
+			}
+			if counts0[0] == 0 || counts0[3] == 0 {
+				t.Errorf("kernel %+v: counters %v: a phase commoned nothing", kc, counts0)
+			}
+		}
+	}
+}
