@@ -93,7 +93,6 @@ type uniBuf struct {
 	files   []ir.File
 	blkDefs []ir.RegID // the first sweep's definitions, block after block in layout order
 	blkSpan []uint32   // per block, where its definitions start and end in blkDefs
-	blkSort []bool     // per block, whether its blkDefs span is sorted
 	posDone []bool     // per block, whether posOf has numbered its instructions
 }
 
@@ -347,26 +346,14 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		}
 		return true
 	}
-	// blockDefs lists the registers block c defines, once per definition,
-	// in register order (the order the candidates are tested in, which
-	// onceValued's depth bound can make matter): the first sweep's list,
-	// sorted the first time it is asked for, or the def-use chains'.
-	var sorted []bool
+	// blockDefs lists the registers block c defines, once per definition:
+	// the first sweep's list (in the order of the instructions), or the
+	// def-use chains' (in register order).
 	blockDefs := func(c ir.BlockID) []ir.RegID {
 		if !swept {
 			return unsafeRegIDs(defsOf.of(c))
 		}
-		lo, hi := bf.blkSpan[2*c], bf.blkSpan[2*c+1]
-		ds := bf.blkDefs[lo:hi]
-		if sorted == nil {
-			bf.blkSort = grow(bf.blkSort, nb)
-			sorted = bf.blkSort
-		}
-		if !sorted[c] {
-			sorted[c] = true
-			slices.Sort(ds)
-		}
-		return ds
+		return bf.blkDefs[bf.blkSpan[2*c]:bf.blkSpan[2*c+1]]
 	}
 	diverge := func(b ir.BlockID) {
 		if live == nil {
@@ -406,6 +393,7 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		cand = cand[:0]
 		joins = joins[:0]
 		for _, c := range region {
+			k := len(cand)
 			for _, rr := range blockDefs(c) {
 				// (Varying first: one byte per register, and most
 				// registers of a divergent region are varying already)
@@ -414,6 +402,10 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 					cand = append(cand, rr)
 				}
 			}
+			// Each block's candidates in register order, as the def-use
+			// chains list them: the order they are tested in can matter
+			// where onceValued's depth bound cuts a chain short.
+			slices.Sort(cand[k:])
 			if len(f.PredsOf(c)) >= 2 {
 				joins = append(joins, c)
 			}
