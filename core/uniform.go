@@ -444,8 +444,9 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		// set: whichever reads less.
 		if len(cand) <= nglobal/32+16 {
 			for _, r := range cand {
+				lv := liveIn{l: live, r: r, seg: -1}
 				for _, c := range joins {
-					if live.IsLiveIn(c, r) && merged(r, c) {
+					if lv.at(c) && merged(r, c) {
 						mark(r)
 						break
 					}
@@ -478,10 +479,13 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	reached := func(i ir.InstrID, defs []ir.RegID) {
 		done[i] = true
 		markDefs(defs)
-		b := f.Block[i]
-		if !u.Divergent[b] && f.Op[i].Props().Has(ir.PBranch) && len(f.SuccsOf(b)) > 1 {
-			u.Divergent[b] = true
-			pending = append(pending, b)
+		// (the opcode first: most instructions are no branch, and the
+		// block table is the larger read)
+		if f.Op[i].Props().Has(ir.PBranch) {
+			if b := f.Block[i]; !u.Divergent[b] && len(f.SuccsOf(b)) > 1 {
+				u.Divergent[b] = true
+				pending = append(pending, b)
+			}
 		}
 	}
 	// The result is the least fixed point of the marking (every rule only
@@ -564,6 +568,31 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		}
 		pending = pending[:0]
 	}
+}
+
+// liveIn answers l.IsLiveIn(c, r) for one register r, numbered
+// globally, at block after block: on dense liveness it finds r in a
+// segment's register list once for all the blocks of that segment (the
+// joins of a divergent region mostly share one), where IsLiveIn searches
+// per block.
+type liveIn struct {
+	l   *Liveness
+	r   ir.RegID
+	seg int32 // the segment x and ok answer for (-1: none yet)
+	x   int
+	ok  bool
+}
+
+func (q *liveIn) at(c ir.BlockID) bool {
+	l := q.l
+	if l.Method != Dense {
+		return l.IsLiveIn(c, q.r)
+	}
+	if sg := l.segOf[c]; sg != q.seg {
+		q.seg = sg
+		q.x, q.ok = searchRegs(l.segs[sg].regs, q.r)
+	}
+	return q.ok && l.inBits[int(l.inOff[c])+q.x>>5]&(1<<(q.x&31)) != 0
 }
 
 // scanInstr appends to defs the registers instruction i defines (once
