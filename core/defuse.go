@@ -125,9 +125,13 @@ func ComputeDefUseWith(old *DefUse, f *ir.Func, w *DefUseWork) *DefUse {
 	nd, nu := d.defStart[nr], d.useStart[nr]
 	d.defs = grow(d.defs, int(nd))
 	d.uses = grow(d.uses, int(nu))
-	// Register blocks of 1<<shift registers: about sqrt(nr), at least
-	// 256, so both the block streams and the rows of one block stay few.
-	shift := max(8, (bits.Len(uint(nr))+1)/2)
+	// Register blocks of 1<<shift registers: at least 256, and at most
+	// about 128 blocks (nr/128 registers each), so that the first-level
+	// scatter writes at most a few hundred streams (defs and uses, rows
+	// and registers): at a million registers, blocks of sqrt(nr) made
+	// about 4000 streams, more pages than the TLB holds; a block's rows
+	// (tens of thousands of references) still fit in the L2 cache.
+	shift := max(8, bits.Len(uint(nr))-7)
 	if int(nd+nu) < directFillRefs || nr <= 1<<shift {
 		d.fillDirect(all, w)
 		return d
