@@ -9,9 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/gen"
@@ -118,15 +116,4 @@ func uniformityKernel(b *testing.B, phase string, n int) (*ir.Func, int) {
 	saved.ComputeCFG()
 	uniKernels[key], uniInstrs[key] = saved, instrs
 	return saved, instrs
-}
-
-// threadCPU is the CPU time of the calling thread in nanoseconds
-// (clock_gettime(CLOCK_THREAD_CPUTIME_ID)).
-func threadCPU() int64 {
-	var ts syscall.Timespec
-	const clockThreadCPUTime = 3
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		return 0
-	}
-	return ts.Nano()
 }
