@@ -968,23 +968,34 @@ func (g *genOpt) localWalk() int64 {
 	}
 	defer func() { g.sc.genOpt.ent = g.ent[:0] }() // kept grown for the next run
 	g.mode = walkLocal
-	n, rw0 := int64(0), g.rewrites
+	n, rw0, skipped := int64(0), g.rewrites, int64(0)
 	for _, b := range f.Layout {
 		if !g.blockMarked(b) {
 			continue // unchanged since its last walk (generalopt_dirty.go)
 		}
 		g.stamp++
-		g.ent = g.ent[:0] // the facts of another block
+		g.ent = g.ent[:0]       // the facts of another block
+		same := g.dirty.partial // the block's instructions so far unedited since its last walk
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
 			g.step++
 			g.cur, g.visit = i, g.visit+1
-			if g.on[spCopyProp] {
-				n += g.substitute(i)
-			}
-			if g.applyRules(i) {
-				i = next
-				continue // deleted
+			if same && g.dirty.prefixUnchanged(b, i) {
+				// the last walk left it as it is (generalopt_dirty.go):
+				// only the facts below
+				skipped++
+				if prefixCheck {
+					g.checkPrefix(i)
+				}
+			} else {
+				same = false
+				if g.on[spCopyProp] {
+					n += g.substitute(i)
+				}
+				if g.applyRules(i) {
+					i = next
+					continue // deleted
+				}
 			}
 			// what a guarded copy's destination held (a complementary
 			// copy may complete it into a select)
@@ -1031,6 +1042,9 @@ func (g *genOpt) localWalk() int64 {
 			}
 			i = next
 		}
+	}
+	if skipped > 0 {
+		prefixSkipped.Add(skipped)
 	}
 	g.copies += n
 	return n + g.rewrites - rw0
