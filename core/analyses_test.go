@@ -130,43 +130,64 @@ func TestDefUse(t *testing.T) {
 	}
 }
 
-// TestDefUseBlockedFill checks the register-block fill (large functions)
-// against a plain per-instruction reference, row by row and in order.
+// TestDefUseBlockedFill checks the chains (the direct fill of small
+// functions; the blocked fill, with blocks of 256 registers and, above
+// 65536 registers, larger ones) against a plain per-instruction reference,
+// row by row and in order, each computed into the chains and working
+// memory of the function before (larger and smaller ones).
 func TestDefUseBlockedFill(t *testing.T) {
 	fs := []*ir.Func{
 		testgen.StraightLine(30_000, 4000),
 		testgen.LoopNest(30_000, 2048),
+		testgen.StraightLine(60_000, 30_000),
+		testgen.StraightLine(200_000, 70_000),
 		testgen.Random(rand.New(rand.NewPCG(7, 8)), testgen.RandomConfig{Blocks: 3000, Regs: 700, MaxInstrs: 12}),
+		testgen.StraightLine(200, 100),
+		testgen.Random(rand.New(rand.NewPCG(9, 8)), testgen.RandomConfig{Blocks: 6000, Regs: 9000, MaxInstrs: 12}),
 	}
+	var du *DefUse
+	blocked := false
 	for _, f := range fs {
 		f.ComputeCFG()
-		du := ComputeDefUse(f)
-		nr := f.NumRegs()
-		defs := make([][]Ref, nr)
-		uses := make([][]Ref, nr)
-		var refs []RegRef
-		n := 0
-		for _, b := range f.Layout {
-			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-				refs = AppendRegRefs(f, i, refs[:0])
-				for _, x := range refs {
-					n++
-					if x.Def {
-						defs[x.Reg] = append(defs[x.Reg], Ref{i, x.Loc})
-					} else {
-						uses[x.Reg] = append(uses[x.Reg], Ref{i, x.Loc})
-					}
+		du = ComputeDefUseInto(du, f)
+		blocked = blocked || f.NumRegs() > 1<<16
+		checkDefUse(t, f, du)
+		if f.NumRegs() > 1<<16 && f.NumInstrs() < directFillInstrs {
+			t.Fatalf("%s: only %d instructions, blocked fill not exercised", f.Name, f.NumInstrs())
+		}
+	}
+	if !blocked {
+		t.Fatal("no function with blocks above 256 registers: the blocked fill not fully exercised")
+	}
+}
+
+// checkDefUse compares du with chains built the plain way: per
+// register, its references appended in layout order.
+func checkDefUse(t *testing.T, f *ir.Func, du *DefUse) {
+	t.Helper()
+	nr := f.NumRegs()
+	defs := make([][]Ref, nr)
+	uses := make([][]Ref, nr)
+	var refs []RegRef
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			refs = AppendRegRefs(f, i, refs[:0])
+			for _, x := range refs {
+				if x.Def {
+					defs[x.Reg] = append(defs[x.Reg], Ref{i, x.Loc})
+				} else {
+					uses[x.Reg] = append(uses[x.Reg], Ref{i, x.Loc})
 				}
 			}
 		}
-		if n < directFillRefs {
-			t.Fatalf("%s: only %d refs, blocked fill not exercised", f.Name, n)
-		}
-		for r := range nr {
-			if !slices.Equal(du.Defs(ir.RegID(r)), defs[r]) || !slices.Equal(du.Uses(ir.RegID(r)), uses[r]) {
-				t.Fatalf("%s: register %d: defs %v uses %v, want %v %v", f.Name, r,
-					du.Defs(ir.RegID(r)), du.Uses(ir.RegID(r)), defs[r], uses[r])
-			}
+	}
+	if du.NumRegs() != nr {
+		t.Fatalf("%s: chains cover %d registers, want %d", f.Name, du.NumRegs(), nr)
+	}
+	for r := range nr {
+		if !slices.Equal(du.Defs(ir.RegID(r)), defs[r]) || !slices.Equal(du.Uses(ir.RegID(r)), uses[r]) {
+			t.Fatalf("%s: register %d: defs %v uses %v, want %v %v", f.Name, r,
+				du.Defs(ir.RegID(r)), du.Uses(ir.RegID(r)), defs[r], uses[r])
 		}
 	}
 }

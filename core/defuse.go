@@ -15,25 +15,25 @@ type Ref struct {
 }
 
 // DefUse holds, per register, its definitions and its uses in compressed
-// rows: one pass over the instructions that counts and keeps every
-// reference in a flat array, a prefix sum, and a fill from that array —
-// no per-use objects, and every array reused by the next computation. Only instructions linked into
-// blocks are seen; rows list them in layout order. The guard of an
-// instruction is a use; a guarded definition is a definition.
+// rows: one pass over the instructions that keeps every reference in a
+// flat array, then counts, prefix sums and a fill from that array — no
+// per-use objects, and every array reused by the next computation. Only
+// instructions linked into blocks are seen; rows list them in layout
+// order. The guard of an instruction is a use; a guarded definition is a
+// definition.
 //
-// The fill is a two-level counting sort so that its write frontier stays
-// cache-sized however many registers the function has. Registers are
-// grouped in register blocks of 1<<shift consecutive numbers; the rows of
-// one register block are one contiguous range of the row array. The
-// fill writes every kept reference into the range of its
-// register block (a few dozen sequential streams), in layout order, and
-// notes its register in a side array; then each register block is
-// copied out to a small buffer and scattered into its own rows (a
-// frontier of 1<<shift rows). Both passes are stable, so rows stay in
-// layout order. Small functions fill directly.
+// Small functions count per register during the walk and fill the rows
+// in one scatter. Large ones sort by register blocks of 1<<shift
+// consecutive registers so that every random access stays cache-sized
+// however many registers the function has (computeBlocked): the walk
+// counts per register block only, the references are scattered into
+// their blocks' ranges (at most about 128 sequential streams), and each
+// block then counts, sets the row starts of and fills its own rows. Every
+// step is stable, so rows stay in layout order.
 type DefUse struct {
 	defStart, useStart []uint32
 	defs, uses         []Ref
+	rows               []Ref // large functions: the array defs and uses were cut from
 
 	// working memory kept for the next ComputeDefUseInto (nil when the
 	// caller lends its own, ComputeDefUseWith)
@@ -46,12 +46,23 @@ type DefUse struct {
 // rather than have each set of chains keep its own (on a function of a
 // million instructions, about 60 MB a set).
 type DefUseWork struct {
-	regOf   []ir.RegID
 	fill    []uint32
-	scatter []Ref
 	refs    []RegRef
-	all     []instrRef // every reference, in layout order (the second pass reads these)
+	all     []instrRef // every reference, in layout order (small functions)
+	keep    []blockRef // every reference, in layout order (large functions)
+	byBlock []blockRef // keep sorted by register block
+	cnt     []uint32   // per register of one block: counts, then next row slots
 }
+
+// blockRef is one reference of a large function: the register, with
+// refDef set for a definition.
+type blockRef struct {
+	instr ir.InstrID
+	loc   Loc
+	reg   uint32
+}
+
+const refDef = 1 << 31
 
 // instrRef is one reference with its instruction.
 type instrRef struct {
@@ -68,9 +79,9 @@ func (d *DefUse) Defs(r ir.RegID) []Ref { return d.defs[d.defStart[r]:d.defStart
 // Uses returns the uses of r.
 func (d *DefUse) Uses(r ir.RegID) []Ref { return d.uses[d.useStart[r]:d.useStart[r+1]] }
 
-// directFillRefs: below this many references the rows are filled in one
-// scatter (the whole row array fits in cache).
-const directFillRefs = 16 << 10
+// directFillInstrs: below this many instructions the rows are filled in
+// one scatter (the whole row array fits in cache).
+const directFillInstrs = 16 << 10
 
 // ComputeDefUse builds the def-use chains of f.
 func ComputeDefUse(f *ir.Func) *DefUse { return ComputeDefUseInto(nil, f) }
@@ -98,6 +109,17 @@ func ComputeDefUseWith(old *DefUse, f *ir.Func, w *DefUseWork) *DefUse {
 		d = &DefUse{}
 	}
 	d.work = nil
+	// Register blocks of 1<<shift registers: at least 256, and at most
+	// about 128 blocks (nr/128 registers each), so that the scatter into
+	// blocks writes at most 128 streams, and a block's part of the row
+	// starts, its references and its rows (tens of thousands) fit in the
+	// L2 cache together.
+	shift := max(8, bits.Len(uint(nr))-7)
+	if nr > 1<<shift && f.NumInstrs() >= directFillInstrs {
+		d.defStart, d.useStart = resize(d.defStart, nr+1), resize(d.useStart, nr+1)
+		d.computeBlocked(f, w, shift)
+		return d
+	}
 	d.defStart, d.useStart = grow(d.defStart, nr+1), grow(d.useStart, nr+1)
 	refs := w.refs
 	defer func() { w.refs = refs }()
@@ -125,41 +147,111 @@ func ComputeDefUseWith(old *DefUse, f *ir.Func, w *DefUseWork) *DefUse {
 	nd, nu := d.defStart[nr], d.useStart[nr]
 	d.defs = grow(d.defs, int(nd))
 	d.uses = grow(d.uses, int(nu))
-	// Register blocks of 1<<shift registers: about sqrt(nr), at least
-	// 256, so both the block streams and the rows of one block stay few.
-	shift := max(8, (bits.Len(uint(nr))+1)/2)
-	if int(nd+nu) < directFillRefs || nr <= 1<<shift {
-		d.fillDirect(all, w)
-		return d
-	}
+	d.fillDirect(all, w)
+	return d
+}
+
+// computeBlocked builds the chains of a large function (defStart and
+// useStart already sized) by register blocks of 1<<shift registers: the
+// walk keeps every reference, with its register and whether it is a
+// definition, and counts per register block only (not per register, whose
+// counters, a million of them, are as large as the references); the
+// references are scattered into their register blocks' ranges (in layout
+// order within each); then each register block in turn counts its
+// registers' references, sets their row starts and scatters its
+// references into its rows, while its part of the row starts, its
+// references and its rows are in cache.
+func (d *DefUse) computeBlocked(f *ir.Func, w *DefUseWork, shift int) {
+	nr := len(d.defStart) - 1
 	nblk := (nr + 1<<shift - 1) >> shift
-	// fill[k]: next slot of register block k, defs then uses.
-	w.fill = grow(w.fill, 2*nblk)
-	fill := w.fill
-	for k := range nblk {
-		fill[k] = d.defStart[k<<shift]
-		fill[nblk+k] = d.useStart[k<<shift]
-	}
-	w.regOf = grow(w.regOf, int(nd+nu))
-	regOf := w.regOf
-	defReg, useReg := regOf[:nd:nd], regOf[nd:]
-	for _, x := range all {
-		k := int(x.Reg >> shift)
-		if x.Def {
-			p := fill[k]
-			d.defs[p] = Ref{x.instr, x.Loc}
-			defReg[p] = x.Reg
-			fill[k]++
-		} else {
-			p := fill[nblk+k]
-			d.uses[p] = Ref{x.instr, x.Loc}
-			useReg[p] = x.Reg
-			fill[nblk+k]++
+	w.fill = grow(w.fill, nblk)
+	bc := w.fill
+	refs := w.refs
+	all := w.keep[:0]
+	nd := 0
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			refs = AppendRegRefs(f, i, refs[:0])
+			for j := range refs {
+				x := &refs[j]
+				r := uint32(x.Reg)
+				if x.Def {
+					r |= refDef
+				}
+				nd += int(r >> 31)
+				bc[x.Reg>>shift]++
+				all = append(all, blockRef{i, x.Loc, r})
+			}
 		}
 	}
-	w.scatter = scatterRows(d.defs, defReg, d.defStart, shift, nblk, w.scatter)
-	w.scatter = scatterRows(d.uses, useReg, d.useStart, shift, nblk, w.scatter)
-	return d
+	w.refs, w.keep = refs, all
+	// bc[k]: where block k's references start, then (after the scatter)
+	// where they end.
+	n := uint32(0)
+	for k, c := range bc {
+		bc[k] = n
+		n += c
+	}
+	w.byBlock = resize(w.byBlock, len(all))
+	byBlock := w.byBlock
+	for _, x := range all {
+		k := (x.reg &^ refDef) >> shift
+		byBlock[bc[k]] = x
+		bc[k]++
+	}
+	// Definitions and uses in one array, so that the fill writes either
+	// without a branch: the uses' slots are offset by nd. Each keeps its
+	// own capacity limit, so that a pass appending to the definitions
+	// (Relink) never writes over the uses.
+	d.rows = resize(d.rows, len(all))
+	d.defs, d.uses = d.rows[:nd:nd], d.rows[nd:]
+	rows := d.rows
+	// cnt holds the block's definition counts, then its use counts (from
+	// 1<<shift); slot gives a reference's place in it.
+	w.cnt = resize(w.cnt, 2<<shift)
+	cnt := w.cnt
+	dbase, ubase := uint32(0), uint32(nd)
+	start := uint32(0)
+	for k := range nblk {
+		lo, hi := k<<shift, min(nr, (k+1)<<shift)
+		n := hi - lo
+		clear(cnt[:n])
+		clear(cnt[1<<shift : 1<<shift+n])
+		blk := byBlock[start:bc[k]]
+		start = bc[k]
+		for _, x := range blk {
+			cnt[slot(x.reg, lo, shift)]++
+		}
+		cd, cu := cnt[:n], cnt[1<<shift:1<<shift+n]
+		for j := range n {
+			d.defStart[lo+j], d.useStart[lo+j] = dbase, ubase-uint32(nd)
+			cd[j], dbase = dbase, dbase+cd[j]
+			cu[j], ubase = ubase, ubase+cu[j]
+		}
+		for _, x := range blk {
+			s := slot(x.reg, lo, shift)
+			rows[cnt[s]] = Ref{x.instr, x.loc}
+			cnt[s]++
+		}
+	}
+	d.defStart[nr], d.useStart[nr] = dbase, ubase-uint32(nd)
+}
+
+// slot is the place of a block reference's register in the count array
+// of the register block starting at lo: definitions first, then uses
+// from 1<<shift.
+func slot(reg uint32, lo, shift int) int {
+	return int(reg&^refDef) - lo + int((reg>>31)^1)<<shift
+}
+
+// resize returns s resized to n elements, reusing its array when it is
+// large enough; unlike grow it leaves the elements as they were (the
+// caller writes every one).
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/8)
+	}
+	return s[:n]
 }
 
 // fillDirect fills the rows in one pass over the references, scattering
@@ -179,32 +271,6 @@ func (d *DefUse) fillDirect(all []instrRef, w *DefUseWork) {
 			fd[nr+int(x.Reg)]++
 		}
 	}
-}
-
-// scatterRows sorts each register block of rows (grouped by block, in
-// layout order, with reg giving each entry's register) into its rows,
-// stably. It returns the scratch buffer for reuse.
-func scatterRows(rows []Ref, reg []ir.RegID, start []uint32, shift, nblk int, buf []Ref) []Ref {
-	nr := len(start) - 1
-	fill := make([]uint32, 1<<shift)
-	for k := range nblk {
-		lo, hi := k<<shift, min(nr, (k+1)<<shift)
-		a, e := start[lo], start[hi]
-		if e-a <= 1 {
-			continue
-		}
-		buf = append(buf[:0], rows[a:e]...)
-		rg := reg[a:e]
-		for r := lo; r < hi; r++ {
-			fill[r-lo] = start[r]
-		}
-		for j, x := range buf {
-			r := int(rg[j]) - lo
-			rows[fill[r]] = x
-			fill[r]++
-		}
-	}
-	return buf
 }
 
 // DropDead removes from the rows of regs (each listed once, sorted

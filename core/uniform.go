@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -90,6 +91,9 @@ type uniBuf struct {
 	defsS   []uint32
 	defBlk  []ir.BlockID // defsByBlock: the block of each definition, in row order
 	files   []ir.File
+	blkDefs []ir.RegID // the first sweep's definitions, block after block in layout order
+	blkSpan []uint32   // per block, where its definitions start and end in blkDefs
+	posDone []bool     // per block, whether posOf has numbered its instructions
 }
 
 // Files returns the register file of every register: UR/UP for uniform
@@ -194,14 +198,13 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	nr, nb := f.NumRegs(), f.NumBlocks()
 	work := bf.work[:0]
 	defer func() { bf.work = work[:0] }()
-	var refsBuf [32]RegRef
-	refs := refsBuf[:0]
-	// markRefs marks the registers refs defines.
-	markRefs := func() {
-		for _, x := range refs {
-			if x.Def && !u.Varying[x.Reg] {
-				u.Varying[x.Reg] = true
-				work = append(work, x.Reg)
+	var defsBuf [32]ir.RegID
+	// markDefs marks the registers in defs (those an instruction defines).
+	markDefs := func(defs []ir.RegID) {
+		for _, r := range defs {
+			if !u.Varying[r] {
+				u.Varying[r] = true
+				work = append(work, r)
 			}
 		}
 	}
@@ -215,6 +218,7 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 			}
 		}
 	}
+	swept := false // the first sweep ran and listed each block's definitions
 	var (
 		live    *Liveness
 		pd      *DomTree
@@ -225,7 +229,7 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		defd    []uint32
 		stamp   uint32
 		tmp     []ir.RegID
-		defsOf  csr // registers defined in each block (from du)
+		defsOf  csr // registers defined in each block (from du), when the first sweep did not list them
 		nglobal int
 		dom     *DomTree
 		once    []uint8 // onceValued's answers: 0 not asked, 1 yes, 2 no, 3 being asked
@@ -250,17 +254,25 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	// recomputes the same value), so the join merges nothing.
 	// posOf is i's place in its block (numbered the first time it is
 	// asked for).
+	// (per block: a function of a million instructions asks about a few
+	// blocks, and numbering them all read every instruction once more)
 	var pos []int32
+	var posDone []bool
 	posOf := func(i ir.InstrID) int32 {
 		if pos == nil {
-			bf.pos = grow(bf.pos, f.NumInstrs())
-			pos = bf.pos
-			for _, b := range f.Layout {
-				n := int32(0)
-				for j := f.BlockFirst[b]; j != ir.NoInstr; j = f.Next[j] {
-					pos[j] = n
-					n++
-				}
+			if cap(bf.pos) < f.NumInstrs() {
+				bf.pos = make([]int32, f.NumInstrs())
+			}
+			pos = bf.pos[:f.NumInstrs()] // a block's entries are set before they are read
+			bf.posDone = grow(bf.posDone, nb)
+			posDone = bf.posDone
+		}
+		if b := f.Block[i]; !posDone[b] {
+			posDone[b] = true
+			n := int32(0)
+			for j := f.BlockFirst[b]; j != ir.NoInstr; j = f.Next[j] {
+				pos[j] = n
+				n++
 			}
 		}
 		return pos[i]
@@ -334,6 +346,15 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		}
 		return true
 	}
+	// blockDefs lists the registers block c defines, once per definition:
+	// the first sweep's list (in the order of the instructions), or the
+	// def-use chains' (in register order).
+	blockDefs := func(c ir.BlockID) []ir.RegID {
+		if !swept {
+			return unsafeRegIDs(defsOf.of(c))
+		}
+		return bf.blkDefs[bf.blkSpan[2*c]:bf.blkSpan[2*c+1]]
+	}
 	diverge := func(b ir.BlockID) {
 		if live == nil {
 			in := divergence()
@@ -341,7 +362,9 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 			bf.marks = grow(bf.marks, nb+nr)
 			marks := bf.marks
 			seen, defd = marks[:nb:nb], marks[nb:]
-			defsOf = defsByBlock(f, du, bf)
+			if !swept {
+				defsOf = defsByBlock(f, du, bf)
+			}
 			nglobal = live.NumGlobals()
 		}
 		if !pd.Contains(b) {
@@ -370,14 +393,19 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		cand = cand[:0]
 		joins = joins[:0]
 		for _, c := range region {
-			for _, r := range defsOf.of(c) {
+			k := len(cand)
+			for _, rr := range blockDefs(c) {
 				// (Varying first: one byte per register, and most
 				// registers of a divergent region are varying already)
-				if rr := ir.RegID(r); !u.Varying[rr] && defd[rr] != stamp && live.Global[rr] >= 0 {
+				if !u.Varying[rr] && defd[rr] != stamp && live.Global[rr] >= 0 {
 					defd[rr] = stamp
 					cand = append(cand, rr)
 				}
 			}
+			// Each block's candidates in register order, as the def-use
+			// chains list them: the order they are tested in can matter
+			// where onceValued's depth bound cuts a chain short.
+			slices.Sort(cand[k:])
 			if len(f.PredsOf(c)) >= 2 {
 				joins = append(joins, c)
 			}
@@ -416,8 +444,9 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		// set: whichever reads less.
 		if len(cand) <= nglobal/32+16 {
 			for _, r := range cand {
+				lv := liveIn{l: live, r: r, seg: -1}
 				for _, c := range joins {
-					if live.IsLiveIn(c, r) && merged(r, c) {
+					if lv.at(c) && merged(r, c) {
 						mark(r)
 						break
 					}
@@ -446,14 +475,17 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 	done := bf.done
 	pending := bf.pending[:0]
 	defer func() { bf.pending = pending[:0] }()
-	// (refs holds i's references)
-	reached := func(i ir.InstrID) {
+	// (defs holds the registers i defines)
+	reached := func(i ir.InstrID, defs []ir.RegID) {
 		done[i] = true
-		markRefs()
-		b := f.Block[i]
-		if !u.Divergent[b] && f.Op[i].Props().Has(ir.PBranch) && len(f.SuccsOf(b)) > 1 {
-			u.Divergent[b] = true
-			pending = append(pending, b)
+		markDefs(defs)
+		// (the opcode first: most instructions are no branch, and the
+		// block table is the larger read)
+		if f.Op[i].Props().Has(ir.PBranch) {
+			if b := f.Block[i]; !u.Divergent[b] && len(f.SuccsOf(b)) > 1 {
+				u.Divergent[b] = true
+				pending = append(pending, b)
+			}
 		}
 	}
 	// The result is the least fixed point of the marking (every rule only
@@ -480,23 +512,39 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 			break
 		}
 		work = work[:0]
+		if sweep == 0 {
+			// The first sweep visits every instruction: it lists each
+			// block's definitions as it goes (in layout order, so block by
+			// block), which the divergent regions read (diverge) instead of
+			// gathering them from the def-use chains at random.
+			all := bf.blkDefs[:0]
+			bf.blkSpan = grow(bf.blkSpan, 2*nb)
+			span := bf.blkSpan
+			for _, b := range f.Layout {
+				span[2*b] = uint32(len(all))
+				for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+					k := len(all)
+					var in bool
+					all, in = scanInstr(f, i, u.Varying, all)
+					if in {
+						reached(i, all[k:])
+					} else if divergenceSource(f, i) {
+						markDefs(all[k:])
+					}
+				}
+				span[2*b+1] = uint32(len(all))
+			}
+			bf.blkDefs = all
+			swept = true
+			continue
+		}
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 				if done[i] {
 					continue
 				}
-				refs = AppendRegRefs(f, i, refs[:0])
-				in := false
-				for _, x := range refs {
-					if !x.Def && u.Varying[x.Reg] {
-						in = true
-						break
-					}
-				}
-				if in {
-					reached(i)
-				} else if sweep == 0 && divergenceSource(f, i) {
-					markRefs()
+				if defs, in := scanInstr(f, i, u.Varying, defsBuf[:0]); in {
+					reached(i, defs)
 				}
 			}
 		}
@@ -507,8 +555,8 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 			work = work[:len(work)-1]
 			for _, use := range du.Uses(r) {
 				if i := use.Instr; !done[i] {
-					refs = AppendRegRefs(f, i, refs[:0])
-					reached(i)
+					defs, _ := scanInstr(f, i, u.Varying, defsBuf[:0])
+					reached(i, defs)
 				}
 			}
 		}
@@ -520,6 +568,79 @@ func ComputeUniformityInto(u *Uniformity, f *ir.Func, du *DefUse, divergence fun
 		}
 		pending = pending[:0]
 	}
+}
+
+// liveIn answers l.IsLiveIn(c, r) for one register r, numbered
+// globally, at block after block: on dense liveness it finds r in a
+// segment's register list once for all the blocks of that segment (the
+// joins of a divergent region mostly share one), where IsLiveIn searches
+// per block.
+type liveIn struct {
+	l   *Liveness
+	r   ir.RegID
+	seg int32 // the segment x and ok answer for (-1: none yet)
+	x   int
+	ok  bool
+}
+
+func (q *liveIn) at(c ir.BlockID) bool {
+	l := q.l
+	if l.Method != Dense {
+		return l.IsLiveIn(c, q.r)
+	}
+	if sg := l.segOf[c]; sg != q.seg {
+		q.seg = sg
+		q.x, q.ok = searchRegs(l.segs[sg].regs, q.r)
+	}
+	return q.ok && l.inBits[int(l.inOff[c])+q.x>>5]&(1<<(q.x&31)) != 0
+}
+
+// scanInstr appends to defs the registers instruction i defines (once
+// per reference, as AppendRegRefs lists them) and reports whether it
+// reads a register varying says is varying, its guard included: one walk
+// over i's operands where they are stored.
+func scanInstr(f *ir.Func, i ir.InstrID, varying []bool, defs []ir.RegID) ([]ir.RegID, bool) {
+	in := false
+	if g := f.Guard[i]; g.IsReg() && varying[g.Reg()] {
+		in = true
+	}
+	s := f.OpStart[i]
+	for _, o := range f.Operands[s : s+uint32(f.OpCount[i])] {
+		switch o.Kind() {
+		case ir.KReg:
+			if o.IsDef() {
+				defs = append(defs, o.Reg())
+			} else if varying[o.Reg()] {
+				in = true
+			}
+		case ir.KList:
+			defs, in = scanList(f, f.Lists[o.Index()], varying, defs, true, in)
+		case ir.KAddr:
+			defs, in = scanList(f, f.Lists[f.Addrs[o.Index()].Elems], varying, defs, false, in)
+		}
+	}
+	return defs, in
+}
+
+// scanList is scanInstr's walk of an operand list (defsAllowed: a
+// vector's, whose elements may be definitions; an address's are uses).
+func scanList(f *ir.Func, x ir.List, varying []bool, defs []ir.RegID, defsAllowed, in bool) ([]ir.RegID, bool) {
+	for e := x.Start; e < x.Start+x.Count; e++ {
+		o := f.ListOps[e]
+		switch o.Kind() {
+		case ir.KReg:
+			if defsAllowed && o.IsDef() {
+				defs = append(defs, o.Reg())
+			} else if varying[o.Reg()] {
+				in = true
+			}
+		case ir.KList:
+			defs, in = scanList(f, f.Lists[o.Index()], varying, defs, defsAllowed, in)
+		case ir.KAddr:
+			defs, in = scanList(f, f.Lists[f.Addrs[o.Index()].Elems], varying, defs, false, in)
+		}
+	}
+	return defs, in
 }
 
 // maxSweeps bounds the layout-order sweeps of the uniformity analysis
@@ -616,4 +737,10 @@ func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 		}
 	}
 	return g
+}
+
+// unsafeRegIDs views defsByBlock's lists (registers stored as block IDs,
+// both uint32) as registers.
+func unsafeRegIDs(w []ir.BlockID) []ir.RegID {
+	return unsafe.Slice((*ir.RegID)(unsafe.Pointer(unsafe.SliceData(w))), len(w))
 }

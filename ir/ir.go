@@ -738,15 +738,12 @@ func (f *Func) SetForm(i InstrID, d Form) {
 // (SetForm marks them stale at every change, which callers may count on
 // to drop the analyses computed from the instructions.)
 func (f *Func) SetFormSameEdges(i InstrID, d Form) {
-	valid := f.cfgValid
-	f.touchCFG(i)
-	valid = valid && f.cfgValid
+	f.touchCFG(i) // what i was
 	f.Op[i], f.Mnemonic[i] = d.Op, f.Mod.Text(d)
 	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
 	f.Space[i] = memSpace(d, f.Ops(i))
 	f.props[i] = f.computeProps(i)
-	f.touchCFG(i)
-	f.cfgValid = valid && f.cfgValid
+	f.touchCFG(i) // what i is now
 }
 
 // SetOps replaces the operands of i. When the count is unchanged the words

@@ -137,6 +137,20 @@ type gvnTest struct {
 	// (RegVec, RegType, the parameters, the SSA versions, the opaque
 	// marks, the chains) instead of the facts column.
 	noFacts bool
+	// noPath: the dominator-scoped rule asks whether a key register's
+	// definition dominates the candidate with before (the instruction's
+	// block, the dominator tree) instead of the walk's path (openDef);
+	// checkPath: both, counting in pathChecked the answers compared and
+	// failing the run (pathDiffer) when they differ.
+	// fieldKeys: sameKey compares the instructions' columns, not the
+	// keys' headers.
+	fieldKeys               bool
+	noPath, checkPath       bool
+	pathChecked, pathDiffer int64
+	// byClock: with checkPath, the instruction the main walk numbered k
+	// at k-1, so that the check also asks about instructions off the
+	// path (siblings' subtrees the walk has left).
+	byClock []ir.InstrID
 	// facts counts, over the registers of the runs with the facts, those
 	// opaque, multi-version, not plain, with two definitions or more.
 	facts [4]int64
@@ -270,10 +284,83 @@ type gvn struct {
 	// is whole and right on its own, and the drain only finds more.
 	poll *poller
 
+	// path: the blocks of the main walk's current dominator-tree path,
+	// root first, each with the sequence numbers of its instructions
+	// (first, last; the current block's last is still open), for
+	// openDef.
+	path []gvnSpan
+
 	// press: the register pressure estimate (gvnpressure.go), set up
 	// at the first commoning (pressInit).
 	press     *gvnPressure
 	pressInit bool
+}
+
+// gvnSpan is a block of the walk's path: the sequence numbers of its
+// first instruction and of its last (last < first: none).
+type gvnSpan struct{ first, last uint32 }
+
+// openDef reports whether the instruction the main walk numbered c (a
+// register's lastDef; 0: not met yet) strictly dominates the
+// instruction the walk is at: the walk visits the dominator tree in
+// pre-order and numbers a block's instructions consecutively, so an
+// instruction it has met dominates the current one exactly when its
+// block is still on the path (an instruction of the current block
+// precedes the current one). This is before(d, e) for d the
+// instruction numbered c and e the current one, answered from the
+// sequence number resolve or the facts have just brought into cache
+// rather than from d's block, deleted flag and dominator-tree numbers,
+// which miss the cache on a large function. The path's blocks are
+// searched from the top (the current block first, then doubling steps
+// up, then halving): a key's register is usually defined near.
+func (g *gvn) openDef(c uint32) bool {
+	p := g.path
+	top := len(p) - 1
+	if c == 0 || top < 0 {
+		return false
+	}
+	if p[top].first <= c {
+		return true
+	}
+	if c <= p[0].last {
+		return true // the root's: the entry block's values are read everywhere
+	}
+	// p[hi].first > c; the root's first is 1 <= c, so p[0] qualifies
+	hi, lo := top, top-1
+	for step := 1; lo > 0 && p[lo].first > c; {
+		hi = lo
+		step <<= 1
+		lo = max(top-step, 0)
+	}
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if p[m].first <= c {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	return c <= p[lo].last
+}
+
+// dominatesAt is before(d, x) for x the instruction the walk is at and
+// d, numbered c, the only definition of a register: in the main walk
+// from the path (openDef), in the drain (no path) from before.
+func (g *gvn) dominatesAt(d ir.InstrID, c uint32, x ir.InstrID) bool {
+	if g.draining {
+		return g.before(d, x)
+	}
+	if t := g.test; t != nil && (t.noPath || t.checkPath) {
+		ok := g.before(d, x)
+		if t.checkPath {
+			t.pathChecked++
+			if ok != g.openDef(c) {
+				t.pathDiffer++
+			}
+		}
+		return ok
+	}
+	return g.openDef(c)
 }
 
 // gvnRegState is the walk's per-register state, 16 bytes read together
@@ -385,9 +472,10 @@ func (g *gvn) run() int64 {
 	g.seq = takeRaw[uint32](g.sc, f.NumInstrs())
 	g.keyStart = takeRaw[int32](g.sc, f.NumInstrs())
 	g.keyInner = takeRaw[bool](g.sc, f.NumInstrs())
-	// the candidates' source words: at most every operand word once,
-	// each written before it is read (key)
-	g.keyOps = takeRaw[ir.Operand](g.sc, len(f.Operands))[:0]
+	// the candidates' headers and source words: at most every operand
+	// word once plus a header per instruction, each written before it is
+	// read (key, sameKey)
+	g.keyOps = takeRaw[ir.Operand](g.sc, len(f.Operands)+keyHeader*f.NumInstrs())[:0]
 	// The local table is emptied at the end of every block (block adds
 	// no instruction), so it holds one block's candidates at most: sized
 	// for the longest block, it stays in cache where one sized for the
@@ -436,6 +524,10 @@ func (g *gvn) run() int64 {
 	// the walk holds at most two frames per block (its exit, and itself
 	// while its siblings wait)
 	stack := append(take[frame](g.sc, 2*g.f.NumBlocks()+2)[:0], frame{b: g.dom.Root})
+	g.path = takeRaw[gvnSpan](g.sc, g.f.NumBlocks()+1)[:0]
+	if t := g.test; t != nil {
+		t.byClock = t.byClock[:0] // this function's (a test runs a module's)
+	}
 	for len(stack) > 0 {
 		if g.poll.stop() {
 			return n
@@ -445,10 +537,13 @@ func (g *gvn) run() int64 {
 		if fr.exit {
 			g.global.undo(fr.mark)
 			g.mask = fr.mask
+			g.path = g.path[:len(g.path)-1]
 			continue
 		}
 		stack = append(stack, frame{b: fr.b, mark: len(g.global.log), mask: g.mask, exit: true})
+		g.path = append(g.path, gvnSpan{first: g.clock + 1, last: ^uint32(0)})
 		n += g.block(fr.b)
+		g.path[len(g.path)-1].last = g.clock
 		kids := g.dom.Children(fr.b)
 		for j := len(kids) - 1; j >= 0; j-- {
 			stack = append(stack, frame{b: kids[j]})
@@ -505,6 +600,9 @@ func (g *gvn) block(b ir.BlockID) int64 {
 	for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 		g.clock++
 		g.seq[i] = g.clock
+		if t := g.test; t != nil && t.checkPath && !g.draining {
+			t.byClock = append(t.byClock, i)
+		}
 		if f.InstrProps(i).Has(ir.POpaque) {
 			// It may write more than it marks: forget the block so far,
 			// its copies included.
@@ -699,7 +797,7 @@ func (g *gvn) resolve(r ir.RegID, x ir.InstrID) ir.RegID {
 			r = st.alias1 - 1
 			continue
 		}
-		if st.gsrc1 != 0 && g.before(st.def1-1, x) {
+		if st.gsrc1 != 0 && g.dominatesAt(st.def1-1, st.lastDef, x) {
 			r = st.gsrc1 - 1
 			continue
 		}
@@ -760,7 +858,15 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 		inner = inner || !x.Def && (x.Loc.InList() || x.Loc.IsGuard())
 	}
 	g.keyInner[i] = inner
-	// The key's sources: registers replaced by what they stand for.
+	// The key's header (keyHeader) and sources: registers replaced by
+	// what they stand for.
+	c := uint32(len(ops))
+	if g.commutes(i) {
+		c |= 1 << 16
+	}
+	g.keyOps = append(g.keyOps, ir.Operand(f.Mnemonic[i]),
+		ir.Operand(uint32(f.Op[i])|uint32(f.Type[i])<<16|uint32(f.Type2[i])<<24),
+		ir.Operand(uint32(f.Space[i])|c<<8), f.Guard[i])
 	g.keyStart[i] = int32(len(g.keyOps))
 	for _, o := range ops[1:] {
 		if o.Kind() == ir.KReg {
@@ -774,7 +880,7 @@ func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	h := uint64(f.Op[i])*0x9E3779B97F4A7C15 ^ uint64(f.Mods[i])*0xC2B2AE3D27D4EB4F ^
 		uint64(f.Type[i])<<8 ^ uint64(f.Type2[i])<<16 ^ uint64(f.Space[i])<<24 ^ uint64(len(ops))<<32
 	srcs := g.key(i)
-	if g.commutes(i) {
+	if c&(1<<16) != 0 { // commutes
 		a, b := g.opHash(srcs[0]), g.opHash(srcs[1])
 		h = mix(h, a+b)
 		h = mix(h, a^b)
@@ -868,8 +974,31 @@ func (g *gvn) globalCandidate(e ir.InstrID) bool {
 		case 0:
 			return true
 		case 1:
-			d, _ := g.onlyDef(r)
-			return g.before(d, e)
+			// r's only definition was met by the walk at lastDef,
+			// if at all (globalCandidate runs in the main walk only)
+			if t := g.test; t != nil && (t.noPath || t.checkPath) {
+				d, _ := g.onlyDef(r)
+				ok := g.before(d, e)
+				if t.checkPath {
+					t.pathChecked++
+					if ok != g.openDef(g.rs[r].lastDef) {
+						t.pathDiffer++
+					}
+					// and for a spread of instructions met before
+					n := uint32(len(t.byClock))
+					for _, c := range [...]uint32{1, n / 3, n / 2, n - n/7, n - 2, n - 1} {
+						if c == 0 || c >= n { // (n is e itself)
+							continue
+						}
+						t.pathChecked++
+						if g.before(t.byClock[c-1], e) != g.openDef(c) {
+							t.pathDiffer++
+						}
+					}
+				}
+				return ok
+			}
+			return g.openDef(g.rs[r].lastDef)
 		}
 		return false
 	})
@@ -1139,6 +1268,31 @@ func (g *gvn) sameList(x, y uint32) bool {
 
 // sameKey reports whether candidates a and b have equal keys.
 func (g *gvn) sameKey(a, b ir.InstrID) bool {
+	if t := g.test; t != nil && t.fieldKeys {
+		return g.sameKeyFields(a, b)
+	}
+	// The headers (keyHeader) hold what sameKeyFields reads of the
+	// instructions' own columns, as it was when each key was made; an
+	// instruction in a table is not rewritten while it is there (only the
+	// instruction the walk is at is), so the two agree. A probe then reads
+	// the entry's key words, not half a dozen columns at an instruction
+	// far away.
+	ka, kb := g.keyStart[a], g.keyStart[b]
+	ha, hb := g.keyOps[ka-keyHeader:ka], g.keyOps[kb-keyHeader:kb]
+	if ha[0] != hb[0] || ha[1] != hb[1] || ha[2] != hb[2] || ha[3] != hb[3] {
+		return false // the guards compare as written: one register, one polarity
+	}
+	n := int32(ha[2]>>8&0xff) - 1
+	return g.sameSources(g.keyOps[ka:ka+n], g.keyOps[kb:kb+n], ha[2]&(1<<24) != 0)
+}
+
+// keyHeader: the words before a candidate's key sources in keyOps: its
+// mnemonic, its opcode and types, its state space with its operand count
+// and whether its first two sources commute, and its guard.
+const keyHeader = 4
+
+// sameKeyFields is sameKey from the instructions' columns.
+func (g *gvn) sameKeyFields(a, b ir.InstrID) bool {
 	f := g.f
 	if f.Op[a] != f.Op[b] || f.Mnemonic[a] != f.Mnemonic[b] || f.Type[a] != f.Type[b] ||
 		f.Type2[a] != f.Type2[b] || f.Space[a] != f.Space[b] {
@@ -1150,9 +1304,14 @@ func (g *gvn) sameKey(a, b ir.InstrID) bool {
 	if ga, gb := f.Guard[a], f.Guard[b]; ga != gb {
 		return false // guards compare as written: one register, one polarity
 	}
-	x, y := g.key(a), g.key(b)
+	return g.sameSources(g.key(a), g.key(b), g.commutes(a))
+}
+
+// sameSources compares two keys' sources (comm: the first two may be
+// swapped).
+func (g *gvn) sameSources(x, y []ir.Operand, comm bool) bool {
 	start := 0
-	if g.commutes(a) {
+	if comm {
 		start = 2
 		straight := g.sameOperand(x[0], y[0]) && g.sameOperand(x[1], y[1])
 		if !straight && !(g.sameOperand(x[0], y[1]) && g.sameOperand(x[1], y[0])) {

@@ -633,3 +633,69 @@ func TestGvnFactsRegisters(t *testing.T) {
 		t.Errorf("%d registers not plain (want the parameters and the vector), %d with several definitions", notPlain, several)
 	}
 }
+
+// TestGvnOpenDef: the dominator-scoped rule's check that a key
+// register's only definition dominates the candidate, answered from the
+// walk's path (openDef), gives before's answer every time it is asked,
+// and the phases' results and counters are the same with either, on
+// generated kernels, with and without cached chains.
+func TestGvnOpenDef(t *testing.T) {
+	skipUnderRace(t)
+	kernels := gvnHeldKernels()
+	for s := range int64(4) {
+		kernels = append(kernels, gen.Config{Seed: 90 + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
+	}
+	var checked int64
+	for _, kc := range kernels {
+		for _, chains := range []int8{1, -1} {
+			gt, lt := &gvnTest{chains: chains, checkPath: true}, &gvnTest{chains: chains, checkPath: true}
+			text0, counts0 := runGvnHeld(t, kc, gt, lt)
+			if gt.pathDiffer+lt.pathDiffer != 0 {
+				t.Fatalf("kernel %+v (chains %d): openDef differs from before %d times of %d", kc, chains,
+					gt.pathDiffer+lt.pathDiffer, gt.pathChecked+lt.pathChecked)
+			}
+			checked += gt.pathChecked + lt.pathChecked
+			text1, counts1 := runGvnHeld(t, kc, &gvnTest{chains: chains}, &gvnTest{chains: chains})
+			text2, counts2 := runGvnHeld(t, kc, &gvnTest{chains: chains, noPath: true}, &gvnTest{chains: chains, noPath: true})
+			if text1 != text2 || text0 != text1 {
+				t.Fatalf("kernel %+v (chains %d): the result differs with the path check", kc, chains)
+			}
+			if counts1 != counts2 || counts0 != counts1 {
+				t.Fatalf("kernel %+v (chains %d): counters %v with the path, %v with before", kc, chains, counts1, counts2)
+			}
+			if counts1[0] == 0 || counts1[3] == 0 {
+				t.Errorf("kernel %+v: counters %v: a phase commoned nothing", kc, counts1)
+			}
+		}
+	}
+	t.Logf("%d dominance answers compared", checked)
+	if checked == 0 {
+		t.Error("the kernels never asked the rule's dominance check")
+	}
+}
+
+// TestGvnKeyHeaders: sameKey from the keys' headers gives the results
+// and counters of sameKey from the instructions' columns, on the held
+// kernels and generated ones, with and without chains.
+func TestGvnKeyHeaders(t *testing.T) {
+	skipUnderRace(t)
+	kernels := gvnHeldKernels()
+	for s := range int64(4) {
+		kernels = append(kernels, gen.Config{Seed: 110 + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
+	}
+	for _, kc := range kernels {
+		for _, chains := range []int8{1, -1} {
+			text0, counts0 := runGvnHeld(t, kc, &gvnTest{chains: chains}, &gvnTest{chains: chains})
+			text1, counts1 := runGvnHeld(t, kc, &gvnTest{chains: chains, fieldKeys: true}, &gvnTest{chains: chains, fieldKeys: true})
+			if text0 != text1 {
+				t.Fatalf("kernel %+v (chains %d): the result differs with the keys' headers", kc, chains)
+			}
+			if counts0 != counts1 {
+				t.Fatalf("kernel %+v (chains %d): counters %v with the headers, %v with the columns", kc, chains, counts0, counts1)
+			}
+			if counts0[0] == 0 || counts0[3] == 0 {
+				t.Errorf("kernel %+v: counters %v: a phase commoned nothing", kc, counts0)
+			}
+		}
+	}
+}

@@ -271,8 +271,13 @@ type deadState struct {
 	moved        []bool
 	shrinkRegs   []ir.RegID
 	gone, killed []core.RegBlock
-	shrink       core.ShrinkState
-	out          core.OutSet
+	// goneHead[r]: the index in gone of r's last deleted read (-1: none),
+	// goneNext[k]: that of the one before gone[k] (-1: none); per
+	// register lists, so that the whole-range analysis can ask whether
+	// r's deleted reads changed its live-in sets (wholeShrank)
+	goneHead, goneNext []int32
+	shrink             core.ShrinkState
+	out                core.OutSet
 	// state[r]: the block stamp when bit 0 holds whether r is live at
 	// the sweep's point and bit 1 whether a read of r below that point
 	// in the block was deleted with no kept read or killing definition
@@ -300,6 +305,7 @@ type deadState struct {
 	// (whole), on the worklist work (freed: waiting on it)
 	scanned, scanBudget int
 	whole               bool
+	spared              int // registers wholeRange found unchanged (tests)
 	freed               []bool
 	work, big           []ir.RegID // big: registers of more than bigRefs references, taken last
 	bigNow              bool       // work holds the big ones
@@ -315,6 +321,7 @@ type deadState struct {
 	outMark []uint32
 	stack   []ir.BlockID
 	rr      []regRef
+	rrPhi   bool // a PHI reads the register analyzed
 	atExit  []bool
 	other   *deadState // a second register's analysis (otherLiveAfter)
 	// poll: the run's context, polled per block and per register (nil:
@@ -336,12 +343,21 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	d.lostMark = growBool(d.lostMark, nr)
 	d.moved = growBool(d.moved, nr)
 	d.named, d.lost, d.gone, d.killed = d.named[:0], d.lost[:0], d.gone[:0], d.killed[:0]
+	d.goneNext = d.goneNext[:0]
+	if cap(d.goneHead) < nr {
+		d.goneHead = make([]int32, nr)
+	}
+	d.goneHead = d.goneHead[:nr]
+	for r := range d.goneHead {
+		d.goneHead[r] = -1
+	}
 	d.atExit = growBool(d.atExit, nr)
 	for _, r := range f.ReturnRegs(d.outs[:0]) {
 		d.atExit[r] = true
 	}
 	d.seeds, d.pending, d.posValid = d.seeds[:0], d.pending[:0], false
 	d.freed, d.work, d.big, d.whole, d.bigNow = growBool(d.freed, nr), d.work[:0], d.big[:0], false, false
+	d.spared = 0
 	d.scanned, d.scanBudget = 0, max(f.NumInstrs()/4, minScan)
 	if len(d.visit) < nb {
 		d.visit = make([]uint32, nb)
@@ -517,7 +533,7 @@ func (d *deadState) note(f *ir.Func, i ir.InstrID, refs []core.RegRef) {
 	if f.Op[i] == ir.OpPhi {
 		core.PhiIncoming(f, i, func(_ int, v ir.Operand, p ir.BlockID) {
 			if v.IsReg() {
-				d.gone = append(d.gone, core.RegBlock{Reg: v.Reg(), Block: p})
+				d.addGone(v.Reg(), p)
 				d.move(v.Reg()) // its PHI reads (Shrink: phiUse)
 			}
 		})
@@ -526,9 +542,16 @@ func (d *deadState) note(f *ir.Func, i ir.InstrID, refs []core.RegRef) {
 	b := f.Block[i]
 	for _, x := range refs {
 		if !x.Def {
-			d.gone = append(d.gone, core.RegBlock{Reg: x.Reg, Block: b})
+			d.addGone(x.Reg, b)
 		}
 	}
+}
+
+// addGone records a deleted read of r in block b (gone, and r's list).
+func (d *deadState) addGone(r ir.RegID, b ir.BlockID) {
+	d.gone = append(d.gone, core.RegBlock{Reg: r, Block: b})
+	d.goneNext = append(d.goneNext, d.goneHead[r])
+	d.goneHead[r] = int32(len(d.gone) - 1)
 }
 
 // remove deletes i (with register references refs) for the cascade and
@@ -643,7 +666,7 @@ func (d *deadState) cascade(f *ir.Func, l *core.Liveness) int64 {
 		}
 	}
 	if d.whole && !d.canceled {
-		n += d.wholeRange(f)
+		n += d.wholeRange(f, l)
 	}
 	return n
 }
@@ -894,7 +917,7 @@ func phiReads(f *ir.Func, s ir.BlockID, r ir.RegID, p ir.BlockID) bool {
 // where it is live from them (analyze), and every definition after which
 // it is dead deleted where it can go, queueing the registers those read.
 // It returns how many instructions it deleted.
-func (d *deadState) wholeRange(f *ir.Func) int64 {
+func (d *deadState) wholeRange(f *ir.Func, l *core.Liveness) int64 {
 	du := d.a.DefUse()
 	d.positions(f)
 	n := int64(0)
@@ -924,8 +947,14 @@ func (d *deadState) wholeRange(f *ir.Func) int64 {
 			d.bigNow = false
 		}
 		d.freed[r] = false
-		d.move(r)
 		d.analyze(f, du, r)
+		if !d.moved[r] {
+			if d.wholeShrank(l, r) {
+				d.move(r)
+			} else {
+				d.spared++
+			}
+		}
 		// Definitions of r whose next reference in their block is a
 		// killing definition, or that have none and r is not live out.
 		for k, x := range d.rr {
@@ -950,6 +979,33 @@ func (d *deadState) wholeRange(f *ir.Func) int64 {
 	return n
 }
 
+// wholeShrank reports whether r, just analyzed (analyze: inMark), may
+// have stopped being live into a block it was live into before the
+// deletions (l), so that keepAnalyses passes it on to Shrink. Shrink
+// would clear r only in blocks reached by a backward walk from r's
+// deleted reads that starts at those still live in before and stops at
+// those live in now; so r changed iff one of those blocks was live in
+// before and is not now, which inMark (r's live-in blocks now, found
+// from its remaining references) answers per block, for the cost of r's
+// deleted reads, where Shrink would search r's live range again (on the
+// generated 1M-instruction kernel, thousands of blocks for each of
+// hundreds of registers that the analysis already found unchanged).
+// Registers live at exit or read by a PHI are always passed on: analyze
+// places a PHI's read in the PHI's block, the liveness at the end of the
+// predecessor.
+func (d *deadState) wholeShrank(l *core.Liveness, r ir.RegID) bool {
+	if d.atExit[r] || d.rrPhi {
+		return true
+	}
+	for k := d.goneHead[r]; k >= 0; k = d.goneNext[k] {
+		b := d.gone[k].Block
+		if d.inMark[b] != d.stamp && l.IsLiveIn(b, r) {
+			return true
+		}
+	}
+	return false
+}
+
 // regRef is one reference of the register being analyzed.
 type regRef struct {
 	blk   ir.BlockID
@@ -966,11 +1022,14 @@ type regRef struct {
 // at blocks that kill it. Linear in r's references and live range, plus
 // the sort.
 func (d *deadState) analyze(f *ir.Func, du *core.DefUse, r ir.RegID) {
-	d.rr = d.rr[:0]
+	d.rr, d.rrPhi = d.rr[:0], false
 	add := func(x core.Ref, use bool) {
 		j := x.Instr
 		if f.Dead[j] || f.Block[j] == ir.NoBlock {
 			return
+		}
+		if use && f.Op[j] == ir.OpPhi {
+			d.rrPhi = true
 		}
 		d.rr = append(d.rr, regRef{blk: f.Block[j], pos: d.pos[j], instr: j, use: use, kill: !use && f.Guard[j] == ir.NoOperand})
 	}

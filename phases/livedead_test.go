@@ -229,17 +229,20 @@ func TestLiveDeadMatchesRepeatedSweeps(t *testing.T) {
 // sweeps after IntoSSA) and without; the test fails unless, on each
 // budget, some sweep deleted instructions and kept the liveness, some
 // kept the chains too (those it found cached or built for the
-// whole-range analysis), and some did it all by walks (whose liveness
+// whole-range analysis), some did it all by walks (whose liveness
 // update is passed only the registers the walks saw stop being live
-// into a block).
+// into a block), and, where the whole-range analysis ran, some left out
+// of the update registers it found still live wherever they were
+// (wholeShrank).
 func TestLiveDeadKeepsAnalyses(t *testing.T) {
-	defer func(m int) { minScan = m }(minScan)
+	defer func(m int) { wholeRangeOnly, minScan = false, m }(minScan)
 	// The cascade's walks within the default budget (the small kernels'
 	// first and third sweeps run out and finish the whole-range way),
-	// then on a budget no walk runs out of.
-	for _, budget := range []int{minScan, 1 << 30} {
-		minScan = budget
-		kept, keptDU, walked := 0, 0, 0
+	// then on a budget no walk runs out of, then the whole-range
+	// analysis for every register.
+	for mode, budget := range []int{minScan, 1 << 30, minScan} {
+		minScan, wholeRangeOnly = budget, mode == 2
+		kept, keptDU, walked, spared := 0, 0, 0, 0
 		for seed := int64(1); seed <= 24; seed++ {
 			f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 400 + int(seed)*60, Pool: int(seed % 3 * 16)}))
 			target, _ := ParseTarget("sm_80")
@@ -258,6 +261,7 @@ func TestLiveDeadKeepsAnalyses(t *testing.T) {
 					if !p.Scratch.dead.whole {
 						walked++
 					}
+					spared += p.Scratch.dead.spared
 				}
 				return ch
 			}
@@ -267,12 +271,12 @@ func TestLiveDeadKeepsAnalyses(t *testing.T) {
 				}
 			}
 			if _, err := Run(context.Background(), c, nil, f, nil); err != nil {
-				t.Fatalf("budget %d: seed %d: %v", budget, seed, err)
+				t.Fatalf("mode %d: seed %d: %v", mode, seed, err)
 			}
 		}
-		if kept == 0 || keptDU == 0 || walked == 0 {
-			t.Fatalf("budget %d: %d sweeps deleted instructions and kept the liveness, %d the chains too, %d by walks alone: the test exercises too little", budget, kept, keptDU, walked)
+		if kept == 0 || keptDU == 0 || (walked == 0) != (mode == 2) || (spared == 0) != (mode == 1) {
+			t.Fatalf("mode %d: %d sweeps deleted instructions and kept the liveness, %d the chains too, %d by walks alone, %d registers left out of the update by the whole-range analysis: the test exercises too little", mode, kept, keptDU, walked, spared)
 		}
-		t.Logf("budget %d: %d sweeps kept the liveness across deletions, %d the chains too, %d by walks alone", budget, kept, keptDU, walked)
+		t.Logf("mode %d: %d sweeps kept the liveness across deletions, %d the chains too, %d by walks alone; the whole-range analysis left %d registers out of the update", mode, kept, keptDU, walked, spared)
 	}
 }
