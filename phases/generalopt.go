@@ -559,9 +559,12 @@ type genOpt struct {
 	// nothing more dead (generalopt_dead.go)
 	deadLog  deadLogState
 	deadUses []int32 // dead code's read counts
-	dom      *core.DomTree
-	pos      []int32 // instruction's position in its block
-	opaque   []bool  // registers an opaque instruction names
+	// deadUsesKept: deadUses holds the reads (and returns) as they were
+	// when the dead-code log last began
+	deadUsesKept bool
+	dom          *core.DomTree
+	pos          []int32 // instruction's position in its block
+	opaque       []bool  // registers an opaque instruction names
 	// walkedLayout: pos and opaque were computed by an earlier global
 	// walk of this run (a partial round may keep them).
 	walkedLayout bool
@@ -965,23 +968,34 @@ func (g *genOpt) localWalk() int64 {
 	}
 	defer func() { g.sc.genOpt.ent = g.ent[:0] }() // kept grown for the next run
 	g.mode = walkLocal
-	n, rw0 := int64(0), g.rewrites
+	n, rw0, skipped := int64(0), g.rewrites, int64(0)
 	for _, b := range f.Layout {
 		if !g.blockMarked(b) {
 			continue // unchanged since its last walk (generalopt_dirty.go)
 		}
 		g.stamp++
-		g.ent = g.ent[:0] // the facts of another block
+		g.ent = g.ent[:0]       // the facts of another block
+		same := g.dirty.partial // the block's instructions so far unedited since its last walk
 		for i := f.BlockFirst[b]; i != ir.NoInstr; {
 			next := f.Next[i]
 			g.step++
 			g.cur, g.visit = i, g.visit+1
-			if g.on[spCopyProp] {
-				n += g.substitute(i)
-			}
-			if g.applyRules(i) {
-				i = next
-				continue // deleted
+			if same && g.dirty.prefixUnchanged(b, i) {
+				// the last walk left it as it is (generalopt_dirty.go):
+				// only the facts below
+				skipped++
+				if prefixCheck {
+					g.checkPrefix(i)
+				}
+			} else {
+				same = false
+				if g.on[spCopyProp] {
+					n += g.substitute(i)
+				}
+				if g.applyRules(i) {
+					i = next
+					continue // deleted
+				}
 			}
 			// what a guarded copy's destination held (a complementary
 			// copy may complete it into a select)
@@ -1028,6 +1042,9 @@ func (g *genOpt) localWalk() int64 {
 			}
 			i = next
 		}
+	}
+	if skipped > 0 {
+		prefixSkipped.Add(skipped)
 	}
 	g.copies += n
 	return n + g.rewrites - rw0
@@ -1419,11 +1436,28 @@ func (g *genOpt) deadCode() int64 {
 	}
 	uses := g.deadUses
 	edits := g.copies + g.rewrites + g.cfgEdits + g.removed
-	if g.du != nil && (edits != g.duAt || g.merged != g.duMerged) && g.duRefresh() {
+	stale := edits != g.duAt || g.merged != g.duMerged
+	cand, rows, kept := false, false, false
+	// The definition rows the sweeps read: current, or logged ones that
+	// still list every definition (the next round's walk brings them up
+	// to date for this sweep's removals as well; generalopt_du.go).
+	defsOK := g.du != nil && !deadRefreshFirst && (!stale || g.duDefsHold())
+	if defsOK && g.deadUsesKept && g.deadCandidates() {
+		// the last sweep's counts, moved by the edits since
+		// (generalopt_dead.go)
+		g.deadKeptUses(uses)
+		cand, rows, kept = true, true, true
+	} else if defsOK && stale {
+		g.deadUseCounts(uses)
+		cand = g.deadCandidates()
+		rows = true
+	} else if g.du != nil && stale && g.duRefresh() {
 		g.duAt, g.duMerged = edits, g.merged
 	}
-	cand, rows := false, false
-	if edits == g.duAt && g.merged == g.duMerged && g.du != nil {
+	g.deadUsesKept = false
+	if rows {
+		// counted above
+	} else if edits == g.duAt && g.merged == g.duMerged && g.du != nil {
 		// the chains are current: their rows' lengths
 		for r := range uses {
 			uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
@@ -1450,8 +1484,10 @@ func (g *genOpt) deadCode() int64 {
 			}
 		}
 	}
-	for _, r := range f.ReturnRegs(nil) {
-		uses[r]++ // live when the function returns
+	if !kept {
+		for _, r := range f.ReturnRegs(nil) {
+			uses[r]++ // live when the function returns
+		}
 	}
 	var n int64
 	converged := false
@@ -1493,6 +1529,8 @@ func (g *genOpt) deadCode() int64 {
 	}
 	if converged {
 		g.deadLogStart()
+		// uses holds the reads as they are (the log starts now)
+		g.deadUsesKept = g.sc != nil
 	} else {
 		g.deadLog.on = false
 	}

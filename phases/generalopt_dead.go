@@ -94,6 +94,34 @@ func (g *genOpt) deadCandidates() bool {
 		len(l.mark) == f.NumInstrs() && g.du != nil && g.du.NumRegs() == f.NumRegs()
 }
 
+// deadKeptUses brings uses, the read counts (returns included) as they
+// were when the log began (deadUsesKept), up to date: the logged
+// instructions' reads then leave, the live ones' reads now come in. Every
+// edit since is logged (deadCandidates), so this counts what counting
+// the function would, at the cost of the edits.
+func (g *genOpt) deadKeptUses(uses []int32) {
+	f := g.f
+	b := g.deadLog.b
+	for _, r := range b.regs {
+		uses[r]--
+	}
+	for _, i := range b.instrs {
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+		for _, x := range g.refs {
+			if !x.Def {
+				uses[x.Reg]++
+			}
+		}
+	}
+	if duCheck {
+		checkUseCounts(f, uses, f.ReturnRegs(nil))
+	}
+	deadKeptCounts.Add(1)
+}
+
 // deadFullSweeps (tests) makes every sweep a full one; deadCandSweeps
 // counts the sweeps over candidates.
 var (

@@ -117,14 +117,18 @@ type dirtyState struct {
 	// every register of the function.
 	marked, regHeap []ir.RegID
 	blkEpoch        []uint32
-	layoutPos       []int32
-	budget          int // rows the round may still follow
-	stack           []regAt
-	refs            []core.RegRef
-	irefs           []core.RegRef
-	urefs           []core.RegRef
-	seeded          int  // curSeed[:seeded] are followed already
-	duOK            bool // g.du was computed this round (rows current but for recorded edits)
+	// blkWhole (== epoch): a block the last round removed an
+	// instruction from; the local walk's rewrites start at its first
+	// instruction (see prefixUnchanged).
+	blkWhole  []uint32
+	layoutPos []int32
+	budget    int // rows the round may still follow
+	stack     []regAt
+	refs      []core.RegRef
+	irefs     []core.RegRef
+	urefs     []core.RegRef
+	seeded    int  // curSeed[:seeded] are followed already
+	duOK      bool // g.du was computed this round (rows current but for recorded edits)
 	// opaqueTouched: an opaque instruction was edited since the global
 	// walk last listed the opaque registers.
 	opaqueTouched bool
@@ -179,6 +183,7 @@ func (g *genOpt) sizeDirty(f *ir.Func) {
 	d.regEpoch = take[uint32](g.sc, d.nRegs)
 	d.regDepth = take[int8](g.sc, d.nRegs)
 	d.blkEpoch = take[uint32](g.sc, d.nBlocks)
+	d.blkWhole = take[uint32](g.sc, d.nBlocks)
 	d.layoutPos = take[int32](g.sc, d.nBlocks)
 	d.postEpoch, d.postN = nil, nil // (followInstr counts nothing then)
 	if g.on[spMerge] {
@@ -285,10 +290,53 @@ func (g *genOpt) beginRound(round int) {
 		d.layoutPos[b] = int32(k)
 	}
 	// The local walk's blocks: those the last round edited in.
-	for _, b := range d.prevBlk {
+	for k, b := range d.prevBlk {
 		if b != ir.NoBlock {
 			d.blkEpoch[b] = d.epoch
+			if i := d.prev[k]; f.Dead[i] || f.Block[i] == ir.NoBlock {
+				d.blkWhole[b] = d.epoch // a removal: no place to start from
+			}
 		}
+	}
+}
+
+// prefixUnchanged reports whether the local walk of a partial round,
+// walking block b with i the first instruction not yet passed since none
+// it passed was edited, may pass over i without rewriting: whether
+// neither i nor an instruction before it in b was edited since b's last
+// local walk. That walk then met at i what it meets now (the facts it
+// reads come from the instructions before i in b), and left i unedited,
+// so substitution and the rules would leave it as it is again (a budget
+// they were refused by stays spent). Every edit since is in the last
+// round's record (instrMark one epoch back) — the walk comes first in a
+// round, and edits made in it mark the current epoch — except removals,
+// which leave no instruction to meet: a block with one is rewritten from
+// its start (blkWhole).
+func (d *dirtyState) prefixUnchanged(b ir.BlockID, i ir.InstrID) bool {
+	return d.partial && d.blkWhole[b] != d.epoch && d.instrMark[i]+1 < d.epoch && !prefixRewrite
+}
+
+// prefixRewrite (tests) makes the local walk rewrite every instruction
+// of the blocks it walks (prefixUnchanged never holds); prefixSkipped
+// counts the instructions passed over.
+var (
+	prefixRewrite bool
+	prefixSkipped atomic.Int64
+)
+
+// prefixCheck (tests) makes the local walk rewrite the instructions it
+// passes over as well (checkPrefix), and panic if that edits one.
+var prefixCheck bool
+
+// checkPrefix is prefixCheck's rewrite of instruction i, passed over.
+func (g *genOpt) checkPrefix(i ir.InstrID) {
+	rw := g.rewrites
+	n := int64(0)
+	if g.on[spCopyProp] {
+		n = g.substitute(i)
+	}
+	if g.applyRules(i) || n > 0 || g.rewrites != rw {
+		panic("GeneralOptimize: the local walk passed over an instruction it would rewrite")
 	}
 }
 

@@ -56,6 +56,45 @@ func TestGeneralOptimizeDirtyRoundsSameOutput(t *testing.T) {
 	}
 }
 
+// TestGeneralOptimizeDirtyPrefixSameOutput: a partial round's local walk
+// passes over the instructions of a block before its first edit since
+// the block's last walk without rewriting them (prefixUnchanged); the
+// -O3 pipeline prints the same PTX as with every instruction of a walked
+// block rewritten, on kernels where instructions are passed over; and
+// rewriting them anyway edits none (checkPrefix panics otherwise).
+func TestGeneralOptimizeDirtyPrefixSameOutput(t *testing.T) {
+	c, _ := dirtyAndFullConfigs(t)
+	prefixCheck = true
+	defer func() { prefixCheck = false }()
+	before := prefixSkipped.Load()
+	seeds := int64(10)
+	if testing.Short() {
+		seeds = 4
+	}
+	for seed := int64(1); seed <= seeds; seed++ {
+		cfg := iteratingKernel(9600, seed)
+		var out [2][]byte
+		for k, whole := range []bool{false, true} {
+			prefixRewrite = whole
+			m := gen.Kernel(cfg)
+			for _, f := range m.Funcs {
+				if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
+					prefixRewrite = false
+					t.Fatalf("seed %d: %v", cfg.Seed, err)
+				}
+			}
+			out[k] = ptx.Format(m)
+		}
+		prefixRewrite = false
+		if !bytes.Equal(out[0], out[1]) {
+			t.Errorf("seed %d: the output passing over unedited prefixes differs from rewriting whole blocks'", cfg.Seed)
+		}
+	}
+	if prefixSkipped.Load() == before {
+		t.Fatal("no instruction was passed over: the kernels test nothing")
+	}
+}
+
 // TestGeneralOptimizeDirtyNarrowingSameOutput: the dirty rounds leave
 // out the add uses of a register whose edit is past the uses findReuse
 // scans, and the use blocks of a register whose use count cannot have

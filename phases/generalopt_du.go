@@ -27,6 +27,7 @@ import (
 type duBufs struct {
 	instrs []ir.InstrID // edited since the chains were last current, once each
 	regs   []ir.RegID   // the registers they named then (and, at a refresh, now)
+	reads  []ir.RegID   // the registers they read then, once per read (deadUseCounts)
 	live   []ir.InstrID
 	refs   []core.RegRef
 	relink core.RelinkWork
@@ -89,7 +90,7 @@ func (g *genOpt) duStart() {
 	}
 	l.begin(g.sc, f.NumInstrs(), g.cfgEdits)
 	l.b = &g.sc.genOpt.du
-	l.b.instrs, l.b.regs = l.b.instrs[:0], l.b.regs[:0]
+	l.b.instrs, l.b.regs, l.b.reads = l.b.instrs[:0], l.b.regs[:0], l.b.reads[:0]
 }
 
 // duNote logs instruction i, about to be edited, with the registers it
@@ -104,6 +105,9 @@ func (g *genOpt) duNote(i ir.InstrID) {
 	b.refs = core.AppendRegRefs(g.f, i, b.refs[:0])
 	for _, x := range b.refs {
 		b.regs = append(b.regs, x.Reg)
+		if !x.Def {
+			b.reads = append(b.reads, x.Reg)
+		}
 	}
 }
 
@@ -114,25 +118,8 @@ func (g *genOpt) duNote(i ir.InstrID) {
 func (g *genOpt) duRefresh() bool {
 	l := &g.duLog
 	f := g.f
-	if !l.on || g.cfgEdits != l.cfg || g.merged != g.duMerged || !g.walkedLayout ||
-		len(g.pos) != f.NumInstrs() || len(l.mark) != f.NumInstrs() || g.du.NumRegs() != f.NumRegs() {
-		l.on = false
-		return false
-	}
-	// The cache drops every analysis when the edges are rebuilt, which
-	// an edit of a branch makes them (the bundle's branch edits count in
-	// cfgEdits; its form changes elsewhere keep the edges:
-	// SetFormSameEdges). The chains do not read edges:
-	// dropped and not recomputed since (their memory still unused),
-	// they go back to the cache once refreshed.
-	adopt := false
-	if g.a.Valid()&ADefUse == 0 {
-		if g.a.du != nil || g.a.duOld != g.du {
-			l.on = false
-			return false
-		}
-		adopt = true
-	} else if g.a.du != g.du {
+	adopt, ok := g.duLogged()
+	if !ok {
 		l.on = false
 		return false
 	}
@@ -178,6 +165,120 @@ func (g *genOpt) duRefresh() bool {
 
 // duRefreshes counts the refreshes that changed rows (tests ask whether
 // their kernels made any).
+// duLogged reports whether g.du holds the chains as they were when last
+// current and the log every edit since (what duRefresh needs), and
+// whether they go back to the cache once refreshed (adopt).
+func (g *genOpt) duLogged() (adopt, ok bool) {
+	l := &g.duLog
+	f := g.f
+	if !l.on || g.du == nil || g.cfgEdits != l.cfg || g.merged != g.duMerged || !g.walkedLayout ||
+		len(g.pos) != f.NumInstrs() || len(l.mark) != f.NumInstrs() || g.du.NumRegs() != f.NumRegs() {
+		return false, false
+	}
+	// The cache drops every analysis when the edges are rebuilt, which
+	// an edit of a branch makes them (the bundle's branch edits count in
+	// cfgEdits; its form changes elsewhere keep the edges:
+	// SetFormSameEdges). The chains do not read edges:
+	// dropped and not recomputed since (their memory still unused),
+	// they go back to the cache once refreshed.
+	if g.a.Valid()&ADefUse == 0 {
+		if g.a.du != nil || g.a.duOld != g.du {
+			return false, false
+		}
+		return true, true
+	}
+	return false, g.a.du == g.du
+}
+
+// deadUseCounts sets uses to the number of reads of every register in
+// the function as it is, from chains not brought up to date (duLogged):
+// a row's length, less the reads the logged instructions made when the
+// chains were last current, plus those the live ones make now. Dead code
+// then needs the definitions' rows only, which the logged edits cannot
+// have lengthened: an edit keeps the registers an instruction writes or
+// removes it, so a stale row lists every present definition, in layout
+// order, and at most removed ones besides (which the sweeps skip). A
+// live logged instruction that writes a register whose row does not list
+// it makes it report false (the caller refreshes instead). It saves the
+// refresh a sweep after the global walk's rewrites would make (on a
+// large function a move of every row): the next round's walk refreshes
+// once for both.
+func (g *genOpt) deadUseCounts(uses []int32) {
+	f := g.f
+	b := g.duLog.b
+	for r := range uses {
+		uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
+	}
+	for _, r := range b.reads {
+		uses[r]--
+	}
+	for _, i := range b.instrs {
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		b.refs = core.AppendRegRefs(f, i, b.refs[:0])
+		for _, x := range b.refs {
+			if !x.Def {
+				uses[x.Reg]++
+			}
+		}
+	}
+	if duCheck {
+		checkUseCounts(f, uses, nil)
+	}
+	deadLoggedCounts.Add(1)
+}
+
+// duDefsHold reports whether the definition rows of g.du, not brought
+// up to date (duLogged), list every present definition in layout order
+// (and at most removed ones besides): whether no live logged
+// instruction writes a register whose row does not list it.
+func (g *genOpt) duDefsHold() bool {
+	f := g.f
+	if _, ok := g.duLogged(); !ok {
+		return false
+	}
+	b := g.duLog.b
+	for _, i := range b.instrs {
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		b.refs = core.AppendRegRefs(f, i, b.refs[:0])
+		for _, x := range b.refs {
+			if x.Def && !slices.ContainsFunc(g.du.Defs(x.Reg), func(d core.Ref) bool { return d.Instr == i }) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deadRefreshFirst (tests) makes dead code refresh the chains and count
+// every register's reads from them, as before deadUseCounts and
+// deadUsesKept; deadLoggedCounts and deadKeptCounts count the sweeps that
+// counted from logged chains and that kept the last sweep's counts.
+var (
+	deadRefreshFirst                 bool
+	deadLoggedCounts, deadKeptCounts atomic.Int64
+)
+
+// checkUseCounts (tests, with duCheck) compares uses with the reads a new
+// computation of the chains counts (plus one for each register in ret).
+func checkUseCounts(f *ir.Func, uses []int32, ret []ir.RegID) {
+	want := core.ComputeDefUse(f)
+	for r := range want.NumRegs() {
+		n := len(want.Uses(ir.RegID(r)))
+		for _, q := range ret {
+			if q == ir.RegID(r) {
+				n++
+			}
+		}
+		if int(uses[r]) != n {
+			panic("GeneralOptimize: dead code's read counts from logged chains differ from a new computation")
+		}
+	}
+}
+
 var duRefreshes atomic.Int64
 
 // duCheck: tests compare every refreshed set of chains with a new

@@ -22,7 +22,7 @@ func TestGeneralOptimizeRefreshedDefUse(t *testing.T) {
 	defer func() { duCheck = false }()
 	c, _ := dirtyAndFullConfigs(t)
 	c.Verify = true
-	before := duRefreshes.Load()
+	before, beforeCounts, beforeKept := duRefreshes.Load(), deadLoggedCounts.Load(), deadKeptCounts.Load()
 	seeds := int64(10)
 	if testing.Short() {
 		seeds = 4
@@ -38,6 +38,46 @@ func TestGeneralOptimizeRefreshedDefUse(t *testing.T) {
 	}
 	if duRefreshes.Load() == before {
 		t.Fatal("no def-use chains were refreshed: the kernels test nothing")
+	}
+	if deadLoggedCounts.Load() == beforeCounts || deadKeptCounts.Load() == beforeKept {
+		t.Fatal("no dead-code sweep counted reads from logged chains or kept counts: checkUseCounts tested nothing")
+	}
+}
+
+// TestGeneralOptimizeDeadLoggedCountsSameOutput: dead code counting reads
+// from chains not brought up to date (deadUseCounts) or moving the last
+// sweep's counts by the edits since (deadKeptUses) removes what it
+// removes after refreshing the chains and counting from them: the -O3
+// pipeline prints the same PTX either way, on kernels where such sweeps
+// happen.
+func TestGeneralOptimizeDeadLoggedCountsSameOutput(t *testing.T) {
+	c, _ := dirtyAndFullConfigs(t)
+	before, beforeKept := deadLoggedCounts.Load(), deadKeptCounts.Load()
+	seeds := int64(10)
+	if testing.Short() {
+		seeds = 4
+	}
+	for seed := int64(1); seed <= seeds; seed++ {
+		cfg := iteratingKernel(9700, seed)
+		var out [2][]byte
+		for k, refresh := range []bool{false, true} {
+			deadRefreshFirst = refresh
+			m := gen.Kernel(cfg)
+			for _, f := range m.Funcs {
+				if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
+					deadRefreshFirst = false
+					t.Fatalf("seed %d: %v", cfg.Seed, err)
+				}
+			}
+			out[k] = ptx.Format(m)
+		}
+		deadRefreshFirst = false
+		if !bytes.Equal(out[0], out[1]) {
+			t.Errorf("seed %d: the output with read counts from logged chains differs from refreshed chains'", cfg.Seed)
+		}
+	}
+	if deadLoggedCounts.Load() == before || deadKeptCounts.Load() == beforeKept {
+		t.Fatal("no dead-code sweep counted reads from logged chains or kept counts: the kernels test nothing")
 	}
 }
 
