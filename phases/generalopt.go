@@ -1275,14 +1275,14 @@ func (g *genOpt) globalCopyProp() int64 {
 				break
 			}
 			for ; next < len(dt.marked); next++ {
-				h = regHeapPush(h, dt.marked[next])
+				h = heapPush(h, dt.marked[next], lowerReg)
 			}
 			if len(h) == 0 {
 				r = f.NumRegs()
 				break
 			}
 			var d ir.RegID
-			d, h = regHeapPop(h)
+			d, h = heapPop(h, lowerReg)
 			if int(d) <= last {
 				continue
 			}

@@ -102,20 +102,7 @@ func (g *genOpt) deadCandidates() bool {
 func (g *genOpt) deadKeptUses(uses []int32) {
 	f := g.f
 	b := g.deadLog.b
-	for _, r := range b.regs {
-		uses[r]--
-	}
-	for _, i := range b.instrs {
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
-			continue
-		}
-		g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-		for _, x := range g.refs {
-			if !x.Def {
-				uses[x.Reg]++
-			}
-		}
-	}
+	g.refs = replayReads(f, uses, b.regs, b.instrs, g.refs)
 	if duCheck {
 		checkUseCounts(f, uses, f.ReturnRegs(nil))
 	}
@@ -181,14 +168,14 @@ func (g *genOpt) candidatePasses(uses []int32, place func(ir.InstrID) uint64, pa
 		for _, i := range b.next {
 			if live(i) && l.hmark[i] != l.hgen {
 				l.hmark[i] = l.hgen
-				b.heap = heapPush(b.heap, deadCand{place(i), i})
+				b.heap = heapPush(b.heap, deadCand{place(i), i}, laterPlace)
 			}
 		}
 		b.next = b.next[:0]
 		m := int64(0)
 		for len(b.heap) > 0 {
 			var c deadCand
-			c, b.heap = heapPop(b.heap)
+			c, b.heap = heapPop(b.heap, laterPlace)
 			i := c.i
 			if !g.deadInstr(i, uses) {
 				continue
@@ -209,7 +196,7 @@ func (g *genOpt) candidatePasses(uses []int32, place func(ir.InstrID) uint64, pa
 						// still ahead of the backward pass
 						if l.hmark[j] != l.hgen {
 							l.hmark[j] = l.hgen
-							b.heap = heapPush(b.heap, deadCand{p, j})
+							b.heap = heapPush(b.heap, deadCand{p, j}, laterPlace)
 						}
 					} else {
 						b.next = append(b.next, j)
@@ -287,40 +274,29 @@ func (g *genOpt) firstPassThenCandidates(uses []int32) (int64, bool) {
 // deadFirstPassLater counts those whose later passes removed something.
 var deadFirstPassSweeps, deadFirstPassLater atomic.Int64
 
-// heapPush and heapPop keep h a binary heap with the largest place on top.
-func heapPush(h []deadCand, c deadCand) []deadCand {
-	h = append(h, c)
-	k := len(h) - 1
-	for k > 0 {
-		p := (k - 1) / 2
-		if h[p].place >= h[k].place {
-			break
-		}
-		h[p], h[k] = h[k], h[p]
-		k = p
-	}
-	return h
-}
+// laterPlace orders the dead-code candidate heap: the largest place on
+// top.
+func laterPlace(a, b deadCand) bool { return a.place > b.place }
 
-func heapPop(h []deadCand) (deadCand, []deadCand) {
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	h = h[:last]
-	k := 0
-	for {
-		c := 2*k + 1
-		if c >= len(h) {
-			break
-		}
-		if c+1 < len(h) && h[c+1].place > h[c].place {
-			c++
-		}
-		if h[k].place >= h[c].place {
-			break
-		}
-		h[k], h[c] = h[c], h[k]
-		k = c
+// replayReads brings per-register read counts taken before some logged
+// edits up to date: the registers the logged instructions read then
+// (before, one entry per read) lose a read, and the logged instructions
+// still in the function add the reads they make now. It returns refs,
+// the reused reference buffer.
+func replayReads(f *ir.Func, uses []int32, before []ir.RegID, logged []ir.InstrID, refs []core.RegRef) []core.RegRef {
+	for _, r := range before {
+		uses[r]--
 	}
-	return top, h
+	for _, i := range logged {
+		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+			continue
+		}
+		refs = core.AppendRegRefs(f, i, refs[:0])
+		for _, x := range refs {
+			if !x.Def {
+				uses[x.Reg]++
+			}
+		}
+	}
+	return refs
 }

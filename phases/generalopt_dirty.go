@@ -668,14 +668,17 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 	}
 }
 
-// regHeapPush and regHeapPop keep h a binary heap with the lowest
-// register on top.
-func regHeapPush(h []ir.RegID, r ir.RegID) []ir.RegID {
-	h = append(h, r)
+// lowerReg orders the marked-register heap: the lowest register on top.
+func lowerReg(a, b ir.RegID) bool { return a < b }
+
+// heapPush and heapPop keep h a binary heap whose top is the element
+// above puts first (above(a, b): a belongs above b).
+func heapPush[T any](h []T, x T, above func(a, b T) bool) []T {
+	h = append(h, x)
 	k := len(h) - 1
 	for k > 0 {
 		p := (k - 1) / 2
-		if h[p] <= h[k] {
+		if !above(h[k], h[p]) {
 			break
 		}
 		h[p], h[k] = h[k], h[p]
@@ -684,7 +687,7 @@ func regHeapPush(h []ir.RegID, r ir.RegID) []ir.RegID {
 	return h
 }
 
-func regHeapPop(h []ir.RegID) (ir.RegID, []ir.RegID) {
+func heapPop[T any](h []T, above func(a, b T) bool) (T, []T) {
 	top := h[0]
 	last := len(h) - 1
 	h[0] = h[last]
@@ -695,10 +698,10 @@ func regHeapPop(h []ir.RegID) (ir.RegID, []ir.RegID) {
 		if c >= len(h) {
 			break
 		}
-		if c+1 < len(h) && h[c+1] < h[c] {
+		if c+1 < len(h) && above(h[c+1], h[c]) {
 			c++
 		}
-		if h[k] <= h[c] {
+		if !above(h[c], h[k]) {
 			break
 		}
 		h[k], h[c] = h[c], h[k]

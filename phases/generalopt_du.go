@@ -209,20 +209,7 @@ func (g *genOpt) deadUseCounts(uses []int32) {
 	for r := range uses {
 		uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
 	}
-	for _, r := range b.reads {
-		uses[r]--
-	}
-	for _, i := range b.instrs {
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
-			continue
-		}
-		b.refs = core.AppendRegRefs(f, i, b.refs[:0])
-		for _, x := range b.refs {
-			if !x.Def {
-				uses[x.Reg]++
-			}
-		}
-	}
+	b.refs = replayReads(f, uses, b.reads, b.instrs, b.refs)
 	if duCheck {
 		checkUseCounts(f, uses, nil)
 	}
