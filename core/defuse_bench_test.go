@@ -34,23 +34,32 @@ func BenchmarkDefUseScaling(b *testing.B) {
 			ni := f.NumInstrs() - f.NumDead()
 			w := &core.DefUseWork{}
 			du := core.ComputeDefUseWith(nil, f, w)
-			runtime.GC()
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			best := int64(-1)
-			b.ResetTimer()
-			for b.Loop() {
-				t0 := threadCPU()
-				du = core.ComputeDefUseWith(du, f, w)
-				if t := threadCPU() - t0; best < 0 || t < best {
-					best = t
-				}
-			}
+			best := leastThreadCPU(b, func() { du = core.ComputeDefUseWith(du, f, w) })
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(ni), "ns/instr")
 			b.ReportMetric(float64(best)/float64(ni), "min-cpu-ns/instr")
 			b.ReportMetric(float64(du.NumRegs()), "regs")
 		})
 	}
+}
+
+// leastThreadCPU runs fn in b's loop on a locked thread and returns the
+// least thread CPU time of one call (the figure a shared machine's load
+// moves least).
+func leastThreadCPU(b *testing.B, fn func()) int64 {
+	runtime.GC()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	best := int64(-1)
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := threadCPU()
+		fn()
+		if t := threadCPU() - t0; best < 0 || t < best {
+			best = t
+		}
+	}
+	b.StopTimer()
+	return best
 }
 
 func threadCPU() int64 {

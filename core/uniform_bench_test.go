@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -51,19 +50,7 @@ func BenchmarkUniformity(b *testing.B) {
 				var u *core.Uniformity
 				u = core.ComputeUniformityInto(u, f, du, div)
 				want := slices.Clone(u.Varying)
-				runtime.GC()
-				runtime.LockOSThread()
-				defer runtime.UnlockOSThread()
-				best := int64(-1)
-				b.ResetTimer()
-				for b.Loop() {
-					t0 := threadCPU()
-					u = core.ComputeUniformityInto(u, f, du, div)
-					if d := threadCPU() - t0; best < 0 || d < best {
-						best = d
-					}
-				}
-				b.StopTimer()
+				best := leastThreadCPU(b, func() { u = core.ComputeUniformityInto(u, f, du, div) })
 				if !slices.Equal(u.Varying, want) {
 					b.Fatal("a recomputation into reused memory differs from the first")
 				}
