@@ -1501,25 +1501,7 @@ func (g *genOpt) deadCode() int64 {
 		n, converged = g.firstPassThenCandidates(uses)
 	} else {
 		for range 4 {
-			m := int64(0)
-			for k := len(f.Layout) - 1; k >= 0; k-- {
-				b := f.Layout[k]
-				for i := f.BlockLast[b]; i != ir.NoInstr; {
-					prev := f.Prev[i]
-					if g.deadInstr(i, uses) {
-						g.touch(i)
-						g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-						for _, x := range g.refs {
-							if !x.Def {
-								uses[x.Reg]--
-							}
-						}
-						f.Remove(i)
-						m++
-					}
-					i = prev
-				}
-			}
+			m := g.deadPass(uses, nil)
 			n += m
 			if m == 0 {
 				converged = true

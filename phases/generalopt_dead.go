@@ -214,6 +214,38 @@ func (g *genOpt) candidatePasses(uses []int32, place func(ir.InstrID) uint64, pa
 	return n, false
 }
 
+// deadPass is one pass of the dead-code sweep: the layout backwards,
+// removing every instruction deadInstr finds dead and taking its reads
+// out of uses. removed, when not nil, sees each removed instruction and
+// its references before it leaves the function. It returns how many
+// were removed.
+func (g *genOpt) deadPass(uses []int32, removed func(i ir.InstrID, refs []core.RegRef)) int64 {
+	f := g.f
+	m := int64(0)
+	for k := len(f.Layout) - 1; k >= 0; k-- {
+		b := f.Layout[k]
+		for i := f.BlockLast[b]; i != ir.NoInstr; {
+			prev := f.Prev[i]
+			if g.deadInstr(i, uses) {
+				g.touch(i)
+				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
+				for _, x := range g.refs {
+					if !x.Def {
+						uses[x.Reg]--
+					}
+				}
+				if removed != nil {
+					removed(i, g.refs)
+				}
+				f.Remove(i)
+				m++
+			}
+			i = prev
+		}
+	}
+	return m
+}
+
 // firstPassThenCandidates is deadCode's sweep when the read counts come
 // from current chains but no log says what changed (the first sweep of a
 // bundle run, or one after unlogged edits): the first pass visits every
@@ -231,32 +263,19 @@ func (g *genOpt) firstPassThenCandidates(uses []int32) (int64, bool) {
 	place := g.deadPlaces()
 	live := func(i ir.InstrID) bool { return !f.Dead[i] && f.Block[i] != ir.NoBlock }
 	b.next = b.next[:0]
-	m := int64(0)
-	for k := len(f.Layout) - 1; k >= 0; k-- {
-		blk := f.Layout[k]
-		for i := f.BlockLast[blk]; i != ir.NoInstr; {
-			prev := f.Prev[i]
-			if g.deadInstr(i, uses) {
-				g.touch(i)
-				pi := place(i)
-				g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-				for _, x := range g.refs {
-					if x.Def {
-						continue
-					}
-					uses[x.Reg]--
-					for _, d := range g.du.Defs(x.Reg) {
-						if j := d.Instr; j != i && live(j) && place(j) > pi {
-							b.next = append(b.next, j)
-						}
-					}
-				}
-				f.Remove(i)
-				m++
+	m := g.deadPass(uses, func(i ir.InstrID, refs []core.RegRef) {
+		pi := place(i)
+		for _, x := range refs {
+			if x.Def {
+				continue
 			}
-			i = prev
+			for _, d := range g.du.Defs(x.Reg) {
+				if j := d.Instr; j != i && live(j) && place(j) > pi {
+					b.next = append(b.next, j)
+				}
+			}
 		}
-	}
+	})
 	if m == 0 {
 		return 0, true
 	}

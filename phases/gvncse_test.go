@@ -460,6 +460,16 @@ func runGvnHeld(t *testing.T, kc gen.Config, gt, lt *gvnTest) (string, [5]int64)
 // gvnHeldKernels: generated kernels for the tests comparing holds, the
 // 30K pressure kernel (TestGvnCsePressureEstimate) among them unless
 // -short.
+// gvnKernelsWithFrames is gvnHeldKernels and four generated kernels with
+// frames and injected redundancy, seeds seed to seed+3.
+func gvnKernelsWithFrames(seed int64) []gen.Config {
+	kernels := gvnHeldKernels()
+	for s := range int64(4) {
+		kernels = append(kernels, gen.Config{Seed: seed + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
+	}
+	return kernels
+}
+
 func gvnHeldKernels() []gen.Config {
 	kernels := []gen.Config{{Seed: 1, Size: 30000, Pool: 64}}
 	if testing.Short() {
@@ -544,10 +554,7 @@ func TestGvnDefTables(t *testing.T) {
 // TestGvnFactsRegisters covers).
 func TestGvnFacts(t *testing.T) {
 	skipUnderRace(t)
-	kernels := gvnHeldKernels()
-	for s := range int64(4) {
-		kernels = append(kernels, gen.Config{Seed: 70 + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
-	}
+	kernels := gvnKernelsWithFrames(70)
 	var seen [4]int64
 	for _, kc := range kernels {
 		for _, chains := range []int8{1, -1} {
@@ -641,10 +648,7 @@ func TestGvnFactsRegisters(t *testing.T) {
 // generated kernels, with and without cached chains.
 func TestGvnOpenDef(t *testing.T) {
 	skipUnderRace(t)
-	kernels := gvnHeldKernels()
-	for s := range int64(4) {
-		kernels = append(kernels, gen.Config{Seed: 90 + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
-	}
+	kernels := gvnKernelsWithFrames(90)
 	var checked int64
 	for _, kc := range kernels {
 		for _, chains := range []int8{1, -1} {
@@ -679,10 +683,7 @@ func TestGvnOpenDef(t *testing.T) {
 // kernels and generated ones, with and without chains.
 func TestGvnKeyHeaders(t *testing.T) {
 	skipUnderRace(t)
-	kernels := gvnHeldKernels()
-	for s := range int64(4) {
-		kernels = append(kernels, gen.Config{Seed: 110 + s, Size: 2500, Pool: 32, Frames: true, Inject: gen.AllKinds})
-	}
+	kernels := gvnKernelsWithFrames(110)
 	for _, kc := range kernels {
 		for _, chains := range []int8{1, -1} {
 			text0, counts0 := runGvnHeld(t, kc, &gvnTest{chains: chains}, &gvnTest{chains: chains})
