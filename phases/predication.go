@@ -63,7 +63,21 @@ import (
 //
 //	before:  @%p bra L;  add %r2, %r1, 1;  L: %r3 = phi(%r1 from A, %r2 from B)
 //	after:   add %r2, %r1, 1;  selp.b32 %r3, %r1, %r2, %p;
-func predication(p *Pass) bool {
+func predication(p *Pass) bool { return predicationWith(p, nil) }
+
+// predTest is a test's hold on OriDoPredication. whole: every round walks
+// the whole layout with analyses of its own (rejectStale off), as the phase did before
+// scan. first counts the branches the first rounds predicated, rounds the
+// rounds run after the first, fresh those of them that computed the
+// analyses.
+type predTest struct {
+	whole                bool
+	first, rounds, fresh int64
+}
+
+// predicationWith is OriDoPredication under a test's hold (pt nil: as
+// the pipeline runs it).
+func predicationWith(p *Pass, pt *predTest) bool {
 	limit := int(p.Knobs.Int(PredicationMaxInstrs))
 	f := p.F
 	if limit <= 0 || f.NumInstrs() == 0 || !p.SSA() || p.Canceled() {
@@ -73,27 +87,32 @@ func predication(p *Pass) bool {
 	// round's first shape (before it changes anything): a function with
 	// no shape computes neither, and under PredicateUniformBranches no
 	// round computes the uniformity.
-	pr := &predicator{p: p, f: f, limit: limit, all: p.Knobs.Bool(PredicateUniformBranches)}
+	pr := &predicator{p: p, f: f, limit: limit, all: p.Knobs.Bool(PredicateUniformBranches), test: pt}
 	changed := false
 	// Layout positions change only for the blocks a conversion empties,
 	// which no later shape can use as A (they are left without
-	// instructions). A round walks the layout once with the analyses of
-	// its start, skipping past each converted shape (its blocks are the
-	// only ones whose edges, definitions and uses changed); the analyses
-	// are recomputed once per round, and a new round takes the shapes a
-	// conversion exposed (an inner diamond turned straight-line).
+	// instructions). A round walks the layout (the first round all of it,
+	// a later one the positions around the round before's conversions:
+	// scan) with the analyses of its start, skipping past each converted
+	// shape (its blocks are the only ones whose edges, definitions and
+	// uses changed); the analyses are recomputed once per round that
+	// finds a shape, and a new round takes the shapes a conversion
+	// exposed (an inner diamond turned straight-line, a join that can
+	// now start a shape).
 	// A canceled run stops between two shapes (each conversion is
 	// whole), and ends the round as usual: the CFG rebuilt, the analyses
 	// dropped.
 	pl := newPoller(p)
 	for round := 0; round < maxPredicationRounds; round++ {
 		n := pr.nBranches
-		for k := 0; k+2 < len(f.Layout); k++ {
-			if pl.stop() {
-				break
-			}
-			if pr.try(k) {
-				k += 3 // a, its arms and the join
+		pr.scan(round, pl)
+		if pt != nil && round == 0 {
+			pt.first += pr.nBranches
+		}
+		if pt != nil && round > 0 {
+			pt.rounds++
+			if pr.fresh {
+				pt.fresh++
 			}
 		}
 		if pr.nBranches == n {
@@ -106,7 +125,7 @@ func predication(p *Pass) bool {
 		if pl.now() {
 			break
 		}
-		pr.du, pr.uni = nil, nil
+		pr.fresh = false // (pr.du and pr.uni: the round before's, for rejectStale)
 	}
 	if pr.nBranches > 0 {
 		p.Count("branches predicated", pr.nBranches)
@@ -120,6 +139,58 @@ func predication(p *Pass) bool {
 	return changed
 }
 
+// scan is one round's walk of the layout: round 0 tries every position,
+// a later round only the positions next to the shapes the round before
+// converted (pr.at lists them), where a shape can have changed. A shape
+// at layout position k reads blocks k to k+3 only (their instructions,
+// edges and last branches), and a conversion at c changes blocks c to at
+// most c+3 (a, its arms, the join) and no edge into any other block; so a
+// shape whose blocks no conversion touched (k < c-3 or k > c+3 for every
+// c) is the shape the round before tried, with the same arms, and fails
+// again: the registers its arms define keep their one definition (a
+// conversion moves definitions, turns a PHI into a select of the same
+// register, and removes duplicates whose registers nothing else
+// defines), and its branch, if uniform then, is uniform still. A
+// conversion only adds dominance and post-dominance, removes a join and
+// shortens live ranges, and its selects read what the PHIs read and the
+// branch's predicate, which at a divergent branch is varying already: no
+// register turns varying, and a uniform branch (the stricter case) stays
+// uniform. The positions the round before skipped past a conversion
+// (c+1 to c+3) are among them. So the later rounds convert exactly what a
+// walk of the whole layout would, in the same order, and a round whose
+// positions hold no shape computes no analysis. A canceled run stops the
+// walk between two shapes.
+func (pr *predicator) scan(round int, pl *poller) {
+	f := pr.f
+	prev := pr.at
+	pr.at = pr.prevAt[:0]
+	defer func() { pr.prevAt = prev[:0] }()
+	try := func(lo, hi int) (next int, ok bool) {
+		k := lo
+		for ; k <= hi && k+2 < len(f.Layout); k++ {
+			if pl.stop() {
+				return k, false
+			}
+			if pr.try(k) {
+				pr.at = append(pr.at, int32(k))
+				k += 3 // a, its arms and the join
+			}
+		}
+		return k, true
+	}
+	if round == 0 || pr.test != nil && pr.test.whole {
+		try(0, len(f.Layout))
+		return
+	}
+	k := 0
+	for _, c := range prev {
+		var ok bool
+		if k, ok = try(max(int(c)-3, k), int(c)+3); !ok {
+			return
+		}
+	}
+}
+
 // maxPredicationRounds bounds the rounds of if-conversion (each exposes
 // the shapes one nesting level out).
 const maxPredicationRounds = 4
@@ -130,17 +201,24 @@ const maxPredicationRounds = 4
 const maxUniformChoices = 2
 
 type predicator struct {
-	p     *Pass
-	f     *ir.Func
-	du    *core.DefUse // nil until the round's first shape
+	p *Pass
+	f *ir.Func
+	// du and uni are the def-use chains and the uniformity (never asked
+	// for under PredicateUniformBranches) of the round's start once fresh
+	// (nil until the first round asks), else the round before's.
+	du    *core.DefUse
 	limit int
-	uni   *core.Uniformity // nil until a shape asks (never under PredicateUniformBranches)
-	all   bool             // PredicateUniformBranches
-	// uniform: the shape under try has a uniform branch (and all is off).
-	uniform bool
-	moved   []ir.InstrID
+	uni   *core.Uniformity
+	fresh bool
+	all   bool // PredicateUniformBranches
+	moved []ir.InstrID
+	// at lists the layout positions of the shapes the round converted,
+	// in order (the next round's scan tries the positions around them);
+	// prevAt is the spare list the round after reuses.
+	at, prevAt []int32
 
 	nBranches, nDup, nChoices int64
+	test                      *predTest
 }
 
 // braTarget returns the label bra i names (NoBlock for anything else).
@@ -208,27 +286,41 @@ func (pr *predicator) armEnds(x, j ir.BlockID) bool {
 	return braTarget(f, last) == j && f.Guard[last] == ir.NoOperand
 }
 
-// movable: instruction i of an arm may run in every lane (file comment).
+// movable: instruction i of an arm may run in every lane (file comment),
+// as far as its own operation tells: speculable reports whether the
+// registers it writes have that one definition, which needs the def-use
+// chains.
 func (pr *predicator) movable(i ir.InstrID) bool {
 	f := pr.f
 	if f.Guard[i] != ir.NoOperand || f.Op[i] == ir.OpDiv || f.Op[i] == ir.OpRem || f.Op[i] == ir.OpPhi {
 		return false
 	}
 	p := f.InstrProps(i)
-	if !p.Has(ir.PPure) || p&(ir.PReadsMem|ir.PWritesMem|ir.PVolatile|ir.PConvergent|ir.PCarry|ir.PSideEffect|
-		ir.PCall|ir.PAsync|ir.POpaque|ir.PPseudo|ir.PBarrier|ir.PBranch|ir.PTerminator) != 0 {
-		return false
-	}
-	var refs [16]core.RegRef
-	for _, x := range core.AppendRegRefs(f, i, refs[:0]) {
-		if x.Def && (len(pr.du.Defs(x.Reg)) != 1 || f.RegParam(x.Reg) != ir.NoSym) {
-			return false
+	return p.Has(ir.PPure) && p&(ir.PReadsMem|ir.PWritesMem|ir.PVolatile|ir.PConvergent|ir.PCarry|ir.PSideEffect|
+		ir.PCall|ir.PAsync|ir.POpaque|ir.PPseudo|ir.PBarrier|ir.PBranch|ir.PTerminator) == 0
+}
+
+// singleDefs: every register arm x's instructions (before its
+// terminator) write has that one definition in the function and is no
+// .reg parameter.
+func (pr *predicator) singleDefs(x ir.BlockID) bool {
+	f := pr.f
+	for i := f.BlockFirst[x]; i != ir.NoInstr; i = f.Next[i] {
+		if f.InstrProps(i).Has(ir.PTerminator) && i == f.BlockLast[x] {
+			break
+		}
+		var refs [16]core.RegRef
+		for _, r := range core.AppendRegRefs(f, i, refs[:0]) {
+			if r.Def && (len(pr.du.Defs(r.Reg)) != 1 || f.RegParam(r.Reg) != ir.NoSym) {
+				return false
+			}
 		}
 	}
 	return true
 }
 
-// armBody checks arm x and returns how many instructions it moves and
+// armBody checks arm x's instructions with movable (singleDefs does the
+// rest) and returns how many instructions it moves and
 // whether they are all plain movs (each giving a value a name for the
 // join to choose: what a uniform branch may convert, as the copy
 // propagation after predication folds them into the selects).
@@ -248,23 +340,38 @@ func (pr *predicator) armBody(x ir.BlockID) (n int, copies, ok bool) {
 	return n, copies, true
 }
 
-// analyses gives pr the round's def-use chains and says whether a's
-// branch is uniform (false under PredicateUniformBranches), computing
-// what the round has not asked for yet. convert calls it before any
-// change, so what it computes describes the function as the round found
-// it.
-func (pr *predicator) analyses(a ir.BlockID) {
-	if pr.du == nil {
+// analyses gives pr the round's def-use chains and the uniformity (none
+// under PredicateUniformBranches), computing what the round has not
+// asked for yet. convert calls it before any change of the round, so
+// what it computes describes the function as the round found it.
+func (pr *predicator) analyses() {
+	if !pr.fresh {
+		pr.fresh = true
+		if !pr.all {
+			pr.uni = pr.p.A.Uniformity()
+		}
+		// (after the uniformity, which computes the chains into the
+		// memory of the round before's: pr.du is read no more)
 		pr.du = pr.p.A.DefUse()
 	}
-	if pr.all {
-		pr.uniform = false
-		return
+}
+
+// rejectStale reports whether the round before's analyses (a later
+// round's, before it computes its own) already reject the shape at a
+// with arms b and c (NoBlock for a triangle), copies and nphi as convert
+// found them. They may only reject: registers keep their number of
+// definitions from round to round, and a branch uniform then is uniform
+// still (scan), so a uniform branch whose arms are no choice of values
+// fails again; an arm writing a register with other definitions fails
+// again. Anything else needs the round's own analyses.
+func (pr *predicator) rejectStale(a, b, c ir.BlockID, copies bool, nphi int) bool {
+	if pr.fresh || pr.du == nil || pr.test != nil && pr.test.whole {
+		return false
 	}
-	if pr.uni == nil {
-		pr.uni = pr.p.A.Uniformity()
+	if !pr.singleDefs(b) || c != ir.NoBlock && !pr.singleDefs(c) {
+		return true
 	}
-	pr.uniform = !pr.uni.Divergent[a]
+	return !pr.all && pr.uni != nil && !pr.uni.Divergent[a] && (!copies || nphi > maxUniformChoices)
 }
 
 // convert if-converts: a ends with branch br (guard g) to taken; the arms
@@ -272,9 +379,9 @@ func (pr *predicator) analyses(a ir.BlockID) {
 // fromFall name the predecessors of j on the taken and fall-through side.
 func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j, fromTaken, fromFall ir.BlockID) bool {
 	f := pr.f
-	// At a uniform branch only a choice of values converts (arms that
-	// move nothing).
-	pr.analyses(a)
+	// The checks that need no analysis come first: a round asks for the
+	// def-use chains and the uniformity at its first shape that passes
+	// them (and a round with none computes neither).
 	nb, copies, ok := pr.armBody(b)
 	if !ok {
 		return false
@@ -287,17 +394,13 @@ func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j
 		}
 		copies = copies && cc
 	}
-	if nb+nc > pr.limit || pr.uniform && !copies {
+	if nb+nc > pr.limit {
 		return false
 	}
 	// J's PHIs must all be of a type selp takes, with one value per edge.
-	// A uniform branch chooses at most maxUniformChoices values: each
-	// becomes a select the warp issues where one branch did.
 	nphi := 0
 	for i := f.BlockFirst[j]; i != ir.NoInstr && f.Op[i] == ir.OpPhi; i = f.Next[i] {
-		if nphi++; pr.uniform && nphi > maxUniformChoices {
-			return false
-		}
+		nphi++
 		d := f.Ops(i)[0].Reg()
 		if f.RegType[d] == ir.TPred || f.RegVec[d] != 0 {
 			return false
@@ -308,6 +411,20 @@ func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j
 		if _, _, ok := phiPair(f, i, fromTaken, fromFall); !ok {
 			return false
 		}
+	}
+	if pr.rejectStale(a, b, c, copies, nphi) {
+		return false
+	}
+	pr.analyses()
+	if !pr.singleDefs(b) || c != ir.NoBlock && !pr.singleDefs(c) {
+		return false
+	}
+	// At a uniform branch only a choice of values converts (arms that
+	// move nothing but copies), of at most maxUniformChoices values: each
+	// becomes a select the warp issues where one branch did.
+	uniform := !pr.all && !pr.uni.Divergent[a]
+	if uniform && (!copies || nphi > maxUniformChoices) {
+		return false
 	}
 	if !pr.p.Allow() {
 		return false
@@ -361,7 +478,7 @@ func (pr *predicator) convert(a ir.BlockID, br ir.InstrID, g ir.Operand, b, c, j
 	}
 	f.Remove(br)
 	pr.nBranches++
-	if pr.uniform {
+	if uniform {
 		pr.nChoices++
 	}
 	return true

@@ -1,8 +1,11 @@
 package phases
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/ptxopt/ptxopt/gen"
 
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
@@ -149,4 +152,81 @@ L1:
 
 func TestOriDoPredicationGenerated(t *testing.T) {
 	checkGenerated(t, "OriDoPredication", "branches predicated", 5000, func(seed int64) int { return 200 + int(seed%4)*50 })
+}
+
+// TestPredicationLaterRounds: OriDoPredication's later rounds, which try
+// only the positions around the round before's conversions and reject
+// with the round before's analyses what those already reject (scan,
+// rejectStale), give the results and counters of rounds that walk the
+// whole layout with analyses of their own, on generated kernels under
+// -O3 (with and without PredicateUniformBranches, frames and injected
+// diamonds among them); some later round converts, and some computes no
+// analysis.
+func TestPredicationLaterRounds(t *testing.T) {
+	skipUnderRace(t)
+	kernels := gvnKernelsWithFrames(90)
+	for s := range int64(4) {
+		kernels = append(kernels, gen.Config{Seed: 300 + s, Size: 3000, Pool: 32, Inject: gen.Diamond | gen.JoinRecompute})
+	}
+	later := int64(0)
+	var total [2]predTest
+	for _, all := range []bool{false, true} {
+		for _, kc := range kernels {
+			var text [2]string
+			var counts [2][3]int64
+			for k, whole := range []bool{true, false} {
+				pt := &predTest{whole: whole}
+				text[k], counts[k] = runPredHeld(t, kc, all, pt)
+				total[k].rounds += pt.rounds
+				total[k].fresh += pt.fresh
+			}
+			if text[0] != text[1] {
+				t.Fatalf("kernel %+v (uniform branches %v): the result differs from whole-layout rounds", kc, all)
+			}
+			if counts[0] != counts[1] {
+				t.Fatalf("kernel %+v (uniform branches %v): counters %v with whole-layout rounds, %v", kc, all, counts[0], counts[1])
+			}
+			later += counts[1][2]
+		}
+	}
+	t.Logf("later rounds %d, with analyses %d (whole layout: %d of %d); branches predicated after the first round %d",
+		total[1].rounds, total[1].fresh, total[0].fresh, total[0].rounds, later)
+	if later == 0 {
+		t.Errorf("no later round converted: the kernels do not test scan's positions")
+	}
+	if total[1].fresh >= total[0].fresh {
+		t.Errorf("later rounds computed the analyses %d times, whole-layout rounds %d: the skip did not fire", total[1].fresh, total[0].fresh)
+	}
+}
+
+// runPredHeld optimizes kc's kernel at -O3 (sm_80) with OriDoPredication
+// under pt, and returns the result's text and the phase's counters
+// (branches predicated, duplicates merged, and those predicated after
+// the first round).
+func runPredHeld(t *testing.T, kc gen.Config, all bool, pt *predTest) (string, [3]int64) {
+	t.Helper()
+	target, _ := ParseTarget("sm_80")
+	var settings []KnobSetting
+	if all {
+		s, err := ParseKnob("PredicateUniformBranches=true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		settings = append(settings, s)
+	}
+	c, err := NewConfig(MaxOpt, target, settings, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Override("OriDoPredication", func(p *Pass) bool { return predicationWith(p, pt) }); err != nil {
+		t.Fatal(err)
+	}
+	first := pt.first
+	f := gen.Func(gen.Kernel(kc))
+	stats, err := Run(context.Background(), c, nil, f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := phaseCounter(stats, "OriDoPredication", "branches predicated")
+	return funcText(f), [3]int64{n, phaseCounter(stats, "OriDoPredication", "duplicates merged"), n - (pt.first - first)}
 }
