@@ -65,11 +65,11 @@ import (
 //	after:   add %r2, %r1, 1;  selp.b32 %r3, %r1, %r2, %p;
 func predication(p *Pass) bool { return predicationWith(p, nil) }
 
-// predTest is a test's hold on OriDoPredication. whole: every round walks
-// the whole layout with analyses of its own (rejectStale off), as the phase did before
-// scan. first counts the branches the first rounds predicated, rounds the
-// rounds run after the first, fresh those of them that computed the
-// analyses.
+// predTest is a test's hold on OriDoPredication. whole: every round
+// walks the whole layout with analyses of its own (rejectStale off), as
+// the phase did before scan. first counts the branches the runs' first
+// rounds predicated, rounds the rounds run after the first, fresh those
+// of them that computed the analyses.
 type predTest struct {
 	whole                bool
 	first, rounds, fresh int64
@@ -84,9 +84,10 @@ func predicationWith(p *Pass, pt *predTest) bool {
 		return false
 	}
 	// The def-use chains and the uniformity analysis are asked for at a
-	// round's first shape (before it changes anything): a function with
-	// no shape computes neither, and under PredicateUniformBranches no
-	// round computes the uniformity.
+	// round's first shape that passes the checks needing neither (before
+	// the round changes anything): a function with no such shape computes
+	// neither, and under PredicateUniformBranches no round computes the
+	// uniformity.
 	pr := &predicator{p: p, f: f, limit: limit, all: p.Knobs.Bool(PredicateUniformBranches), test: pt}
 	changed := false
 	// Layout positions change only for the blocks a conversion empties,
@@ -287,9 +288,8 @@ func (pr *predicator) armEnds(x, j ir.BlockID) bool {
 }
 
 // movable: instruction i of an arm may run in every lane (file comment),
-// as far as its own operation tells: speculable reports whether the
-// registers it writes have that one definition, which needs the def-use
-// chains.
+// as far as its own operation tells: singleDefs checks that the registers
+// it writes have that one definition, which needs the def-use chains.
 func (pr *predicator) movable(i ir.InstrID) bool {
 	f := pr.f
 	if f.Guard[i] != ir.NoOperand || f.Op[i] == ir.OpDiv || f.Op[i] == ir.OpRem || f.Op[i] == ir.OpPhi {
