@@ -160,8 +160,11 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		// them, stay as they were: only the pressure at the crossed
 		// points changed.
 		if kind.down() {
+			// The second sweep reads the liveness as it is when it first
+			// asks, answered without a second solve where it can
+			// (secondLiveStart, movement_live.go).
 			p.A.Invalidate(ALiveness)
-			m.live = nil
+			m.secondLiveStart()
 		} else {
 			p.A.Invalidate(APressure)
 		}
@@ -249,6 +252,8 @@ type mover struct {
 	// the instruction order of the last sweep (kept up to date by its
 	// moves; kinds 0 and 1)
 	pos instrOrder
+	// kill, down: the second sweep's liveness answers (movement_live.go)
+	ls liveSearch
 	// the texture sweep's pressure: the walker and the bound (texLimit)
 	walk *core.PressureWalker
 	lim  texLimit
@@ -464,6 +469,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 			!m.operandsMovable(i, du) || !m.sinkPays(i, r, target, first, du, pos) || !m.take() {
 			return false
 		}
+		m.touch(i)
 		f.Unlink(i)
 		f.InsertBefore(first, i)
 		pos.moved(i)
@@ -473,6 +479,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	if !m.operandsMovable(i, du) || !m.sinkPaysAcross(i, r, target, first, du, pos) || !m.take() {
 		return false
 	}
+	m.touch(i)
 	f.Unlink(i)
 	defer pos.moved(i)
 	m.movedInstrs = append(m.movedInstrs, i)
@@ -629,6 +636,7 @@ const (
 	regUnstable             // more than one definition, or one guarded (operandsStable)
 	regOneDef               // exactly one definition (sinkOne)
 	regPhiUse               // a PHI reads it (sinkOne)
+	regTouched              // an instruction reading or writing it moved after the first sweep's liveness solve (movement_live.go)
 )
 
 // computeRegFlags fills m.regFlags: per register, what operandsStable and
@@ -817,7 +825,7 @@ func (m *mover) liveAt(x ir.RegID, i ir.InstrID, target ir.BlockID, first ir.Ins
 	if m.live == nil {
 		m.live = m.p.A.Liveness()
 	}
-	if m.live.IsLiveOut(target, x) {
+	if m.liveOut(target, x) {
 		return true
 	}
 	if first == ir.NoInstr {
