@@ -28,7 +28,8 @@ import (
 // that moved something, liveness and pressure are dropped and computed
 // once again (the def-use chains stay: moving an instruction changes
 // none), and a second sweep moves what the first one exposed; kind 3 runs one sweep on what the analyses said
-// before it. (The seed's reading of kinds 1 and 3 is its own "medium
+// before it. (Kind 0's second sweep reads the liveness as it is when it
+// first asks, without solving it again: movement_live.go.) (The seed's reading of kinds 1 and 3 is its own "medium
 // confidence"; the names DoKillMovementUp and DoTexMovementRaw are ours:
 // ptxas prints its siblings under their predecessors' names, and a
 // pipeline slot needs a name of its own.)
@@ -144,7 +145,10 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		// end (with what this run grew them to)
 		m.moveBufs = sc.move
 		m.targets, m.movedInstrs = m.targets[:0], m.movedInstrs[:0]
-		defer func() { sc.move = m.moveBufs }()
+		defer func() {
+			m.ls.full, m.ls.check = nil, nil // solves kept by no later run
+			sc.move = m.moveBufs
+		}()
 	}
 	first := m.sweep()
 	second := int64(0)
@@ -252,8 +256,6 @@ type mover struct {
 	// the instruction order of the last sweep (kept up to date by its
 	// moves; kinds 0 and 1)
 	pos instrOrder
-	// kill, down: the second sweep's liveness answers (movement_live.go)
-	ls liveSearch
 	// the texture sweep's pressure: the walker and the bound (texLimit)
 	walk *core.PressureWalker
 	lim  texLimit
@@ -292,6 +294,8 @@ type moveBufs struct {
 	// kill, down: the commoning's edits and the chains' working memory
 	edits  commonEdits
 	relink core.RelinkWork
+	// kill, down: the second sweep's liveness answers (movement_live.go)
+	ls liveSearch
 }
 
 // newOrder numbers the instructions of f in m.pos (the numbers in the

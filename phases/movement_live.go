@@ -17,7 +17,9 @@ import (
 // reads are, and a sink moves one instruction: the registers whose
 // liveness can differ from that of the first sweep's solve (S1, made when
 // the first sweep first asked) are those of the instructions moved since
-// (regTouched). So the second sweep answers from S1 for the others, and
+// (regTouched; the marking stops at T2, where S1 holds the answer for
+// every register untouched until then, whatever moves after). So the
+// second sweep answers from S1 for the others, and
 // for a touched one from a search of its live range alone (the sparse
 // method's backward walk from its reads, exact), made on the function as
 // it is at T2: on demand while the register is untouched since T2, and
@@ -36,8 +38,7 @@ type liveSearch struct {
 	t2   bool           // the second sweep asked (T2 is past)
 	full *core.Liveness // the fallback solve, nil until made
 	work int            // blocks and references the searches visited
-	// ent: per register, 0 none, -1 S1's answer holds (untouched until
-	// a move after T2 touched it), k > 0 span k-1 of out: the sorted
+	// ent: per register, 0 none, k > 0 span k-1 of out: the sorted
 	// blocks it is live out of at T2
 	ent   []int32
 	spans [][2]int32
@@ -59,9 +60,12 @@ type liveSearch struct {
 // at T2 as well and panic on an answer that differs from it.
 // secondLiveChecked counts the answers checked, by where they came from:
 // S1, a search, the fallback solve.
+// secondLiveBound, when not negative, replaces the searches' work bound
+// (tests: 0 makes the first search solve instead).
 var (
 	secondLiveCheck   bool
 	secondLiveChecked [3]int
+	secondLiveBound   = -1
 )
 
 // secondLiveStart readies the second sweep's answers (before it starts):
@@ -82,8 +86,8 @@ func (m *mover) secondLiveStart() {
 
 // touch records, before i moves, what the liveness answers need: in the
 // first sweep (after its solve) and the second before T2, the registers
-// of i are marked touched; after T2, each register of i not yet kept gets
-// its T2 answer kept (S1's when untouched, else a search).
+// of i are marked touched; after T2, each touched register of i not yet
+// kept gets its T2 answer kept (a search).
 func (m *mover) touch(i ir.InstrID) {
 	if m.live == nil || m.regFlags == nil {
 		return // no solve yet: the one to come sees the move
@@ -100,11 +104,9 @@ func (m *mover) touch(i ir.InstrID) {
 		return // the fallback solve is frozen at a point the registers' answers held
 	}
 	for _, x := range s.refs {
-		if s.ent[x.Reg] != 0 {
-			continue
-		}
-		if m.regFlags[x.Reg]&regTouched == 0 {
-			s.ent[x.Reg] = -1
+		// (a register untouched until now stays unmarked: S1 answers
+		// for it still)
+		if s.ent[x.Reg] != 0 || m.regFlags[x.Reg]&regTouched == 0 {
 			continue
 		}
 		if !m.search(x.Reg) {
@@ -156,17 +158,11 @@ func (m *mover) liveOutT2(b ir.BlockID, x ir.RegID) (bool, string) {
 	if e == 0 {
 		switch {
 		case m.regFlags[x]&regTouched == 0:
-			e = -1
-		case s.full != nil:
+			return m.live.IsLiveOut(b, x), "S1"
+		case s.full != nil, !m.search(x):
 			return s.full.IsLiveOut(b, x), "full"
-		case !m.search(x):
-			return s.full.IsLiveOut(b, x), "full"
-		default:
-			e = s.ent[x]
 		}
-	}
-	if e < 0 {
-		return m.live.IsLiveOut(b, x), "S1"
+		e = s.ent[x]
 	}
 	sp := s.spans[e-1]
 	_, ok := slices.BinarySearch(s.out[sp[0]:sp[1]], b)
@@ -178,7 +174,11 @@ func (m *mover) liveOutT2(b ir.BlockID, x ir.RegID) (bool, string) {
 // instead (s.full) and reports false.
 func (m *mover) search(x ir.RegID) bool {
 	s, f := &m.ls, m.f
-	if s.work > len(f.Op)+f.NumBlocks() {
+	bound := len(f.Op) + f.NumBlocks()
+	if secondLiveBound >= 0 {
+		bound = secondLiveBound
+	}
+	if s.work > bound {
 		s.full = core.ComputeLivenessInto(nil, f, core.LiveOptions{Order: m.p.A.Order()})
 		return false
 	}
