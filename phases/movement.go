@@ -28,7 +28,8 @@ import (
 // that moved something, liveness and pressure are dropped and computed
 // once again (the def-use chains stay: moving an instruction changes
 // none), and a second sweep moves what the first one exposed; kind 3 runs one sweep on what the analyses said
-// before it. (The seed's reading of kinds 1 and 3 is its own "medium
+// before it. (Kind 0's second sweep reads the liveness as it is when it
+// first asks, without solving it again: movement_live.go.) (The seed's reading of kinds 1 and 3 is its own "medium
 // confidence"; the names DoKillMovementUp and DoTexMovementRaw are ours:
 // ptxas prints its siblings under their predecessors' names, and a
 // pipeline slot needs a name of its own.)
@@ -144,7 +145,10 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		// end (with what this run grew them to)
 		m.moveBufs = sc.move
 		m.targets, m.movedInstrs = m.targets[:0], m.movedInstrs[:0]
-		defer func() { sc.move = m.moveBufs }()
+		defer func() {
+			m.ls.full, m.ls.check = nil, nil // solves kept by no later run
+			sc.move = m.moveBufs
+		}()
 	}
 	first := m.sweep()
 	second := int64(0)
@@ -160,8 +164,11 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		// them, stay as they were: only the pressure at the crossed
 		// points changed.
 		if kind.down() {
+			// The second sweep reads the liveness as it is when it first
+			// asks, answered without a second solve where it can
+			// (secondLiveStart, movement_live.go).
 			p.A.Invalidate(ALiveness)
-			m.live = nil
+			m.secondLiveStart()
 		} else {
 			p.A.Invalidate(APressure)
 		}
@@ -287,6 +294,8 @@ type moveBufs struct {
 	// kill, down: the commoning's edits and the chains' working memory
 	edits  commonEdits
 	relink core.RelinkWork
+	// kill, down: the second sweep's liveness answers (movement_live.go)
+	ls liveSearch
 }
 
 // newOrder numbers the instructions of f in m.pos (the numbers in the
@@ -464,6 +473,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 			!m.operandsMovable(i, du) || !m.sinkPays(i, r, target, first, du, pos) || !m.take() {
 			return false
 		}
+		m.touch(i)
 		f.Unlink(i)
 		f.InsertBefore(first, i)
 		pos.moved(i)
@@ -473,6 +483,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	if !m.operandsMovable(i, du) || !m.sinkPaysAcross(i, r, target, first, du, pos) || !m.take() {
 		return false
 	}
+	m.touch(i)
 	f.Unlink(i)
 	defer pos.moved(i)
 	m.movedInstrs = append(m.movedInstrs, i)
@@ -629,6 +640,7 @@ const (
 	regUnstable             // more than one definition, or one guarded (operandsStable)
 	regOneDef               // exactly one definition (sinkOne)
 	regPhiUse               // a PHI reads it (sinkOne)
+	regTouched              // an instruction reading or writing it moved after the first sweep's liveness solve (movement_live.go)
 )
 
 // computeRegFlags fills m.regFlags: per register, what operandsStable and
@@ -817,7 +829,7 @@ func (m *mover) liveAt(x ir.RegID, i ir.InstrID, target ir.BlockID, first ir.Ins
 	if m.live == nil {
 		m.live = m.p.A.Liveness()
 	}
-	if m.live.IsLiveOut(target, x) {
+	if m.liveOut(target, x) {
 		return true
 	}
 	if first == ir.NoInstr {
