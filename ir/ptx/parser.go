@@ -3,11 +3,13 @@ package ptx
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -76,6 +78,7 @@ func ParseWith(filename string, src []byte, lim Limits) (m *ir.Module, err error
 	p.init(filename, src)
 	p.lim = lim
 	p.parseModule()
+	p.publishMnemonics()
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -151,10 +154,11 @@ type parser struct {
 	m    *ir.Module
 
 	mnem     []mnInfo
-	modBind  []uint32 // by StrID: module SymID+1
-	bind     []uint32 // by StrID: function scope binding (0 = none)
-	bdepth   []int32  // by StrID: scope depth of the binding
-	pendHead []int32  // by StrID: first pending entry +1
+	mnNew    []mnMemoEntry // mnemonics decoded by this parse, for mnemonicMemo
+	modBind  []uint32      // by StrID: module SymID+1
+	bind     []uint32      // by StrID: function scope binding (0 = none)
+	bdepth   []int32       // by StrID: scope depth of the binding
+	pendHead []int32       // by StrID: first pending entry +1
 	touched  []ir.StrID
 	undo     []undoEnt
 	marks    []int
@@ -195,7 +199,9 @@ func (p *parser) init(filename string, src []byte) {
 	p.file = filename
 	p.err = nil
 	p.lx.init(src)
-	p.m = &ir.Module{}
+	// Room for a small module's symbols (a kernel and its parameters):
+	// one allocation rather than a doubling series from one.
+	p.m = &ir.Module{Syms: make([]ir.Symbol, 0, 8)}
 	nstr := len(src)/48 + 64
 	p.m.Strings.Reserve(nstr)
 	// Tables indexed by StrID: clear what a previous parse used.
@@ -1519,7 +1525,18 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 	if mi.set {
 		return mi
 	}
+	if memo := mnemonicMemo.Load(); memo != nil {
+		if m, ok := (*memo)[string(b)]; ok {
+			*mi = m
+			return mi
+		}
+	}
 	mi.set = true
+	if !bytes.Contains(b, []byte(".v")) {
+		// With a vector modifier the check also reads the module's
+		// .version and .target (vecModifier): not a function of the text.
+		defer func() { p.mnNew = append(p.mnNew, mnMemoEntry{string(b), *mi}) }()
+	}
 	j := 0
 	for j < len(b) && b[j] != '.' {
 		j++
@@ -1558,6 +1575,53 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 		mi.vecErr, mi.vecOff = p.vecModifier(mi.form, string(b))
 	}
 	return mi
+}
+
+// mnemonicMemo holds the mnInfo of mnemonics met by earlier parses, so
+// that a program parsing one small kernel after another (an embedding
+// JIT) decodes each mnemonic once per process rather than once per
+// parse. It holds only mnemonics without ".v" (no vector modifier),
+// whose mnInfo is a function of their text alone. The map is
+// copied on write (a parse publishes what it decoded when it ends,
+// publishMnemonics) and read with one atomic load; it stops growing at
+// maxMnemonicMemo entries, so inputs full of made-up mnemonics cannot
+// grow it without bound.
+var (
+	mnemonicMemo   atomic.Pointer[map[string]mnInfo]
+	mnemonicMemoMu sync.Mutex
+)
+
+const maxMnemonicMemo = 4096
+
+type mnMemoEntry struct {
+	text string
+	info mnInfo
+}
+
+// publishMnemonics adds the mnemonics p decoded to mnemonicMemo.
+func (p *parser) publishMnemonics() {
+	if len(p.mnNew) == 0 {
+		return
+	}
+	mnemonicMemoMu.Lock()
+	defer mnemonicMemoMu.Unlock()
+	var old map[string]mnInfo
+	if m := mnemonicMemo.Load(); m != nil {
+		old = *m
+	}
+	if len(old) < maxMnemonicMemo {
+		m := make(map[string]mnInfo, min(len(old)+len(p.mnNew), maxMnemonicMemo))
+		maps.Copy(m, old)
+		for _, e := range p.mnNew {
+			if len(m) >= maxMnemonicMemo {
+				break
+			}
+			m[e.text] = e.info
+		}
+		mnemonicMemo.Store(&m)
+	}
+	clear(p.mnNew)
+	p.mnNew = p.mnNew[:0]
 }
 
 func (p *parser) parseInstr() {
