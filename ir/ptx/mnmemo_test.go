@@ -12,7 +12,12 @@ import (
 )
 
 // resetMnemonicMemo empties the process-wide mnemonic memo.
-func resetMnemonicMemo() { mnemonicMemo.Store(nil) }
+func resetMnemonicMemo() {
+	for k := range mnemonicMemo {
+		mnemonicMemo[k].Store(nil)
+	}
+	mnemonicCount.Store(0)
+}
 
 // parsePrinted parses src and returns the printed module and the IR dump
 // of its functions (which shows the decoded opcodes, types and
@@ -69,7 +74,7 @@ func TestMnemonicMemo(t *testing.T) {
 			}
 		}
 	}
-	if m := mnemonicMemo.Load(); m == nil || len(*m) == 0 {
+	if mnemonicCount.Load() == 0 {
 		t.Errorf("the memo is empty after %d parses", 2*len(paths))
 	}
 
@@ -90,19 +95,29 @@ func TestMnemonicMemo(t *testing.T) {
 	}
 }
 
-// TestMnemonicMemoBounded: the memo stops growing at maxMnemonicMemo.
+// TestMnemonicMemoBounded: the memo stops growing at maxMnemonicMemo, and
+// each entry it took is found again.
 func TestMnemonicMemoBounded(t *testing.T) {
 	defer resetMnemonicMemo()
 	resetMnemonicMemo()
 	p := &parser{}
 	for k := range maxMnemonicMemo + 100 {
-		p.mnNew = append(p.mnNew, mnMemoEntry{text: fmt.Sprintf("made.up%d", k), info: mnInfo{set: true}})
+		p.mnNew = append(p.mnNew, &mnMemoEntry{text: fmt.Sprintf("made.up%d", k), info: mnInfo{set: true, vecOff: k}})
 		if len(p.mnNew) == 1000 {
 			p.publishMnemonics()
 		}
 	}
 	p.publishMnemonics()
-	if n := len(*mnemonicMemo.Load()); n != maxMnemonicMemo {
+	if n := mnemonicCount.Load(); n != maxMnemonicMemo {
 		t.Errorf("memo holds %d entries, want the cap %d", n, maxMnemonicMemo)
+	}
+	for k := range maxMnemonicMemo + 100 {
+		e := lookupMnemonic([]byte(fmt.Sprintf("made.up%d", k)))
+		if k < maxMnemonicMemo && (e == nil || e.info.vecOff != k) {
+			t.Fatalf("made.up%d: entry %+v", k, e)
+		}
+		if k >= maxMnemonicMemo && e != nil {
+			t.Fatalf("made.up%d found past the cap", k)
+		}
 	}
 }

@@ -3,7 +3,6 @@ package ptx
 import (
 	"bytes"
 	"fmt"
-	"maps"
 	"math"
 	"math/bits"
 	"strconv"
@@ -154,11 +153,11 @@ type parser struct {
 	m    *ir.Module
 
 	mnem     []mnInfo
-	mnNew    []mnMemoEntry // mnemonics decoded by this parse, for mnemonicMemo
-	modBind  []uint32      // by StrID: module SymID+1
-	bind     []uint32      // by StrID: function scope binding (0 = none)
-	bdepth   []int32       // by StrID: scope depth of the binding
-	pendHead []int32       // by StrID: first pending entry +1
+	mnNew    []*mnMemoEntry // mnemonics decoded by this parse, for mnemonicMemo
+	modBind  []uint32       // by StrID: module SymID+1
+	bind     []uint32       // by StrID: function scope binding (0 = none)
+	bdepth   []int32        // by StrID: scope depth of the binding
+	pendHead []int32        // by StrID: first pending entry +1
 	touched  []ir.StrID
 	undo     []undoEnt
 	marks    []int
@@ -1525,17 +1524,15 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 	if mi.set {
 		return mi
 	}
-	if memo := mnemonicMemo.Load(); memo != nil {
-		if m, ok := (*memo)[string(b)]; ok {
-			*mi = m
-			return mi
-		}
+	if e := lookupMnemonic(b); e != nil {
+		*mi = e.info
+		return mi
 	}
 	mi.set = true
 	if !bytes.Contains(b, []byte(".v")) {
 		// With a vector modifier the check also reads the module's
 		// .version and .target (vecModifier): not a function of the text.
-		defer func() { p.mnNew = append(p.mnNew, mnMemoEntry{string(b), *mi}) }()
+		defer func() { p.mnNew = append(p.mnNew, &mnMemoEntry{string(b), *mi}) }()
 	}
 	j := 0
 	for j < len(b) && b[j] != '.' {
@@ -1581,44 +1578,60 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 // that a program parsing one small kernel after another (an embedding
 // JIT) decodes each mnemonic once per process rather than once per
 // parse. It holds only mnemonics without ".v" (no vector modifier),
-// whose mnInfo is a function of their text alone. The map is
-// copied on write (a parse publishes what it decoded when it ends,
-// publishMnemonics) and read with one atomic load; it stops growing at
-// maxMnemonicMemo entries, so inputs full of made-up mnemonics cannot
-// grow it without bound.
+// whose mnInfo is a function of their text alone. It is an
+// open-addressing table of immutable entries, each slot written once
+// (compare-and-swap): a lookup is a hash and a probe or two, nothing is
+// copied when it grows, and it stops taking entries at three quarters
+// full, so inputs full of made-up mnemonics cannot grow it without bound.
 var (
-	mnemonicMemo   atomic.Pointer[map[string]mnInfo]
-	mnemonicMemoMu sync.Mutex
+	mnemonicMemo  [mnemonicMemoSlots]atomic.Pointer[mnMemoEntry]
+	mnemonicCount atomic.Int32
 )
 
-const maxMnemonicMemo = 4096
+const (
+	mnemonicMemoSlots = 4096
+	maxMnemonicMemo   = mnemonicMemoSlots / 4 * 3
+)
 
 type mnMemoEntry struct {
 	text string
 	info mnInfo
 }
 
+// mnemonicSlot is the first slot of the memo to probe for text.
+func mnemonicSlot(text []byte) uint32 {
+	h := uint32(fnvOffset)
+	for _, c := range text {
+		h = (h ^ uint32(c)) * fnvPrime
+	}
+	return h & (mnemonicMemoSlots - 1)
+}
+
+// lookupMnemonic returns the memo's entry for text, or nil.
+func lookupMnemonic(text []byte) *mnMemoEntry {
+	for k := mnemonicSlot(text); ; k = (k + 1) & (mnemonicMemoSlots - 1) {
+		e := mnemonicMemo[k].Load()
+		if e == nil || e.text == string(text) {
+			return e
+		}
+	}
+}
+
 // publishMnemonics adds the mnemonics p decoded to mnemonicMemo.
 func (p *parser) publishMnemonics() {
-	if len(p.mnNew) == 0 {
-		return
-	}
-	mnemonicMemoMu.Lock()
-	defer mnemonicMemoMu.Unlock()
-	var old map[string]mnInfo
-	if m := mnemonicMemo.Load(); m != nil {
-		old = *m
-	}
-	if len(old) < maxMnemonicMemo {
-		m := make(map[string]mnInfo, min(len(old)+len(p.mnNew), maxMnemonicMemo))
-		maps.Copy(m, old)
-		for _, e := range p.mnNew {
-			if len(m) >= maxMnemonicMemo {
+	for _, e := range p.mnNew {
+		if mnemonicCount.Load() >= maxMnemonicMemo {
+			break
+		}
+		for k := mnemonicSlot([]byte(e.text)); ; k = (k + 1) & (mnemonicMemoSlots - 1) {
+			if mnemonicMemo[k].CompareAndSwap(nil, e) {
+				mnemonicCount.Add(1)
 				break
 			}
-			m[e.text] = e.info
+			if mnemonicMemo[k].Load().text == e.text {
+				break // another parse published it first
+			}
 		}
-		mnemonicMemo.Store(&m)
 	}
 	clear(p.mnNew)
 	p.mnNew = p.mnNew[:0]
