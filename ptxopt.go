@@ -17,8 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -658,35 +660,78 @@ func Optimize(ctx context.Context, src []byte, opts Options) ([]byte, *Report, e
 // calling it again and again (a JIT) does not check the options, build
 // the configuration and grow fresh scratch memory every time. Options
 // with writers (dumps, the HTML view) or a knob file (whose content may
-// change) always get a new Pipeline; at most maxShared are kept.
+// change) always get a new Pipeline; at most maxShare are kept.
+//
+// The table is copied on write (at most maxShare writes in a process) and
+// read with one atomic load and a map lookup on a comparable key: a call
+// with the usual options (no lists) builds its key without allocating.
 var (
-	shared   sync.Map // key string → *Pipeline
-	sharedN  atomic.Int32
-	maxShare = int32(64)
+	sharedMu  sync.Mutex // serializes writers
+	sharedTab atomic.Pointer[map[sharedKey]*Pipeline]
+	maxShare  = 64
 )
+
+// sharedKey is everything in Options that NewPipeline reads, apart from
+// the writers and the knob file (which never share).
+type sharedKey struct {
+	opt                    Level
+	sm                     string
+	knobs, disabled, named string // joinKey of the lists
+	verify, phaseCPU       bool
+	dumpIR                 string
+	measure                Measure
+	workers                int
+	lim                    Limits
+}
+
+// joinKey encodes a list of names one-to-one (each with its length in
+// front): "" for an empty list, so a call without lists allocates nothing.
+func joinKey(ss []string) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	var b []byte
+	for _, s := range ss {
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+	}
+	return string(b)
+}
 
 func sharedPipeline(opts Options) (*Pipeline, error) {
 	if opts.DumpW != nil || opts.HTMLW != nil || opts.KnobFile != "" {
 		return NewPipeline(opts)
 	}
-	lim := DefaultLimits
+	key := sharedKey{opt: opts.Opt, sm: opts.SM, knobs: joinKey(opts.Knobs), disabled: joinKey(opts.DisablePhases),
+		named: joinKey(opts.NamedPhases), verify: opts.Verify, phaseCPU: opts.PhaseCPU, dumpIR: opts.DumpIR,
+		measure: opts.Measure, workers: opts.Workers, lim: DefaultLimits}
 	if opts.Limits != nil {
-		lim = *opts.Limits
+		key.lim = *opts.Limits
 	}
-	key := fmt.Sprintf("%d\x00%s\x00%q\x00%q\x00%q\x00%t\x00%t\x00%s\x00%d\x00%d\x00%v", opts.Opt, opts.SM, opts.Knobs,
-		opts.DisablePhases, opts.NamedPhases, opts.Verify, opts.PhaseCPU, opts.DumpIR, opts.Measure, opts.Workers, lim)
-	if p, ok := shared.Load(key); ok {
-		return p.(*Pipeline), nil
+	if tab := sharedTab.Load(); tab != nil {
+		if p, ok := (*tab)[key]; ok {
+			return p, nil
+		}
 	}
 	p, err := NewPipeline(opts)
 	if err != nil {
 		return nil, err
 	}
-	if sharedN.Load() < maxShare {
-		if prev, loaded := shared.LoadOrStore(key, p); loaded {
-			return prev.(*Pipeline), nil
-		}
-		sharedN.Add(1)
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	var old map[sharedKey]*Pipeline
+	if tab := sharedTab.Load(); tab != nil {
+		old = *tab
+	}
+	if prev, ok := old[key]; ok {
+		return prev, nil // another caller stored one meanwhile
+	}
+	if len(old) < maxShare {
+		tab := make(map[sharedKey]*Pipeline, len(old)+1)
+		maps.Copy(tab, old)
+		tab[key] = p
+		sharedTab.Store(&tab)
 	}
 	return p, nil
 }

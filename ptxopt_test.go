@@ -343,3 +343,47 @@ func TestSharedPipelineKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedPipelineReuse: equal options share one Pipeline (lists equal
+// element by element, not by identity), lists that only join to the same
+// text do not, and finding the shared Pipeline of options without lists
+// allocates nothing (the embedding's per-call cost).
+func TestSharedPipelineReuse(t *testing.T) {
+	a, err := sharedPipeline(Options{Opt: O2, DisablePhases: []string{"GvnCse", "LateOriCommoning"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sharedPipeline(Options{Opt: O2, DisablePhases: []string{"GvnCse", "LateOriCommoning"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b {
+		t.Errorf("equal options got two Pipelines")
+	}
+	for _, other := range [][]string{{"GvnCse"}, {"LateOriCommoning", "GvnCse"}, {"GvnCse", "LateOriCommoning", "GvnCse"}} {
+		c, err := sharedPipeline(Options{Opt: O2, DisablePhases: other})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c == a {
+			t.Errorf("DisablePhases %q shares the Pipeline of [GvnCse LateOriCommoning]", other)
+		}
+	}
+	// The key's encoding of lists is one-to-one.
+	lists := [][]string{nil, {""}, {"", ""}, {"a", "b"}, {"ab"}, {"a", "1:b"}, {"a1:b"}, {"1:a", "b"}}
+	seen := map[string][]string{}
+	for _, l := range lists {
+		k := joinKey(l)
+		if prev, ok := seen[k]; ok {
+			t.Errorf("lists %q and %q have one key %q", prev, l, k)
+		}
+		seen[k] = l
+	}
+	opts := Options{Opt: O3}
+	if _, err := sharedPipeline(opts); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { sharedPipeline(opts) }); n != 0 {
+		t.Errorf("finding the shared Pipeline allocates %v times", n)
+	}
+}

@@ -408,6 +408,9 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 	var seg *capSegment
 	strict := capSet && everyPhase
 	replayNS := int64(0)
+	// Phase times are differences of time.Since(clock): each reads only
+	// the monotonic clock, once.
+	clock := time.Now()
 	// instrs is placedInstrs(f) when known (-1: count again): a phase that
 	// changed nothing leaves the count as it was, so only the phases that
 	// changed the function pay for the walk.
@@ -501,10 +504,10 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			runtime.LockOSThread()
 			cpu0 = threadCPU()
 		}
-		start := time.Now()
+		start := time.Since(clock) // monotonic clock only: one clock read (time.Now reads two)
 		if replayNS > 0 {
 			// the discarded attempt's time goes to the replay's first phase
-			start = start.Add(-time.Duration(replayNS))
+			start -= time.Duration(replayNS)
 			p.Count("segment replayed for the register cap", 1)
 			replayNS = 0
 		}
@@ -521,7 +524,7 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 				changed, err = p.holdToCap(ctx, c.fns[i], snap, capLive)
 			}
 		}
-		st.NS = time.Since(start).Nanoseconds()
+		st.NS = (time.Since(clock) - start).Nanoseconds()
 		if c.PhaseCPU {
 			st.CPUNS = threadCPU() - cpu0
 			runtime.UnlockOSThread()

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ptxopt/ptxopt/ir"
@@ -76,6 +77,7 @@ func ParseWith(filename string, src []byte, lim Limits) (m *ir.Module, err error
 	p.init(filename, src)
 	p.lim = lim
 	p.parseModule()
+	p.publishMnemonics()
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -151,10 +153,11 @@ type parser struct {
 	m    *ir.Module
 
 	mnem     []mnInfo
-	modBind  []uint32 // by StrID: module SymID+1
-	bind     []uint32 // by StrID: function scope binding (0 = none)
-	bdepth   []int32  // by StrID: scope depth of the binding
-	pendHead []int32  // by StrID: first pending entry +1
+	mnNew    []*mnMemoEntry // mnemonics decoded by this parse, for mnemonicMemo
+	modBind  []uint32       // by StrID: module SymID+1
+	bind     []uint32       // by StrID: function scope binding (0 = none)
+	bdepth   []int32        // by StrID: scope depth of the binding
+	pendHead []int32        // by StrID: first pending entry +1
 	touched  []ir.StrID
 	undo     []undoEnt
 	marks    []int
@@ -195,7 +198,9 @@ func (p *parser) init(filename string, src []byte) {
 	p.file = filename
 	p.err = nil
 	p.lx.init(src)
-	p.m = &ir.Module{}
+	// Room for a small module's symbols (a kernel and its parameters):
+	// one allocation rather than a doubling series from one.
+	p.m = &ir.Module{Syms: make([]ir.Symbol, 0, 8)}
 	nstr := len(src)/48 + 64
 	p.m.Strings.Reserve(nstr)
 	// Tables indexed by StrID: clear what a previous parse used.
@@ -1519,7 +1524,16 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 	if mi.set {
 		return mi
 	}
+	if e := lookupMnemonic(b); e != nil {
+		*mi = e.info
+		return mi
+	}
 	mi.set = true
+	if !bytes.Contains(b, []byte(".v")) {
+		// With a vector modifier the check also reads the module's
+		// .version and .target (vecModifier): not a function of the text.
+		defer func() { p.mnNew = append(p.mnNew, &mnMemoEntry{string(b), *mi}) }()
+	}
 	j := 0
 	for j < len(b) && b[j] != '.' {
 		j++
@@ -1558,6 +1572,69 @@ func (p *parser) mnemonicInfo(id ir.StrID, b []byte) *mnInfo {
 		mi.vecErr, mi.vecOff = p.vecModifier(mi.form, string(b))
 	}
 	return mi
+}
+
+// mnemonicMemo holds the mnInfo of mnemonics met by earlier parses, so
+// that a program parsing one small kernel after another (an embedding
+// JIT) decodes each mnemonic once per process rather than once per
+// parse. It holds only mnemonics without ".v" (no vector modifier),
+// whose mnInfo is a function of their text alone. It is an
+// open-addressing table of immutable entries, each slot written once
+// (compare-and-swap): a lookup is a hash and a probe or two, nothing is
+// copied when it grows, and it stops taking entries at three quarters
+// full, so inputs full of made-up mnemonics cannot grow it without bound.
+var (
+	mnemonicMemo  [mnemonicMemoSlots]atomic.Pointer[mnMemoEntry]
+	mnemonicCount atomic.Int32
+)
+
+const (
+	mnemonicMemoSlots = 4096
+	maxMnemonicMemo   = mnemonicMemoSlots / 4 * 3
+)
+
+type mnMemoEntry struct {
+	text string
+	info mnInfo
+}
+
+// mnemonicSlot is the first slot of the memo to probe for text.
+func mnemonicSlot(text []byte) uint32 {
+	h := uint32(fnvOffset)
+	for _, c := range text {
+		h = (h ^ uint32(c)) * fnvPrime
+	}
+	return h & (mnemonicMemoSlots - 1)
+}
+
+// lookupMnemonic returns the memo's entry for text, or nil.
+func lookupMnemonic(text []byte) *mnMemoEntry {
+	for k := mnemonicSlot(text); ; k = (k + 1) & (mnemonicMemoSlots - 1) {
+		e := mnemonicMemo[k].Load()
+		if e == nil || e.text == string(text) {
+			return e
+		}
+	}
+}
+
+// publishMnemonics adds the mnemonics p decoded to mnemonicMemo.
+func (p *parser) publishMnemonics() {
+	for _, e := range p.mnNew {
+		if mnemonicCount.Load() >= maxMnemonicMemo {
+			break
+		}
+		for k := mnemonicSlot([]byte(e.text)); ; k = (k + 1) & (mnemonicMemoSlots - 1) {
+			if mnemonicMemo[k].CompareAndSwap(nil, e) {
+				mnemonicCount.Add(1)
+				break
+			}
+			if mnemonicMemo[k].Load().text == e.text {
+				break // another parse published it first
+			}
+		}
+	}
+	clear(p.mnNew)
+	p.mnNew = p.mnNew[:0]
 }
 
 func (p *parser) parseInstr() {
