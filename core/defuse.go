@@ -123,17 +123,19 @@ func gapFor(n uint32) uint32 { return 1 + n/8 }
 // gaps' counts are ignored) into row starts, giving every group's gap
 // gapFor of its rows' references.
 func layoutStarts(start []uint32) {
-	pos, group := uint32(0), uint32(0)
-	for e := range len(start) - 1 {
-		c := start[e+1]
-		if e%groupRows == rowGroup {
-			c = gapFor(pos - group)
-			group = pos + c
+	ne := len(start) - 1
+	pos := uint32(0)
+	for g := 0; g < ne; g += groupRows {
+		group := pos
+		for e := g; e < g+rowGroup; e++ {
+			c := start[e+1] // (read before the entry is overwritten)
+			start[e] = pos
+			pos += c
 		}
-		start[e] = pos
-		pos += c
+		start[g+rowGroup] = pos
+		pos += gapFor(pos - group)
 	}
-	start[len(start)-1] = pos
+	start[ne] = pos
 }
 
 // directFillInstrs: below this many instructions the rows are filled in
@@ -202,8 +204,9 @@ func ComputeDefUseWith(old *DefUse, f *ir.Func, w *DefUseWork) *DefUse {
 	layoutStarts(d.defStart)
 	layoutStarts(d.useStart)
 	nd, nu := d.defStart[ne], d.useStart[ne]
-	d.defs = grow(d.defs, int(nd))
-	d.uses = grow(d.uses, int(nu))
+	// (the fill writes every row slot; nothing reads the gaps)
+	d.defs = resize(d.defs, int(nd))
+	d.uses = resize(d.uses, int(nu))
 	d.fillDirect(all, w)
 	return d
 }
