@@ -3,6 +3,7 @@ package core
 import (
 	"cmp"
 	"slices"
+	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -41,8 +42,8 @@ func (d *DefUse) Relink(f *ir.Func, added, moved []ir.InstrID, place func(ir.Ins
 	}
 	slices.Sort(w.regs)
 	for _, r := range slices.Compact(w.regs) {
-		sortRow(d.defs[d.defStart[r]:d.defStart[r+1]], place)
-		sortRow(d.uses[d.useStart[r]:d.useStart[r+1]], place)
+		sortRow(d.Defs(r), place)
+		sortRow(d.Uses(r), place)
 	}
 	if len(added) == 0 {
 		return
@@ -68,30 +69,30 @@ func (d *DefUse) Relink(f *ir.Func, added, moved []ir.InstrID, place func(ir.Ins
 			return cmp.Compare(a.place, b.place)
 		})
 		if def {
-			d.defs = insertRows(d.defStart, d.defs, w.ins, place)
+			d.defs = insertGroups(d.defStart, d.defs, w.ins, place)
 		} else {
-			d.uses = insertRows(d.useStart, d.uses, w.ins, place)
+			d.uses = insertGroups(d.useStart, d.uses, w.ins, place)
 		}
 	}
 }
 
 // Refresh brings the chains up to date after some instructions had their
 // operands rewritten in place or were deleted, with none added or moved:
-// edited reports them, regs (sorted, each once) lists every register
+// edited reports them (every one: the rows drop the references of what
+// it reports, and of nothing else), regs (sorted, each once) lists every register
 // they named when the chains were last current and every one they name
 // now, and live lists those of them still linked into blocks. Their
 // references leave the rows of regs and the live ones' present
 // references go back in at their places (as Relink's added), so the rows
 // are those a new computation would give, at the cost of moving the rows
-// after the first register of regs (sequential copies) rather than
+// of the groups of regs within the groups (see DefUse) rather than
 // gathering and sorting every reference again.
 func (d *DefUse) Refresh(f *ir.Func, regs []ir.RegID, edited func(ir.InstrID) bool, live []ir.InstrID, place func(ir.InstrID) uint64, w *RelinkWork) {
 	if len(regs) == 0 {
 		return
 	}
-	gone := func(i ir.InstrID) bool { return f.Dead[i] || edited(i) }
-	d.defs = dropRows(d.defStart, d.defs, regs, gone)
-	d.uses = dropRows(d.useStart, d.uses, regs, gone)
+	dropGroups(d.defStart, d.defs, regs, edited)
+	dropGroups(d.useStart, d.uses, regs, edited)
 	d.Relink(f, live, nil, place, w)
 }
 
@@ -110,22 +111,119 @@ func sortRow(row []Ref, place func(ir.InstrID) uint64) {
 	}
 }
 
-// insertRows merges ins (sorted by register, then place) into the rows
-// given by start and rows, moving each row down by the number of
-// references inserted before it. It works from the last register down,
-// so that every copy reads what no earlier step overwrote.
-func insertRows(start []uint32, rows []Ref, ins []relinkRef, place func(ir.InstrID) uint64) []Ref {
-	k := len(ins)
-	if k == 0 {
-		return rows
+// insertGroups merges ins (sorted by register, then place) into the rows
+// given by start and rows, group by group (insertRows), into the groups'
+// gaps; when a group's gap is too small for what goes into it, every
+// row is first laid out again with gaps that leave room (regap).
+func insertGroups(start []uint32, rows []Ref, ins []relinkRef, place func(ir.InstrID) uint64) []Ref {
+	for a := 0; a < len(ins); {
+		k := int(ins[a].reg >> rowGroupShift)
+		b := a
+		for b < len(ins) && int(ins[b].reg>>rowGroupShift) == k {
+			b++
+		}
+		lo := k * groupRows
+		if need := uint32(b - a); start[lo+groupRows]-start[lo+rowGroup] < need && !borrow(start, rows, k, need) {
+			rows = regap(start, rows, ins[a:])
+			regaps.Add(1)
+		}
+		insertRows(start[lo:lo+groupRows], rows, ins[a:b], place)
+		a = b
 	}
-	n := len(rows)
-	rows = slices.Grow(rows, k)[:n+k]
+	return rows
+}
+
+// borrows and regaps count the rows moved into later groups' gaps and
+// the relayouts (tests ask whether their edits took those paths).
+var borrows, regaps atomic.Int64
+
+// borrowGroups bounds how many groups' rows borrow moves: beyond, a
+// relayout of every row costs little more.
+const borrowGroups = 64
+
+// borrow widens the gap of group k to need references by moving the rows
+// of the groups after it right, into their own gaps, as far as it takes,
+// and reports whether they had room (within borrowGroups groups).
+func borrow(start []uint32, rows []Ref, k int, need uint32) bool {
+	ng := (len(start) - 1) / groupRows
+	gap := func(j int) uint32 {
+		lo := j * groupRows
+		return start[lo+groupRows] - start[lo+rowGroup]
+	}
+	// Group j (k < j <= m) moves right by shift[j-k-1]: what group k
+	// still lacks after the gaps of the groups between.
+	var shift [borrowGroups]uint32
+	x := need - gap(k)
+	m := k
+	for x > 0 {
+		if m+1 >= ng || m-k >= borrowGroups {
+			return false
+		}
+		m++
+		shift[m-k-1] = x
+		x -= min(x, gap(m))
+	}
+	borrows.Add(1)
+	// From the last group back, so that every copy reads rows no earlier
+	// step overwrote.
+	for j := m; j > k; j-- {
+		s := shift[j-k-1]
+		lo := j * groupRows
+		a, b := start[lo], start[lo+rowGroup]
+		copy(rows[a+s:b+s], rows[a:b])
+		for e := lo; e <= lo+rowGroup; e++ {
+			start[e] += s
+		}
+	}
+	return true
+}
+
+// regap lays the rows given by start and rows out again in a new array,
+// every group's gap gapFor of its rows plus the references of ins
+// (sorted by register) that go into it.
+func regap(start []uint32, rows []Ref, ins []relinkRef) []Ref {
+	ng := (len(start) - 1) / groupRows
+	total, q := uint32(0), 0
+	for k := range ng {
+		n := start[k*groupRows+rowGroup] - start[k*groupRows]
+		extra := uint32(0)
+		for ; q < len(ins) && int(ins[q].reg>>rowGroupShift) == k; q++ {
+			extra++
+		}
+		total += n + gapFor(n) + extra
+	}
+	out := make([]Ref, total)
+	pos, q := uint32(0), 0
+	for k := range ng {
+		lo := k * groupRows
+		a, b := start[lo], start[lo+rowGroup]
+		copy(out[pos:], rows[a:b])
+		for e := lo; e <= lo+rowGroup; e++ {
+			start[e] = start[e] - a + pos
+		}
+		extra := uint32(0)
+		for ; q < len(ins) && int(ins[q].reg>>rowGroupShift) == k; q++ {
+			extra++
+		}
+		pos += b - a + gapFor(b-a) + extra
+	}
+	start[len(start)-1] = pos
+	return out
+}
+
+// insertRows merges ins (sorted by register, then place; registers of
+// one group) into the group's rows, given by start (the group's entries,
+// the last its gap's start) and rows, moving each row down by the number
+// of references inserted before it, into the gap, which must have room.
+// It works from the last register down, so that every copy reads what no
+// earlier step overwrote.
+func insertRows(start []uint32, rows []Ref, ins []relinkRef, place func(ir.InstrID) uint64) {
+	k := len(ins)
 	hi := len(start) - 1 // the rows of registers after the group are done up to hi
 	for j := k; j > 0; {
-		r := int(ins[j-1].reg)
+		r := int(ins[j-1].reg & (rowGroup - 1))
 		g := j - 1
-		for g > 0 && int(ins[g-1].reg) == r {
+		for g > 0 && ins[g-1].reg == ins[j-1].reg {
 			g--
 		}
 		// The rows of registers r+1 .. hi-1 move down by j (the
@@ -137,23 +235,31 @@ func insertRows(start []uint32, rows []Ref, ins []relinkRef, place func(ir.Instr
 			start[q] += uint32(j)
 		}
 		// Row r: its old references rows[a:b] and ins[g:j], merged from
-		// the back into rows[a+g : b+j].
+		// the back into rows[a+g : b+j]: each inserted reference goes
+		// after the old ones at its place or before it, found by a
+		// binary search (a long row, a register read all over the
+		// function, asks place of a few of its references, not of all).
 		a, b := int(start[r]), int(lo)
-		wr := b + j
-		x, y := b-1, j-1
-		for wr > a+g {
-			wr--
-			if y < g || x >= a && place(rows[x].Instr) > ins[y].place {
-				rows[wr] = rows[x]
-				x--
-			} else {
-				rows[wr] = ins[y].ref
-				y--
+		wr, x := b+j, b
+		for y := j - 1; y >= g; y-- {
+			p := ins[y].place
+			lo, hi := a, x
+			for lo < hi {
+				mid := int(uint(lo+hi) >> 1)
+				if place(rows[mid].Instr) > p {
+					hi = mid
+				} else {
+					lo = mid + 1
+				}
 			}
+			wr -= copy(rows[wr-(x-lo):wr], rows[lo:x])
+			x = lo
+			wr--
+			rows[wr] = ins[y].ref
 		}
+		copy(rows[a+g:wr], rows[a:x])
 		j, hi = g, r
 	}
-	return rows
 }
 
 // MoveUses brings the use rows up to date after every reader of from[k]
@@ -177,14 +283,14 @@ func (d *DefUse) MoveUses(f *ir.Func, from, to []ir.RegID, place func(ir.InstrID
 	// empty the rows of from
 	w.regs = append(w.regs[:0], from...)
 	slices.Sort(w.regs)
-	d.uses = dropRows(d.useStart, d.uses, w.regs, func(ir.InstrID) bool { return true })
+	dropGroups(d.useStart, d.uses, w.regs, func(ir.InstrID) bool { return true })
 	slices.SortStableFunc(w.ins, func(a, b relinkRef) int {
 		if a.reg != b.reg {
 			return cmp.Compare(a.reg, b.reg)
 		}
 		return cmp.Compare(a.place, b.place)
 	})
-	d.uses = insertRows(d.useStart, d.uses, w.ins, place)
+	d.uses = insertGroups(d.useStart, d.uses, w.ins, place)
 	// An instruction now reading a to register through several operands
 	// has its references side by side; put them in AppendRegRefs's order.
 	w.regs = append(w.regs[:0], to...)

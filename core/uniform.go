@@ -710,14 +710,17 @@ func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 	// instructions: on a large function the costly part) into defBlk,
 	// in the order of the chains' rows, which both passes walk.
 	nr := min(f.NumRegs(), du.NumRegs())
-	defs := du.defs[:du.defStart[nr]]
-	bf.defBlk = grow(bf.defBlk, len(defs))
+	bf.defBlk = grow(bf.defBlk, len(du.defs))
 	blk := bf.defBlk
-	for k, d := range defs {
-		b := f.Block[d.Instr]
-		blk[k] = b
-		if b != ir.NoBlock {
-			g.start[b+1]++
+	k := 0
+	for r := range nr {
+		for _, d := range du.Defs(ir.RegID(r)) {
+			b := f.Block[d.Instr]
+			blk[k] = b
+			k++
+			if b != ir.NoBlock {
+				g.start[b+1]++
+			}
 		}
 	}
 	for b := range nb {
@@ -728,12 +731,14 @@ func defsByBlock(f *ir.Func, du *DefUse, bf *uniBuf) csr {
 	g.adj = w[:g.start[nb]:g.start[nb]]
 	fill := unsafeUint32s(w[g.start[nb]:])
 	copy(fill, g.start[:nb])
+	k = 0
 	for r := range nr {
-		for k := du.defStart[r]; k < du.defStart[r+1]; k++ {
+		for range du.Defs(ir.RegID(r)) {
 			if b := blk[k]; b != ir.NoBlock {
 				g.adj[fill[b]] = ir.BlockID(r)
 				fill[b]++
 			}
+			k++
 		}
 	}
 	return g

@@ -142,9 +142,17 @@ func (g *genOpt) duRefresh() bool {
 		for k, blk := range f.Layout {
 			lp[blk] = int32(k)
 		}
-		pos, mark, gen := g.pos, l.mark, l.gen
+		// The logged instructions (edited or deleted: Refresh drops their
+		// references) as one bit each: the rows of a register read all
+		// over the function ask for every reference, and the bits of a
+		// million instructions stay in cache where l.mark does not.
+		logged := take[uint64](g.sc, (f.NumInstrs()+63)/64)
+		for _, i := range b.instrs {
+			logged[i>>6] |= 1 << (i & 63)
+		}
+		pos := g.pos
 		g.du.Refresh(f, regs,
-			func(i ir.InstrID) bool { return mark[i] == gen },
+			func(i ir.InstrID) bool { return logged[i>>6]&(1<<(i&63)) != 0 },
 			b.live,
 			func(i ir.InstrID) uint64 { return uint64(lp[f.Block[i]])<<32 | uint64(uint32(pos[i])) },
 			&b.relink)
@@ -171,7 +179,7 @@ func (g *genOpt) duRefresh() bool {
 func (g *genOpt) duLogged() (adopt, ok bool) {
 	l := &g.duLog
 	f := g.f
-	if !l.on || g.du == nil || g.cfgEdits != l.cfg || g.merged != g.duMerged || !g.walkedLayout ||
+	if !l.on || g.du == nil || g.cfgEdits != l.cfg || !g.walkedLayout ||
 		len(g.pos) != f.NumInstrs() || len(l.mark) != f.NumInstrs() || g.du.NumRegs() != f.NumRegs() {
 		return false, false
 	}
