@@ -140,9 +140,20 @@ func (s *asInfer) pointerDef(i ir.InstrID) (ir.RegID, ir.Space) {
 		return 0, ir.SpaceNone
 	}
 	r := ops[0].Reg()
-	if !s.single(r, i) || f.RegType[r].Bits() < 32 {
-		return 0, ir.SpaceNone
+	// The form first, and only then the definitions of r: few
+	// instructions have a pointer's form, and the chains are read at
+	// random (by register) on a function of a million instructions.
+	if sp := s.pointerForm(i, ops); sp != ir.SpaceNone && s.single(r, i) && f.RegType[r].Bits() >= 32 {
+		return r, sp
 	}
+	return 0, ir.SpaceNone
+}
+
+// pointerForm returns the space instruction i (whose operands are ops)
+// makes a pointer into when its destination has one definition (the
+// caller checks that), SpaceNone when its form makes none.
+func (s *asInfer) pointerForm(i ir.InstrID, ops []ir.Operand) ir.Space {
+	f := s.f
 	ptr := func(o ir.Operand) ir.Space {
 		if o.Kind() != ir.KReg || o.Flags() != 0 {
 			return ir.SpaceNone
@@ -152,26 +163,26 @@ func (s *asInfer) pointerDef(i ir.InstrID) (ir.RegID, ir.Space) {
 	switch f.Op[i] {
 	case ir.OpCvta:
 		if len(ops) == 2 && f.Mods[i] == 0 && addrSpace(f.Space[i]) && ops[1].Kind() == ir.KReg && ops[1].Flags() == 0 && s.stable(ops[1].Reg()) {
-			return r, f.Space[i]
+			return f.Space[i]
 		}
 	case ir.OpMov:
 		if len(ops) == 2 {
-			return r, ptr(ops[1])
+			return ptr(ops[1])
 		}
 	case ir.OpAdd, ir.OpSub:
 		if len(ops) != 3 || f.Mods[i] != 0 || f.Type[i].IsFloat() || f.Type[i] == ir.TPred {
-			return 0, ir.SpaceNone
+			return ir.SpaceNone
 		}
 		if sp := ptr(ops[1]); sp != ir.SpaceNone && s.offset(ops[2]) {
-			return r, sp
+			return sp
 		}
 		if f.Op[i] == ir.OpAdd {
 			if sp := ptr(ops[2]); sp != ir.SpaceNone && s.offset(ops[1]) {
-				return r, sp
+				return sp
 			}
 		}
 	}
-	return 0, ir.SpaceNone
+	return ir.SpaceNone
 }
 
 // offset reports whether o is a byte offset: an immediate, or a register

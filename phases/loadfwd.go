@@ -73,30 +73,40 @@ func loadStoreForwarding(p *Pass) bool {
 	if !p.SSA() {
 		return false
 	}
-	l := lfState{p: p, f: f, du: p.A.DefUse()}
+	l := lfState{p: p, f: f}
+	l.defs = lfDefTable(f, p.Scratch)
 	order := p.A.Order()
-	nb := f.NumBlocks()
-	ends := make([][]lfEntry, nb)
+	// The entries available at the end of a block that some later block
+	// (in the order) starts with: ends[endAt[b]:endAt[b]+endLen[b]].
+	extends := func(b, pred ir.BlockID) bool {
+		preds := f.PredsOf(b)
+		return len(preds) == 1 && preds[0] == pred && order.Reachable(pred) && order.Num[pred] < order.Num[b]
+	}
+	endAt := take[int32](p.Scratch, f.NumBlocks())
+	endLen := take[int32](p.Scratch, f.NumBlocks())
+	var ends []lfEntry
 	for _, b := range order.RPO {
 		l.avail = l.avail[:0]
-		if preds := f.PredsOf(b); len(preds) == 1 && order.Reachable(preds[0]) && order.Num[preds[0]] < order.Num[b] {
-			l.avail = append(l.avail, ends[preds[0]]...)
+		if preds := f.PredsOf(b); len(preds) == 1 && extends(b, preds[0]) {
+			e := endAt[preds[0]]
+			l.avail = append(l.avail, ends[e:e+endLen[preds[0]]]...)
 		}
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			l.instr(i)
 		}
-		if succ := f.SuccsOf(b); len(succ) > 0 {
-			ends[b] = append([]lfEntry(nil), l.avail...)
+		for _, s := range f.SuccsOf(b) {
+			if extends(s, b) {
+				endAt[b], endLen[b] = int32(len(ends)), int32(len(l.avail))
+				ends = append(ends, l.avail...)
+				break
+			}
 		}
 	}
-	// splits read def-use chains: fresh ones after forwarding added uses
-	if l.fromStore+l.fromLoad > 0 {
-		p.A.Invalidate(instrAnalyses)
-		l.du = p.A.DefUse()
-	}
-	for _, b := range order.RPO {
-		l.splits(b)
-	}
+	// Splits read def-use chains, asked for at the first split that
+	// could apply (most kernels have none): fresh ones after forwarding
+	// added uses.
+	l.duStale = l.fromStore+l.fromLoad > 0
+	l.splits()
 	if l.fromStore+l.fromLoad+l.split == 0 {
 		return false
 	}
@@ -138,19 +148,106 @@ type lfEntry struct {
 }
 
 type lfState struct {
-	p     *Pass
-	f     *ir.Func
-	du    *core.DefUse
-	avail []lfEntry
-	name  []byte // scratch for register names
+	p *Pass
+	f *ir.Func
+	// defs[r]: r's definitions (lfDefTable), what stable and address ask
+	defs []uint32
+	// du: the def-use chains splits read (nil until the first split that
+	// could apply asks; chains cached before forwarding are stale when
+	// duStale)
+	du      *core.DefUse
+	duStale bool
+	// splitAt: the instructions splits looks at ("mov {a, b}, X" in the
+	// reachable blocks, in reverse post-order), which the forwarding walk
+	// collects
+	splitAt []ir.InstrID
+	avail   []lfEntry
+	name    []byte // scratch for register names
 	// counters
 	fromStore, fromLoad, split int
 }
 
+// lfNoDef and lfManyDefs are the entries of a register defined nowhere
+// and of one defined more than once in a definition table; any other
+// entry is the one defining instruction plus one.
+const (
+	lfNoDef    = 0
+	lfManyDefs = ^uint32(0)
+)
+
+// lfDefTable returns, per register of f, its definitions as the def-use
+// chains count them (the instructions linked into the layout's blocks;
+// a guarded definition is one): lfNoDef, lfManyDefs, or the one defining
+// instruction plus one. The forwarding walk asks only this of the chains,
+// and no pass edits a definition before the splits: a table of one word
+// per register rather than the whole chains, whose rows (every use too)
+// cost several times more to build and grow slower than linearly with
+// the function (the scatter into per-register rows). The walk is in
+// instruction order, which a table that counts does not mind and which
+// reads the instruction arrays front to back (the layout's order jumps
+// to the PHIs IntoSSA appended, per block).
+func lfDefTable(f *ir.Func, sc *Scratch) []uint32 {
+	defs := take[uint32](sc, f.NumRegs())
+	placed := take[bool](sc, f.NumBlocks())
+	for _, b := range f.Layout {
+		placed[b] = true
+	}
+	note := func(r ir.RegID, i ir.InstrID) {
+		if defs[r] == lfNoDef {
+			defs[r] = uint32(i) + 1
+		} else {
+			defs[r] = lfManyDefs
+		}
+	}
+	for i := range ir.InstrID(f.NumInstrs()) {
+		if b := f.Block[i]; b == ir.NoBlock || !placed[b] {
+			continue
+		}
+		s := f.OpStart[i]
+		for _, o := range f.Operands[s : s+uint32(f.OpCount[i])] {
+			switch o.Kind() {
+			case ir.KReg:
+				if o.IsDef() {
+					note(o.Reg(), i)
+				}
+			case ir.KList:
+				lfListDefs(f, f.Lists[o.Index()], i, note)
+			}
+		}
+	}
+	return defs
+}
+
+// lfListDefs calls note for the definitions among the elements of list
+// x of instruction i, nested lists included (an address inside a list
+// only reads: core.AppendRegRefs).
+func lfListDefs(f *ir.Func, x ir.List, i ir.InstrID, note func(ir.RegID, ir.InstrID)) {
+	for _, o := range f.ListOps[x.Start : x.Start+x.Count] {
+		switch o.Kind() {
+		case ir.KReg:
+			if o.IsDef() {
+				note(o.Reg(), i)
+			}
+		case ir.KList:
+			lfListDefs(f, f.Lists[o.Index()], i, note)
+		}
+	}
+}
+
+// oneDef returns the one instruction defining r, false when r has none
+// or several.
+func (l *lfState) oneDef(r ir.RegID) (ir.InstrID, bool) {
+	d := l.defs[r]
+	if d == lfNoDef || d == lfManyDefs {
+		return 0, false
+	}
+	return ir.InstrID(d - 1), true
+}
+
 // stable reports whether r holds one value wherever it is read.
 func (l *lfState) stable(r ir.RegID) bool {
-	defs := l.du.Defs(r)
-	return len(defs) == 0 || len(defs) == 1 && l.f.Guard[defs[0].Instr] == ir.NoOperand
+	d, ok := l.oneDef(r)
+	return l.defs[r] == lfNoDef || ok && l.f.Guard[d] == ir.NoOperand
 }
 
 // address decodes the address operand of access i, canonicalizing its
@@ -189,11 +286,10 @@ func (l *lfState) address(i ir.InstrID, size int64) (lfAddr, bool) {
 		return a, false
 	}
 	for range 8 {
-		defs := l.du.Defs(a.base.Reg())
-		if len(defs) != 1 {
+		d, ok := l.oneDef(a.base.Reg())
+		if !ok {
 			break
 		}
-		d := defs[0].Instr
 		ops := f.Ops(d)
 		if f.Guard[d] != ir.NoOperand || len(ops) < 2 {
 			break
@@ -283,6 +379,13 @@ func (l *lfState) instr(i ir.InstrID) {
 	switch op := f.Op[i]; {
 	case op == ir.OpPhi:
 		return
+	case op == ir.OpMov:
+		// a split's candidates (splits): the walk visits the
+		// instructions splits would, in the same order, and neither
+		// forwarding nor a split makes or unmakes another
+		if ops := f.Ops(i); len(ops) == 2 && ops[0].Kind() == ir.KList && ops[0].IsDef() {
+			l.splitAt = append(l.splitAt, i)
+		}
 	case op == ir.OpLd || op == ir.OpLdu:
 		l.load(i, props)
 		return
@@ -448,9 +551,9 @@ func (l *lfState) forward(i ir.InstrID, d ir.RegID, db int, t ir.Type, e *lfEntr
 // Each intermediate (X, the shifted half, the widened halves) must have
 // the split, or the one instruction of the chain, as its only use, and
 // one unguarded definition: then nothing else sees the rewrite.
-func (l *lfState) splits(b ir.BlockID) {
+func (l *lfState) splits() {
 	f := l.f
-	for u := f.BlockFirst[b]; u != ir.NoInstr; u = f.Next[u] {
+	for _, u := range l.splitAt {
 		if f.Op[u] != ir.OpMov || f.Guard[u] != ir.NoOperand || f.Mods[u] != 0 {
 			continue
 		}
@@ -462,6 +565,12 @@ func (l *lfState) splits(b ir.BlockID) {
 		if len(halves) != 2 || halves[0].Kind() != ir.KReg || halves[1].Kind() != ir.KReg ||
 			f.RegType[halves[0].Reg()].Bits() != 32 || f.RegType[halves[1].Reg()].Bits() != 32 {
 			continue
+		}
+		if l.du == nil {
+			if l.duStale {
+				l.p.A.Invalidate(instrAnalyses)
+			}
+			l.du = l.p.A.DefUse()
 		}
 		d, ok := l.onlyFeeds(ops[1].Reg(), u)
 		if !ok {
@@ -483,7 +592,6 @@ func (l *lfState) splits(b ir.BlockID) {
 		nb := f.NewInstr(ir.Form{Op: ir.OpMov, Type: ir.TB32}, []ir.Operand{ir.RegDef(bb), src[1]})
 		f.Loc[nb] = f.Loc[u]
 		f.InsertAfter(u, nb)
-		u = nb
 		l.split++
 	}
 }

@@ -209,19 +209,26 @@ type unroller struct {
 	next   []ir.BlockID // layout successor of each block (the input's layout)
 
 	// Facts of the input, per register.
-	fact     []uVal // the value of a register with one unguarded definition
-	factAt   []ir.BlockID
-	factDone []uint8 // 0: not computed, 1: in progress, 2: done
-	fixed    []bool  // .reg parameter or vector register: never renamed
-	tainted  []bool  // may hold a value computed from a frame address
-	escaped  bool    // a frame address escapes: no slot is tracked
-	static   bool    // evaluating a fact (read() returns facts)
-	depth    int
+	// factState says whether staticFact has computed a register's fact,
+	// and whether it is known: only then do fact (the value of a
+	// register with one unguarded definition) and factAt (the block of
+	// that definition) hold it. Most facts are unknown, and the byte per
+	// register is all that reading one of them touches (a fact and its
+	// block are 20 bytes, a table of them several times the cache on a
+	// function of a million instructions, read at random).
+	factState []uint8
+	fact      []uVal
+	factAt    []ir.BlockID
+	fixed     []bool // .reg parameter or vector register: never renamed
+	tainted   []bool // may hold a value computed from a frame address
+	escaped   bool   // a frame address escapes: no slot is tracked
+	static    bool   // evaluating a fact (read() returns facts)
+	depth     int
 
 	// The walk.
-	pre   ir.BlockID // the preheader of the loop walked
-	val   []uVal
-	stamp []uint32
+	pre ir.BlockID // the preheader of the loop walked
+	// vals: the values the walk in progress has written (walkVals)
+	vals  walkVals
 	cur   uint32
 	slots []uSlot
 	trace []uEntry
@@ -395,11 +402,9 @@ func (u *unroller) prepare() {
 			}
 		}
 	}
-	u.fact = make([]uVal, n)
-	u.factAt = make([]ir.BlockID, n)
-	u.factDone = make([]uint8, n)
-	u.val = make([]uVal, n)
-	u.stamp = make([]uint32, n)
+	u.factState = take[uint8](u.p.Scratch, n)
+	u.fact = takeRaw[uVal](u.p.Scratch, n)
+	u.factAt = takeRaw[ir.BlockID](u.p.Scratch, n)
 	u.static = true
 	for r := range n {
 		u.staticFact(ir.RegID(r))
@@ -524,46 +529,56 @@ func (u *unroller) taint() {
 // unguarded definition has run: a constant or a frame address computed
 // from immediates, frame symbols and other such registers.
 func (u *unroller) staticFact(r ir.RegID) uVal {
-	switch u.factDone[r] {
-	case 1:
+	switch u.factState[r] {
+	case factBusy, factUnknown:
 		return uVal{}
-	case 2:
+	case factKnown:
 		return u.fact[r]
 	}
-	u.factDone[r] = 1
+	u.factState[r] = factBusy
 	var v uVal
-	u.factAt[r] = ir.NoBlock
 	if defs := u.du.Defs(r); len(defs) == 1 && u.depth < 64 {
 		d := defs[0].Instr
 		if u.f.Guard[d] == ir.NoOperand && u.f.InstrProps(d)&(ir.PReadsMem|ir.PSideEffect) == 0 {
 			u.depth++
 			if w, ok := u.eval(d); ok && w.kind != uUnknown {
 				v = w
-				u.factAt[r] = u.f.Block[d]
 			}
 			u.depth--
+			if v.kind != uUnknown {
+				u.fact[r], u.factAt[r], u.factState[r] = v, u.f.Block[d], factKnown
+				return v
+			}
 		}
 	}
-	u.fact[r], u.factDone[r] = v, 2
+	u.factState[r] = factUnknown
 	return v
 }
+
+// The states of a register's fact (unroller.factState).
+const (
+	factNone    = iota // not computed
+	factBusy           // being computed (a cycle reads it as unknown)
+	factUnknown        // computed: nothing known
+	factKnown          // computed: fact and factAt hold it
+)
 
 // read returns what the walk knows of register r at its current point.
 func (u *unroller) read(r ir.RegID) uVal {
 	if u.static {
-		if int(r) < len(u.factDone) {
+		if int(r) < len(u.factState) {
 			return u.staticFact(r)
 		}
 		return uVal{}
 	}
-	if int(r) < len(u.stamp) && u.stamp[r] == u.cur {
-		return u.val[r]
+	if v, ok := u.vals.get(r, u.cur); ok {
+		return v
 	}
 	// Not written on the walk yet: the input's fact, where its definition
 	// dominates the preheader (so the register holds it when the loop is
 	// entered).
-	if int(r) < len(u.fact) {
-		if b := u.factAt[r]; b != ir.NoBlock && u.dom.Contains(b) && u.dom.Dominates(b, u.pre) {
+	if int(r) < len(u.factState) && u.factState[r] == factKnown {
+		if b := u.factAt[r]; u.dom.Contains(b) && u.dom.Dominates(b, u.pre) {
 			return u.fact[r]
 		}
 	}
@@ -571,13 +586,84 @@ func (u *unroller) read(r ir.RegID) uVal {
 }
 
 // set records the value register r holds from here on.
-func (u *unroller) set(r ir.RegID, v uVal) {
-	if int(r) >= len(u.stamp) {
-		n := u.f.NumRegs()
-		u.val = append(u.val, make([]uVal, n-len(u.val))...)
-		u.stamp = append(u.stamp, make([]uint32, n-len(u.stamp))...)
+func (u *unroller) set(r ir.RegID, v uVal) { u.vals.put(r, v, u.cur) }
+
+// walkVals maps the registers a walk has written to their values: an
+// open-addressed table whose slots of older walks (another gen) are
+// free, so a walk starts with an empty table without clearing it. A
+// walk writes at most a few thousand registers, which a table of a few
+// tens of kilobytes holds in the first-level cache; a per-register array
+// (two, with the walk stamps) would be read at random over megabytes on
+// a function of a million instructions, about a cache miss a read.
+type walkVals struct {
+	slot []walkVal
+	n    int    // slots of gen in use
+	gen  uint32 // the walk n counts for
+}
+
+type walkVal struct {
+	reg ir.RegID
+	gen uint32
+	val uVal
+}
+
+// home is r's first slot (Fibonacci hashing, the product's high bits:
+// registers are dense small integers, and consecutive ones must not fill
+// consecutive slots).
+func (t *walkVals) home(r ir.RegID) int {
+	return int(uint64(r)*0x9E3779B97F4A7C15>>32) & (len(t.slot) - 1)
+}
+
+// get returns the value r was given in walk gen.
+func (t *walkVals) get(r ir.RegID, gen uint32) (uVal, bool) {
+	if t.gen != gen || t.n == 0 {
+		return uVal{}, false
 	}
-	u.val[r], u.stamp[r] = v, u.cur
+	for k := t.home(r); ; k = (k + 1) & (len(t.slot) - 1) {
+		s := &t.slot[k]
+		if s.gen != gen {
+			return uVal{}, false
+		}
+		if s.reg == r {
+			return s.val, true
+		}
+	}
+}
+
+// put gives r the value v in walk gen.
+func (t *walkVals) put(r ir.RegID, v uVal, gen uint32) {
+	if t.gen != gen {
+		t.gen, t.n = gen, 0
+	}
+	if 2*(t.n+1) > len(t.slot) {
+		t.grow()
+	}
+	for k := t.home(r); ; k = (k + 1) & (len(t.slot) - 1) {
+		s := &t.slot[k]
+		if s.gen != gen {
+			*s = walkVal{reg: r, gen: gen, val: v}
+			t.n++
+			return
+		}
+		if s.reg == r {
+			s.val = v
+			return
+		}
+	}
+}
+
+// grow doubles the table (1024 slots at first), moving the present
+// walk's entries. New slots have gen 0, which no walk has (the walks
+// count from 1).
+func (t *walkVals) grow() {
+	old := t.slot
+	t.slot = make([]walkVal, max(1024, 2*len(old)))
+	t.n = 0
+	for k := range old {
+		if s := &old[k]; s.gen == t.gen {
+			t.put(s.reg, s.val, t.gen)
+		}
+	}
 }
 
 // operand returns what is known of source operand o read as type t.
