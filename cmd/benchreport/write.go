@@ -271,20 +271,31 @@ func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 		whole += "×"
 	}
 	var over, overCPU []string
-	major, _ := r.scalingPartsSplit()
-	for _, p := range major {
+	// Every part is checked, the small ones too (the plots leave those
+	// out); a small one over the target says how small it is, since its
+	// ratio can rest on a few microseconds at the base size.
+	_, minor := r.scalingPartsSplit()
+	isMinor := make(map[string]bool, len(minor))
+	for _, p := range minor {
+		isMinor[p] = true
+	}
+	for _, p := range r.scalingParts() {
 		a := med(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, base.Spec.Size))
 		c := med(fmt.Sprintf("PipelineScalingPhase/%s/%d", p, top.Spec.Size))
 		cpu := r.cpuRatio(p, base, top)
+		small := ""
+		if isMinor[p] {
+			small = fmt.Sprintf(" [under %.1f%% of the pipeline: %.2g → %.2g ns/instr]", 100*minorShare, a, c)
+		}
 		if a > 0 && c/a > ratioTarget {
 			cell := fmt.Sprintf("%s %.2f", p, c/a)
 			if cpu != "-" {
 				cell += " (CPU " + cpu + ")"
 			}
-			over = append(over, cell)
+			over = append(over, cell+small)
 		}
 		if x, err := strconv.ParseFloat(cpu, 64); err == nil && x > ratioTarget {
-			overCPU = append(overCPU, p+" "+cpu)
+			overCPU = append(overCPU, p+" "+cpu+small)
 		}
 	}
 	s := whole + " whole pipeline; "
