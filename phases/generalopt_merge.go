@@ -2,6 +2,8 @@ package phases
 
 import (
 	"fmt"
+	"sync/atomic"
+
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -79,26 +81,10 @@ func (g *genOpt) mergeEquivalent() int64 {
 	defer func() { g.sc.genOpt.mblk, g.sc.genOpt.mwr = m.blk[:0], m.wr[:0] }()
 	clear(m.nDef)
 	clear(m.nUse)
-	wrOf := take[ir.RegID](g.sc, len(f.Op))
-	// writes says what instruction i writes: its one register result,
-	// mergeMany for several or an opaque instruction, NoReg for none.
-	writes := func(i ir.InstrID) ir.RegID {
-		w := ir.NoReg
-		m.refs = core.AppendRegRefs(f, i, m.refs[:0])
-		for _, x := range m.refs {
-			if x.Def {
-				if w != ir.NoReg {
-					w = mergeMany
-				} else {
-					w = x.Reg
-				}
-			}
-		}
-		if f.InstrProps(i).Has(ir.POpaque) {
-			w = mergeMany
-		}
-		return w
-	}
+	// wrOf: what each instruction writes (result), filled by the
+	// counting walk when there is one.
+	var wrOf []ir.RegID
+	verify := g.p != nil && g.p.Config != nil && g.p.Config.Verify
 	if g.duEdits != nil && g.du.NumRegs() == f.NumRegs() {
 		// The counts are the def-use chains' (computed by this round's
 		// global walk) with the uses its copy propagation moved since:
@@ -112,22 +98,22 @@ func (g *genOpt) mergeEquivalent() int64 {
 			m.nUse[e.r] += e.d
 		}
 		g.duEdits = nil
-		if g.p != nil && g.p.Config != nil && g.p.Config.Verify {
+		if verify {
 			m.checkCounts()
 		}
-		for _, b := range f.Layout {
-			if g.blockMarked(b) {
-				for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-					wrOf[i] = writes(i)
-				}
-			}
-		}
+		// What each instruction writes is found when its block is
+		// walked below: the blocks walked are those marked after the
+		// flush and markMergeUses, which can mark blocks the marks did
+		// not hold yet (filled before them, those blocks' entries were
+		// left zero, saying "writes register 0", and a merge across a
+		// real write of its register could pass).
 	} else {
 		// One pass over the function: the counts, and what each
 		// instruction writes.
+		wrOf = take[ir.RegID](g.sc, len(f.Op))
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-				wrOf[i] = writes(i)
+				wrOf[i] = m.result(i)
 				for _, x := range m.refs {
 					if x.Def {
 						m.nDef[x.Reg]++
@@ -139,17 +125,34 @@ func (g *genOpt) mergeEquivalent() int64 {
 		}
 	}
 	n := int64(0)
+	var markedBefore []bool // check mode: the blocks marked before the flush
+	if verify {
+		markedBefore = make([]bool, f.NumBlocks())
+		for _, b := range f.Layout {
+			markedBefore[b] = g.blockMarked(b)
+		}
+	}
 	g.flush() // what the global walk's edits reach (generalopt_dirty.go)
 	g.markMergeUses(m.nUse)
 	for _, b := range f.Layout {
 		if !g.blockMarked(b) {
 			continue
 		}
+		if verify && !markedBefore[b] {
+			mergeLateBlocks.Add(1)
+		}
 		m.blk, m.wr = m.blk[:0], m.wr[:0]
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			m.pos[i] = int32(len(m.blk))
 			m.blk = append(m.blk, i)
-			m.wr = append(m.wr, wrOf[i])
+			if wrOf != nil {
+				m.wr = append(m.wr, wrOf[i])
+			} else {
+				m.wr = append(m.wr, m.result(i))
+			}
+		}
+		if verify {
+			m.checkWrites()
 		}
 		// From the block's end: the last top of two equal chains is seen
 		// before its own nodes, so whole chains merge (a node seen first
@@ -182,6 +185,39 @@ func (g *genOpt) mergeEquivalent() int64 {
 		}
 	}
 	return n
+}
+
+// result says what instruction i writes: its one register result,
+// mergeMany for several or an opaque instruction, NoReg for none (it
+// leaves i's references in m.refs).
+func (m *merger) result(i ir.InstrID) ir.RegID {
+	f := m.g.f
+	w := ir.NoReg
+	m.refs = core.AppendRegRefs(f, i, m.refs[:0])
+	for _, x := range m.refs {
+		if x.Def {
+			if w != ir.NoReg {
+				w = mergeMany
+			} else {
+				w = x.Reg
+			}
+		}
+	}
+	if f.InstrProps(i).Has(ir.POpaque) {
+		w = mergeMany
+	}
+	return w
+}
+
+// checkWrites (check mode) panics (the driver reports the phase) when
+// what the block under way lists for a position is not what its
+// instruction writes: a stale entry would let a merge pass over a write.
+func (m *merger) checkWrites() {
+	for k, i := range m.blk {
+		if w := m.wr[k]; w != m.result(i) {
+			panic(fmt.Sprintf("MergeEquivalentConditionalFlow: instruction %d listed as writing register %d, it writes %d", i, w, m.result(i)))
+		}
+	}
 }
 
 // checkCounts (check mode) recounts definitions and uses in one walk and
@@ -320,6 +356,10 @@ func (m *merger) written(r ir.RegID, lo, hi int32) bool {
 	}
 	return false
 }
+
+// mergeLateBlocks counts, in check mode, the blocks the sub-pass walked
+// that only the flush or markMergeUses marked (for tests).
+var mergeLateBlocks atomic.Int64
 
 // mergeMany marks a position that writes several registers (or is opaque).
 const mergeMany = ir.RegID(1<<32 - 2)
