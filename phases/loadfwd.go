@@ -204,32 +204,24 @@ func lfDefTable(f *ir.Func, sc *Scratch) []uint32 {
 			continue
 		}
 		s := f.OpStart[i]
-		for _, o := range f.Operands[s : s+uint32(f.OpCount[i])] {
-			switch o.Kind() {
-			case ir.KReg:
-				if o.IsDef() {
-					note(o.Reg(), i)
-				}
-			case ir.KList:
-				lfListDefs(f, f.Lists[o.Index()], i, note)
-			}
-		}
+		lfOperandDefs(f, f.Operands[s:s+uint32(f.OpCount[i])], i, note)
 	}
 	return defs
 }
 
-// lfListDefs calls note for the definitions among the elements of list
-// x of instruction i, nested lists included (an address inside a list
-// only reads: core.AppendRegRefs).
-func lfListDefs(f *ir.Func, x ir.List, i ir.InstrID, note func(ir.RegID, ir.InstrID)) {
-	for _, o := range f.ListOps[x.Start : x.Start+x.Count] {
+// lfOperandDefs calls note for the definitions among ops, operands of
+// instruction i, the elements of its lists included, nested ones too (an
+// address inside a list only reads: core.AppendRegRefs).
+func lfOperandDefs(f *ir.Func, ops []ir.Operand, i ir.InstrID, note func(ir.RegID, ir.InstrID)) {
+	for _, o := range ops {
 		switch o.Kind() {
 		case ir.KReg:
 			if o.IsDef() {
 				note(o.Reg(), i)
 			}
 		case ir.KList:
-			lfListDefs(f, f.Lists[o.Index()], i, note)
+			x := f.Lists[o.Index()]
+			lfOperandDefs(f, f.ListOps[x.Start:x.Start+x.Count], i, note)
 		}
 	}
 }

@@ -63,13 +63,7 @@ func TestLongRunGenerated(t *testing.T) {
 	n = envCount(t, "PTXOPT_LONGRUN", n)
 	from := envCount(t, "PTXOPT_LONGRUN_FROM", 0)
 	deadline := envDeadline(t, "PTXOPT_LONGRUN_SECONDS")
-	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.Verify = true
-	sc := NewScratch()
+	c, sc := longRunPipeline(t), NewScratch()
 	var checked, matched, unchanged, inlined, injected, phis, copies, left int64
 	ran, total := 0, 0
 	start := time.Now()
@@ -142,16 +136,22 @@ func longRunKernel(t *testing.T, c *Config, sc *Scratch, k int64) (sim.DiffResul
 //     left zero (fixed by filling them as each block is walked; found by
 //     comparing the long run's outputs kernel by kernel).
 func TestLongRunRegressions(t *testing.T) {
+	c, sc := longRunPipeline(t), NewScratch()
+	for _, k := range []int64{54775} {
+		if res, _, _, _ := longRunKernel(t, c, sc, k); res.Status != sim.StatusMatched {
+			t.Errorf("kernel %d: %v, not matched: the pipeline no longer changes it, so it tests nothing", k, res.Status)
+		}
+	}
+}
+
+// longRunPipeline is the long run's configuration: -O3 for sm_80 with the
+// verifier on.
+func longRunPipeline(t *testing.T) *Config {
 	target, _ := ParseTarget("sm_80")
 	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c.Verify = true
-	sc := NewScratch()
-	for _, k := range []int64{54775} {
-		if res, _, _, _ := longRunKernel(t, c, sc, k); res.Status != sim.StatusMatched {
-			t.Errorf("kernel %d: %v, not matched: the pipeline no longer changes it, so it tests nothing", k, res.Status)
-		}
-	}
+	return c
 }
