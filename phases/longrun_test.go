@@ -1,11 +1,16 @@
 package phases
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/ir/ptx"
 	"github.com/ptxopt/ptxopt/sim"
 	"github.com/ptxopt/ptxopt/sim/simtest"
 )
@@ -154,4 +159,44 @@ func longRunPipeline(t *testing.T) *Config {
 	}
 	c.Verify = true
 	return c
+}
+
+// TestLongRunHashes writes, for each long-run kernel, its number and the
+// SHA-256 of its -O3 output (the long run's pipeline, inlining included,
+// no simulator), one line each, to the file PTXOPT_LONGRUN_HASHES names;
+// skipped without it. Two commits' files compared line by line say which
+// kernels a change gives other code: a long run made on one commit then
+// describes the other for every kernel whose output is the same, and the
+// others can be checked on their own (PTXOPT_LONGRUN=1
+// PTXOPT_LONGRUN_FROM=K with TestLongRunGenerated). The same range
+// variables as the long run:
+//
+//	PTXOPT_LONGRUN_HASHES=h.txt PTXOPT_LONGRUN=200000 go test ./phases -run '^TestLongRunHashes$' -timeout 0
+func TestLongRunHashes(t *testing.T) {
+	path := os.Getenv("PTXOPT_LONGRUN_HASHES")
+	if path == "" {
+		t.Skip("PTXOPT_LONGRUN_HASHES names no file")
+	}
+	n := envCount(t, "PTXOPT_LONGRUN", 2000)
+	from := envCount(t, "PTXOPT_LONGRUN_FROM", 0)
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(out)
+	c, sc := longRunPipeline(t), NewScratch()
+	for k := from; k < from+n; k++ {
+		m, _ := gen.Generate(longRunConfig(k))
+		InlineModule(c, m)
+		if _, err := Run(context.Background(), c, sc, gen.Func(m), nil); err != nil {
+			t.Fatalf("kernel %d: %v", k, err)
+		}
+		fmt.Fprintf(w, "%d %x\n", k, sha256.Sum256(ptx.Format(m)))
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
 }
