@@ -139,6 +139,41 @@ func appendList(f *ir.Func, x ir.List, buf []RegRef, defsAllowed bool) []RegRef 
 	return buf
 }
 
+// AppendRegDefs appends to buf the registers instruction i defines, once
+// per reference and in the order AppendRegRefs lists them (its Def
+// references), read in place without the uses: for a walk that asks
+// only for definitions.
+func AppendRegDefs(f *ir.Func, i ir.InstrID, buf []ir.RegID) []ir.RegID {
+	s := f.OpStart[i]
+	for _, o := range f.Operands[s : s+uint32(f.OpCount[i])] {
+		switch o.Kind() {
+		case ir.KReg:
+			if o.IsDef() {
+				buf = append(buf, o.Reg())
+			}
+		case ir.KList:
+			buf = appendListDefs(f, f.Lists[o.Index()], buf)
+		}
+	}
+	return buf
+}
+
+// appendListDefs is AppendRegDefs' walk of a vector list (an address
+// inside it only reads, as in appendList).
+func appendListDefs(f *ir.Func, x ir.List, buf []ir.RegID) []ir.RegID {
+	for _, o := range f.ListOps[x.Start : x.Start+x.Count] {
+		switch o.Kind() {
+		case ir.KReg:
+			if o.IsDef() {
+				buf = append(buf, o.Reg())
+			}
+		case ir.KList:
+			buf = appendListDefs(f, f.Lists[o.Index()], buf)
+		}
+	}
+	return buf
+}
+
 // Guarded reports whether instruction i executes under a predicate guard:
 // its definitions then do not kill (lanes whose guard is false keep the
 // old value).

@@ -192,38 +192,21 @@ func lfDefTable(f *ir.Func, sc *Scratch) []uint32 {
 	for _, b := range f.Layout {
 		placed[b] = true
 	}
-	note := func(r ir.RegID, i ir.InstrID) {
-		if defs[r] == lfNoDef {
-			defs[r] = uint32(i) + 1
-		} else {
-			defs[r] = lfManyDefs
-		}
-	}
+	var buf []ir.RegID
 	for i := range ir.InstrID(f.NumInstrs()) {
 		if b := f.Block[i]; b == ir.NoBlock || !placed[b] {
 			continue
 		}
-		s := f.OpStart[i]
-		lfOperandDefs(f, f.Operands[s:s+uint32(f.OpCount[i])], i, note)
-	}
-	return defs
-}
-
-// lfOperandDefs calls note for the definitions among ops, operands of
-// instruction i, the elements of its lists included, nested ones too (an
-// address inside a list only reads: core.AppendRegRefs).
-func lfOperandDefs(f *ir.Func, ops []ir.Operand, i ir.InstrID, note func(ir.RegID, ir.InstrID)) {
-	for _, o := range ops {
-		switch o.Kind() {
-		case ir.KReg:
-			if o.IsDef() {
-				note(o.Reg(), i)
+		buf = core.AppendRegDefs(f, i, buf[:0])
+		for _, r := range buf {
+			if defs[r] == lfNoDef {
+				defs[r] = uint32(i) + 1
+			} else {
+				defs[r] = lfManyDefs
 			}
-		case ir.KList:
-			x := f.Lists[o.Index()]
-			lfOperandDefs(f, f.ListOps[x.Start:x.Start+x.Count], i, note)
 		}
 	}
+	return defs
 }
 
 // oneDef returns the one instruction defining r, false when r has none
