@@ -531,10 +531,7 @@ type genOpt struct {
 
 	refs, refs2 []core.RegRef
 	// Dirty rounds (generalopt_dirty.go).
-	dirty dirtyState
-	// movDef: which registers may be constants to the global walk
-	// (generalopt_movdef.go).
-	movDef   movDefFilter
+	dirty    dirtyState
 	duMerged int64 // merges when the def-use chains were last known current
 	// duEdits: the uses global copy propagation moved since this
 	// round's global walk computed g.du (nil: the chains are not known to
@@ -902,24 +899,10 @@ func (g *genOpt) known(r ir.RegID) (uint64, bool) {
 		}
 		return e.c, true
 	}
-	// The filter first, then the definition's opcode: most are not
-	// constant movs, and on a large function each read of the rows and
-	// of before's (the definition's block and position) is a cache miss
-	// of its own. (The checks only read, so the order does not change
-	// the answer.)
-	if g.notMovDef(r) {
-		if movDefCheck {
-			g.checkNotMovDef(r)
-		}
-		return 0, false
-	}
-	return g.knownFromRows(r)
-}
-
-// knownFromRows is known in global mode without the filter: r's single
-// definition in g.du, a mov of a constant that dominates the walk's
-// instruction.
-func (g *genOpt) knownFromRows(r ir.RegID) (uint64, bool) {
+	// The definition's opcode first: most are not constant movs, and on
+	// a large function each of before's reads (the definition's block
+	// and position) is a cache miss of its own. (Both checks only read,
+	// so the order does not change the answer.)
 	c, ok := g.single(r)
 	if !ok || g.f.Op[c] != ir.OpMov {
 		return 0, false
@@ -1554,9 +1537,6 @@ func (g *genOpt) currentDefUse() {
 	g.du = g.a.DefUse()
 	if fresh || !g.duLog.on {
 		g.duStart()
-	}
-	if fresh || !g.movDef.on {
-		g.movDefsAll()
 	}
 }
 

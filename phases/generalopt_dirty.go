@@ -230,9 +230,6 @@ func (g *genOpt) stopDirty() {
 func (g *genOpt) touch(i ir.InstrID) {
 	d := &g.dirty
 	g.memoVisit = 0 // the visit's sources may have changed (src)
-	if g.movDef.on {
-		g.movDefsTouched(i)
-	}
 	if g.duLog.on {
 		g.duNote(i)
 	}

@@ -156,7 +156,6 @@ func (g *genOpt) duRefresh() bool {
 			b.live,
 			func(i ir.InstrID) uint64 { return uint64(lp[f.Block[i]])<<32 | uint64(uint32(pos[i])) },
 			&b.relink)
-		g.movDefsRefreshed(regs)
 		duRefreshes.Add(1)
 		if duCheck {
 			checkDefUse(f, g.du)
