@@ -3,6 +3,7 @@ package phases
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -96,7 +97,19 @@ func scalingKernel(b testing.TB, n int) (*ir.Func, *Config) {
 	}
 	f := gen.Func(m)
 	target, _ := ParseTarget("sm_80")
-	c, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	// SCALINGKNOB=Name=Value runs the scaling benchmarks under one knob
+	// setting: e.g. CopyPropGlobalBudget=100000000 shows how much of a
+	// bundle's 1M cost is work the budget of an earlier bundle left it
+	// (that budget is per function, so a larger kernel leaves more).
+	var ks []KnobSetting
+	if v := os.Getenv("SCALINGKNOB"); v != "" {
+		k, err := ParseKnob(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ks = append(ks, k)
+	}
+	c, err := NewConfig(MaxOpt, target, ks, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
