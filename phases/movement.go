@@ -403,13 +403,20 @@ func (m *mover) sinkSweep() int64 {
 }
 
 // sinkable reports whether i may sink: it is of the kill class and
-// defines one register.
+// defines one register, not a fixed one.
 func sinkable(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
+	r, ok := sinkableAny(f, i)
+	return r, ok && !fixedReg(f, r)
+}
+
+// sinkableAny is sinkable without the test of fixedReg (the kill sweeps
+// ask it of the register flags: regFixed).
+func sinkableAny(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
 	if !pureDef(f, i) && !invariantLoad(f, i) || pinned(f, i) {
 		return 0, false
 	}
 	ops := f.Ops(i)
-	if len(ops) == 0 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() || fixedReg(f, ops[0].Reg()) {
+	if len(ops) == 0 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() {
 		return 0, false
 	}
 	for _, o := range ops[1:] {
@@ -424,7 +431,7 @@ func sinkable(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
 // whether i moved.
 func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.DomTree, loops *core.Loops, pos *instrOrder) bool {
 	f := m.f
-	r, ok := sinkable(f, i)
+	r, ok := sinkableAny(f, i)
 	if !ok {
 		return false
 	}
@@ -438,8 +445,8 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	if m.regFlags == nil {
 		m.computeRegFlags(du)
 	}
-	if m.regFlags[r]&regOneDef == 0 {
-		return false
+	if m.regFlags[r]&(regOneDef|regFixed) != regOneDef {
+		return false // (r fixed: the flags hold fixedReg, filled in order rather than asked at random per candidate)
 	}
 	// The checks of i's operands (their definitions, their versions)
 	// come last, on the instructions that would move: most stay where
@@ -676,6 +683,7 @@ const (
 	regPhiUse               // a PHI reads it (sinkOne)
 	regTouched              // an instruction reading or writing it moved after the first sweep's liveness solve (movement_live.go)
 	regDirty                // an instruction reading or writing it moved (either sweep; movement_second.go)
+	regFixed                // fixedReg: a vector register or a .reg parameter (sinkOne, raiseOne)
 )
 
 // computeRegFlags fills m.regFlags: per register, what operandsStable and
@@ -704,6 +712,17 @@ func (m *mover) computeRegFlags(du *core.DefUse) {
 		}
 		if st != nil && st.multiVersion(reg) {
 			fl[r] |= regMulti
+		}
+		if f.RegVec[r] != 0 {
+			fl[r] |= regFixed
+		}
+	}
+	// the .reg parameters (fixedReg's other half), from the signature
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if pr, ok := f.ParamReg(id); ok && int(pr) < n {
+				fl[pr] |= regFixed
+			}
 		}
 	}
 	// a register's only definition guarded: found from the guarded
@@ -926,7 +945,7 @@ func (m *mover) raiseSweep() int64 {
 // free more than its result takes; it reports whether i moved.
 func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instrOrder) bool {
 	f := m.f
-	r, ok := sinkable(f, i)
+	r, ok := sinkableAny(f, i)
 	if !ok {
 		return false
 	}
@@ -939,7 +958,7 @@ func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instr
 	if m.regFlags == nil {
 		m.computeRegFlags(du)
 	}
-	if m.regFlags[r]&regOneDef == 0 || flagged(f, i, m.regFlags, regMulti, regMulti|regUnstable) {
+	if m.regFlags[r]&(regOneDef|regFixed) != regOneDef || flagged(f, i, m.regFlags, regMulti, regMulti|regUnstable) {
 		return false
 	}
 	// By register class first (data, predicates: no uniformity analysis
