@@ -31,7 +31,7 @@ func killResult(p *Pass, changed bool) string {
 	return b.String()
 }
 
-// TestKillSecondWorklist runs the -O3 pipeline on generated kernels and
+// TestKillSecondMarked runs the -O3 pipeline on generated kernels and
 // corpus functions with DoKillMovement run twice on each function it
 // reaches: on a copy with the second sweep deciding again for every
 // instruction, then on the function itself with the second sweep
@@ -42,7 +42,7 @@ func killResult(p *Pass, changed bool) string {
 // (killSkipCheck: its target, first reader and liveness answers). It fails when the marked sweeps visit
 // no fewer instructions than the full ones, or when no second sweep
 // moved anything.
-func TestKillSecondWorklist(t *testing.T) {
+func TestKillSecondMarked(t *testing.T) {
 	target, _ := ParseTarget("sm_80")
 	var full, marked int64
 	funcs, secondMoves := 0, 0
