@@ -62,8 +62,11 @@ import (
 //     are visited in reverse RPO and instructions bottom-up, so a chain
 //     (ld.param, cvta.to.global) follows its last member down where each
 //     step pays. The second sweep moves only into other blocks (what the
-//     first placed within a block is settled), and a sink whose walk up
-//     the dominator tree would pass sinkWalk steps is not made. Equal instructions the moves put side by side are commoned
+//     first placed within a block is settled), and decides again only for
+//     the instructions a move can have given another answer: those naming
+//     a register a moved instruction names (movement_second.go). A sink
+//     whose walk up the dominator tree would pass sinkWalk steps is not
+//     made. Equal instructions the moves put side by side are commoned
 //     (commonMoved, motion_common.go; the def-use chains are kept, brought
 //     up to date with its edits).
 //   - kill, up (kind 1): in SSA form, a pure computation that is the
@@ -145,6 +148,7 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		// end (with what this run grew them to)
 		m.moveBufs = sc.move
 		m.targets, m.movedInstrs = m.targets[:0], m.movedInstrs[:0]
+		m.dirtyRegs, m.askers = m.dirtyRegs[:0], m.askers[:0]
 		defer func() {
 			m.ls.full, m.ls.check = nil, nil // solves kept by no later run
 			sc.move = m.moveBufs
@@ -252,6 +256,15 @@ type mover struct {
 	// kill, down: per register, regMulti and regUnstable (operandsMovable;
 	// computed when a candidate first asks)
 	regFlags []uint8
+	// kill, down: the second sweep's marks (movement_second.go): wl,
+	// whether a move marks what it makes the sweep decide again for;
+	// visit, per instruction, its marks
+	wl    bool
+	visit []uint8
+	// tests (killSkipCheck): the decision of the instruction sinkOne is
+	// on, and of each instruction in the first sweep
+	sig      []int64
+	firstSig map[ir.InstrID][]int64
 	second   bool // the sweep after the clean-up
 	// the instruction order of the last sweep (kept up to date by its
 	// moves; kinds 0 and 1)
@@ -296,6 +309,9 @@ type moveBufs struct {
 	relink core.RelinkWork
 	// kill, down: the second sweep's liveness answers (movement_live.go)
 	ls liveSearch
+	// kill, down: the second sweep's marks (movement_second.go)
+	dirtyRegs []ir.RegID
+	askers    []ir.InstrID
 }
 
 // newOrder numbers the instructions of f in m.pos (the numbers in the
@@ -345,7 +361,7 @@ func (m *mover) sinkSweep() int64 {
 	dom := p.A.Dom()
 	loops := p.A.Loops()
 	order := p.A.Order()
-	moved := int64(0)
+	moved, visited := int64(0), int64(0)
 	// The second sweep keeps the first one's numbering, which its moves
 	// kept up to date (pos.moved): the sweeps ask only which of two
 	// instructions of a block comes first, and numbering the whole
@@ -355,6 +371,13 @@ func (m *mover) sinkSweep() int64 {
 	if !m.second || pos.f != f {
 		pos = m.newOrder()
 	}
+	if m.second && m.marksOK() {
+		return m.sinkMarked(du, dom, loops, order, pos)
+	}
+	if m.second && killSkipCheck && m.ls.on && m.p.limit < 0 {
+		m.startMarks() // (what the marks would decide again for: checkSkip)
+		defer func() { m.wl = false }()
+	}
 	for k := len(order.RPO) - 1; k >= 0 && m.budget > 0; k-- {
 		if m.pl.stop() {
 			break
@@ -362,23 +385,38 @@ func (m *mover) sinkSweep() int64 {
 		b := order.RPO[k]
 		for i := f.BlockLast[b]; i != ir.NoInstr; {
 			prev := f.Prev[i]
+			m.sig = m.sig[:0]
 			if m.sinkOne(i, b, du, dom, loops, pos) {
 				moved++
 			}
+			if killSkipCheck {
+				m.checkSkip(i)
+			}
 			i = prev
+			visited++
 		}
+	}
+	if m.second {
+		killSecondVisited.Add(visited)
 	}
 	return moved
 }
 
 // sinkable reports whether i may sink: it is of the kill class and
-// defines one register.
+// defines one register, not a fixed one.
 func sinkable(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
+	r, ok := sinkableAny(f, i)
+	return r, ok && !fixedReg(f, r)
+}
+
+// sinkableAny is sinkable without the test of fixedReg (the kill sweeps
+// ask it of the register flags: regFixed).
+func sinkableAny(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
 	if !pureDef(f, i) && !invariantLoad(f, i) || pinned(f, i) {
 		return 0, false
 	}
 	ops := f.Ops(i)
-	if len(ops) == 0 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() || fixedReg(f, ops[0].Reg()) {
+	if len(ops) == 0 || ops[0].Kind() != ir.KReg || !ops[0].IsDef() {
 		return 0, false
 	}
 	for _, o := range ops[1:] {
@@ -393,7 +431,7 @@ func sinkable(f *ir.Func, i ir.InstrID) (ir.RegID, bool) {
 // whether i moved.
 func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.DomTree, loops *core.Loops, pos *instrOrder) bool {
 	f := m.f
-	r, ok := sinkable(f, i)
+	r, ok := sinkableAny(f, i)
 	if !ok {
 		return false
 	}
@@ -407,8 +445,8 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 	if m.regFlags == nil {
 		m.computeRegFlags(du)
 	}
-	if m.regFlags[r]&regOneDef == 0 {
-		return false
+	if m.regFlags[r]&(regOneDef|regFixed) != regOneDef {
+		return false // (r fixed: the flags hold fixedReg, filled in order rather than asked at random per candidate)
 	}
 	// The checks of i's operands (their definitions, their versions)
 	// come last, on the instructions that would move: most stay where
@@ -460,6 +498,9 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 		if j := u.Instr; f.Block[j] == target && (first == ir.NoInstr || pos.before(j, first)) {
 			first = j
 		}
+	}
+	if killSkipCheck {
+		m.sig = append(m.sig, int64(target), int64(first))
 	}
 	if target == b {
 		// within the block: just before the first reader, when that is
@@ -641,6 +682,8 @@ const (
 	regOneDef               // exactly one definition (sinkOne)
 	regPhiUse               // a PHI reads it (sinkOne)
 	regTouched              // an instruction reading or writing it moved after the first sweep's liveness solve (movement_live.go)
+	regDirty                // an instruction reading or writing it moved (either sweep; movement_second.go)
+	regFixed                // fixedReg: a vector register or a .reg parameter (sinkOne, raiseOne)
 )
 
 // computeRegFlags fills m.regFlags: per register, what operandsStable and
@@ -669,6 +712,17 @@ func (m *mover) computeRegFlags(du *core.DefUse) {
 		}
 		if st != nil && st.multiVersion(reg) {
 			fl[r] |= regMulti
+		}
+		if f.RegVec[r] != 0 {
+			fl[r] |= regFixed
+		}
+	}
+	// the .reg parameters (fixedReg's other half), from the signature
+	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+		for _, id := range ids {
+			if pr, ok := f.ParamReg(id); ok && int(pr) < n {
+				fl[pr] |= regFixed
+			}
 		}
 	}
 	// a register's only definition guarded: found from the guarded
@@ -790,7 +844,17 @@ func (m *mover) sinkPaysAcross(i ir.InstrID, r ir.RegID, target ir.BlockID, firs
 			continue
 		}
 		if us := du.Uses(x.Reg); len(us) != 1 || us[0].Instr != i {
-			if k := m.files[x.Reg]; k != ir.FileUR && k != ir.FileUP || m.liveAt(x.Reg, i, target, first, du, pos) {
+			if k := m.files[x.Reg]; k != ir.FileUR && k != ir.FileUP {
+				continue
+			}
+			if !m.second && (len(m.askers) == 0 || m.askers[len(m.askers)-1] != i) {
+				m.askers = append(m.askers, i) // (the second sweep's marks: movement_second.go)
+			}
+			live := m.liveAt(x.Reg, i, target, first, du, pos)
+			if killSkipCheck {
+				m.sig = append(m.sig, int64(x.Reg), int64(b2i(live)))
+			}
+			if live {
 				continue
 			}
 		}
@@ -881,7 +945,7 @@ func (m *mover) raiseSweep() int64 {
 // free more than its result takes; it reports whether i moved.
 func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instrOrder) bool {
 	f := m.f
-	r, ok := sinkable(f, i)
+	r, ok := sinkableAny(f, i)
 	if !ok {
 		return false
 	}
@@ -894,7 +958,7 @@ func (m *mover) raiseOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, pos *instr
 	if m.regFlags == nil {
 		m.computeRegFlags(du)
 	}
-	if m.regFlags[r]&regOneDef == 0 || flagged(f, i, m.regFlags, regMulti, regMulti|regUnstable) {
+	if m.regFlags[r]&(regOneDef|regFixed) != regOneDef || flagged(f, i, m.regFlags, regMulti, regMulti|regUnstable) {
 		return false
 	}
 	// By register class first (data, predicates: no uniformity analysis

@@ -87,13 +87,19 @@ func (m *mover) secondLiveStart() {
 // touch records, before i moves, what the liveness answers need: in the
 // first sweep (after its solve) and the second before T2, the registers
 // of i are marked touched; after T2, each touched register of i not yet
-// kept gets its T2 answer kept (a search).
+// kept gets its T2 answer kept (a search). Every move, in both sweeps,
+// also marks i's registers dirty, for the second sweep's choice of the
+// instructions it decides again for (markDirty, movement_second.go).
 func (m *mover) touch(i ir.InstrID) {
-	if m.live == nil || m.regFlags == nil {
-		return // no solve yet: the one to come sees the move
+	if m.regFlags == nil {
+		return
 	}
 	s := &m.ls
 	s.refs = core.AppendRegRefs(m.f, i, s.refs[:0])
+	m.markDirty(s.refs) // (every move, both sweeps: movement_second.go)
+	if m.live == nil {
+		return // no solve yet: the one to come sees the move
+	}
 	if !m.second || !s.t2 {
 		for _, x := range s.refs {
 			m.regFlags[x.Reg] |= regTouched
@@ -122,18 +128,7 @@ func (m *mover) liveOut(b ir.BlockID, x ir.RegID) bool {
 	if !m.second || !s.on {
 		return m.live.IsLiveOut(b, x)
 	}
-	if !s.t2 {
-		s.t2 = true
-		if s.ent == nil || len(s.ent) < m.f.NumRegs() {
-			s.ent = make([]int32, m.f.NumRegs())
-		} else {
-			clear(s.ent)
-		}
-		s.check = nil
-		if secondLiveCheck {
-			s.check = core.ComputeLivenessInto(nil, m.f, core.LiveOptions{Order: m.p.A.Order()})
-		}
-	}
+	m.startT2()
 	ans, from := m.liveOutT2(b, x)
 	if s.check != nil {
 		if want := s.check.IsLiveOut(b, x); ans != want {
@@ -149,6 +144,26 @@ func (m *mover) liveOut(b ir.BlockID, x ir.RegID) bool {
 		}
 	}
 	return ans
+}
+
+// startT2 marks T2, the point of the second sweep's first question
+// (once; the marked second sweep calls it where a question it skips
+// would have been asked: movement_second.go).
+func (m *mover) startT2() {
+	s := &m.ls
+	if !m.second || !s.on || s.t2 {
+		return
+	}
+	s.t2 = true
+	if s.ent == nil || len(s.ent) < m.f.NumRegs() {
+		s.ent = make([]int32, m.f.NumRegs())
+	} else {
+		clear(s.ent)
+	}
+	s.check = nil
+	if secondLiveCheck {
+		s.check = core.ComputeLivenessInto(nil, m.f, core.LiveOptions{Order: m.p.A.Order()})
+	}
 }
 
 // liveOutT2 answers liveOut in the second sweep, and says from what.
