@@ -612,11 +612,21 @@ func (f *Func) ParamReg(id SymID) (RegID, bool) {
 
 // RegParam returns the .reg-space parameter (or return parameter) that
 // register r holds, NoSym when r is an ordinary register. It scans the
-// signature, which is short.
+// signature, which is short, testing ParamReg's conditions in place with
+// the register first (phases ask this of register after register: most
+// parameters are in .param space and fail the first test).
 func (f *Func) RegParam(r RegID) SymID {
+	if f.Mod == nil {
+		return NoSym
+	}
+	syms := f.Mod.Syms
 	for _, ids := range [2][]SymID{f.Params, f.RetParams} {
 		for _, id := range ids {
-			if pr, ok := f.ParamReg(id); ok && pr == r {
+			if int(id) >= len(syms) {
+				continue
+			}
+			if s := &syms[id]; s.Reg == r && s.Space == SpaceReg && (s.Kind == SymParam || s.Kind == SymRetParam) &&
+				s.Owner == f.ID && int(s.Reg) < len(f.RegType) {
 				return id
 			}
 		}
