@@ -619,16 +619,23 @@ func (f *Func) RegParam(r RegID) SymID {
 	if f.Mod == nil {
 		return NoSym
 	}
+	if id := f.regParamIn(f.Params, r); id != NoSym {
+		return id
+	}
+	return f.regParamIn(f.RetParams, r)
+}
+
+// regParamIn is RegParam's scan of one list (two plain loops: ranging over
+// an array of the two lists cost more than the scans).
+func (f *Func) regParamIn(ids []SymID, r RegID) SymID {
 	syms := f.Mod.Syms
-	for _, ids := range [2][]SymID{f.Params, f.RetParams} {
-		for _, id := range ids {
-			if int(id) >= len(syms) {
-				continue
-			}
-			if s := &syms[id]; s.Reg == r && s.Space == SpaceReg && (s.Kind == SymParam || s.Kind == SymRetParam) &&
-				s.Owner == f.ID && int(s.Reg) < len(f.RegType) {
-				return id
-			}
+	for _, id := range ids {
+		if int(id) >= len(syms) {
+			continue
+		}
+		if s := &syms[id]; s.Reg == r && s.Space == SpaceReg && (s.Kind == SymParam || s.Kind == SymRetParam) &&
+			s.Owner == f.ID && int(s.Reg) < len(f.RegType) {
+			return id
 		}
 	}
 	return NoSym
