@@ -139,12 +139,13 @@ const (
 // of measures a's function.
 func (m capMeasure) of(a *Analyses) capLevels {
 	var l capLevels
-	cl := a.LiveClasses()
-	copy(l[:ir.NumFiles], cl[:])
 	if m == byFiles {
+		// first: its walk answers LiveClasses too
 		fl := a.MaxLive()
 		copy(l[ir.NumFiles:], fl[:])
 	}
+	cl := a.LiveClasses()
+	copy(l[:ir.NumFiles], cl[:])
 	return l
 }
 
