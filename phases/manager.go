@@ -29,7 +29,12 @@ type Config struct {
 	// than the wall time. Linux only (elsewhere CPUNS stays 0); it costs
 	// two system calls per phase, so it is off by default.
 	PhaseCPU bool
-	enabled  []bool
+	// FilesAfter: the caller measures the result's register files after
+	// the run (a report at MeasureAll). The register cap's end check then
+	// asks for them first, and their walk answers the classes too, where
+	// it would otherwise walk the classes alone before (runRetry).
+	FilesAfter bool
+	enabled    []bool
 	// subOnly, subOff: per GeneralOptimize slot, the sub-passes a named
 	// sub-pass restricts it to (0: no restriction) and those disabled by
 	// name (generalopt.go, namedSubPasses)

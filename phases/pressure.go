@@ -345,6 +345,9 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 		sc.spareSnap = rp.snap // no retry: the copy's arrays serve the next snapshot
 		return stats, nil
 	}
+	if c.FilesAfter {
+		a.MaxLive() // the caller's measure asks next; this walk gives the classes too
+	}
 	if byFiles.within(a, capLive) && !splitHidExcess(stats[rp.nstats:], capLive) {
 		sc.spareSnap = rp.snap
 		return stats, nil
