@@ -292,6 +292,7 @@ func (p *Pipeline) config(t phases.Target) (*phases.Config, error) {
 	}
 	c.Verify = p.verify
 	c.PhaseCPU = p.phaseCPU
+	c.FilesAfter = p.measure == phases.MeasureAll // runFunc's output measure
 	for name, fn := range p.override {
 		if err := c.Override(name, fn); err != nil {
 			return nil, &OptionError{err}

@@ -74,7 +74,8 @@ type PhaseReport struct {
 	Changed  bool     `json:"changed"`
 	Counters Counters `json:"counters"`
 	// Settled: skipped because the same pass (for GeneralOptimize slots:
-	// the same bundle of sub-passes) already ran to a fixed point and
+	// the same bundle of sub-passes, or an earlier bundle whose
+	// sub-passes include this one's) already ran to a fixed point and
 	// nothing changed the function since.
 	Settled bool `json:"settled"`
 	// Instrs: the function's instructions after the phase.

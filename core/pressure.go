@@ -36,6 +36,11 @@ type Pressure struct {
 	At [ir.NumFiles]ir.InstrID
 	// Block is the block of that point.
 	Block [ir.NumFiles]ir.BlockID
+	// Classes, from PressureTraceFilesClasses only: the maximum over the
+	// points of R+UR (in FileR) and of P+UP (in FileP), the classes a
+	// register cap compares. Files that split only l's own files into
+	// their uniform halves give what PressureTrace's Max gives.
+	Classes [ir.NumFiles]int
 }
 
 // RegSlots is how many 32-bit slots of its file register r takes: one per
@@ -46,7 +51,7 @@ func RegSlots(f *ir.Func, r ir.RegID) int {
 }
 
 // RegisterPressure computes the maximum pressure per file.
-func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, l.Files, nil, nil) }
+func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, l.Files, nil, nil, false) }
 
 // PressureTrace calls at for every instruction of l.F, blocks in layout
 // order and instructions backwards within a block, with the live slots
@@ -55,7 +60,7 @@ func RegisterPressure(l *Liveness) Pressure { return walkPressure(l, l.Files, ni
 // nobody reads still occupies a register). It returns the maximum, as
 // RegisterPressure does.
 func PressureTrace(l *Liveness, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	return walkPressure(l, l.Files, nil, at)
+	return walkPressure(l, l.Files, nil, at, false)
 }
 
 // PressureTraceFiles is PressureTrace with registers counted in the files
@@ -63,16 +68,23 @@ func PressureTrace(l *Liveness, at func(i ir.InstrID, live [ir.NumFiles]int)) Pr
 // uniform) rather than the files l was solved with: one liveness serves
 // every grouping, since the sets are the same.
 func PressureTraceFiles(l *Liveness, files []ir.File, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	return walkPressure(l, files, nil, at)
+	return walkPressure(l, files, nil, at, false)
+}
+
+// PressureTraceFilesClasses is PressureTraceFiles without a callback that
+// also fills Classes: a cache that wants both the maximum per file and per
+// class walks once.
+func PressureTraceFilesClasses(l *Liveness, files []ir.File) Pressure {
+	return walkPressure(l, files, nil, nil, true)
 }
 
 // PressureTraceBlocks is PressureTrace over the given blocks only (in the
 // order given); the maximum is theirs.
 func PressureTraceBlocks(l *Liveness, blocks []ir.BlockID, at func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
-	return walkPressure(l, l.Files, blocks, at)
+	return walkPressure(l, l.Files, blocks, at, false)
 }
 
-func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i ir.InstrID, live [ir.NumFiles]int)) Pressure {
+func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i ir.InstrID, live [ir.NumFiles]int), classes bool) Pressure {
 	if blocks == nil {
 		blocks = l.F.Layout
 	}
@@ -88,6 +100,7 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 	} else {
 		w = NewPressureWalker(l, files)
 	}
+	w.classes = classes
 	var p Pressure
 	for k := range p.At {
 		p.At[k] = ir.NoInstr
@@ -99,8 +112,10 @@ func walkPressure(l *Liveness, files []ir.File, blocks []ir.BlockID, each func(i
 			if q.Max[k] > p.Max[k] {
 				p.Max[k], p.At[k], p.Block[k] = q.Max[k], q.At[k], q.Block[k]
 			}
+			p.Classes[k] = max(p.Classes[k], q.Classes[k])
 		}
 	}
+	w.classes = false
 	return p
 }
 
@@ -134,6 +149,8 @@ type PressureWalker struct {
 	dirShift uint8
 	refs     []RegRef
 	extra    []ir.RegID
+	// classes: Block fills Pressure.Classes too (walkPressure's)
+	classes bool
 }
 
 // NewPressureWalker returns a walker over l's blocks with registers
@@ -160,7 +177,7 @@ func NewPressureWalkerInto(old *PressureWalker, l *Liveness, files []ir.File) *P
 		files = l.Files
 	}
 	w := old
-	w.l, w.files = l, files
+	w.l, w.files, w.classes = l, files, false
 	w.weights.reset(l, files)
 	w.dirSeg, w.curSeg = 0, 0 // the segments may be another liveness's
 	return w
@@ -208,11 +225,16 @@ func (w *PressureWalker) Block(b ir.BlockID, each func(i ir.InstrID, live [ir.Nu
 			cnt[files[r]] -= int(l.slots[r])
 		}
 	}
+	classes := w.classes
 	record := func(i ir.InstrID) {
 		for k := range cnt {
 			if cnt[k] > p.Max[k] {
 				p.Max[k], p.At[k], p.Block[k] = cnt[k], i, b
 			}
+		}
+		if classes {
+			p.Classes[ir.FileR] = max(p.Classes[ir.FileR], cnt[ir.FileR]+cnt[ir.FileUR])
+			p.Classes[ir.FileP] = max(p.Classes[ir.FileP], cnt[ir.FileP]+cnt[ir.FileUP])
 		}
 	}
 	refs, extra := w.refs, w.extra

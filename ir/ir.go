@@ -612,13 +612,30 @@ func (f *Func) ParamReg(id SymID) (RegID, bool) {
 
 // RegParam returns the .reg-space parameter (or return parameter) that
 // register r holds, NoSym when r is an ordinary register. It scans the
-// signature, which is short.
+// signature, which is short, testing ParamReg's conditions in place with
+// the register first (phases ask this of register after register: most
+// parameters are in .param space and fail the first test).
 func (f *Func) RegParam(r RegID) SymID {
-	for _, ids := range [2][]SymID{f.Params, f.RetParams} {
-		for _, id := range ids {
-			if pr, ok := f.ParamReg(id); ok && pr == r {
-				return id
-			}
+	if f.Mod == nil {
+		return NoSym
+	}
+	if id := f.regParamIn(f.Params, r); id != NoSym {
+		return id
+	}
+	return f.regParamIn(f.RetParams, r)
+}
+
+// regParamIn is RegParam's scan of one list (two plain loops: ranging over
+// an array of the two lists cost more than the scans).
+func (f *Func) regParamIn(ids []SymID, r RegID) SymID {
+	syms := f.Mod.Syms
+	for _, id := range ids {
+		if int(id) >= len(syms) {
+			continue
+		}
+		if s := &syms[id]; s.Reg == r && s.Space == SpaceReg && (s.Kind == SymParam || s.Kind == SymRetParam) &&
+			s.Owner == f.ID && int(s.Reg) < len(f.RegType) {
+			return id
 		}
 	}
 	return NoSym

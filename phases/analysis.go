@@ -127,6 +127,10 @@ type Analyses struct {
 	// false when it could not, and live is then solved again.
 	pendingLive func() bool
 	press       Pressure // PerInstr nil when only the maximum was asked for
+	// classes is LiveClasses' answer, computed with press by MaxLive's
+	// walk (classesOK), valid while the pressure is
+	classes   [ir.NumFiles]int
+	classesOK bool
 
 	// Computed counts, per analysis, how many times it was computed
 	// (tests check that phases share them).
@@ -409,6 +413,9 @@ func (a *Analyses) Files() []ir.File {
 // order) and its maximum per file, registers in their Files.
 func (a *Analyses) Pressure() Pressure {
 	if !a.have(APressure) || a.press.PerInstr == nil {
+		if !a.have(APressure) {
+			a.classesOK = false
+		}
 		a.press = tracePressure(a.f, a.Liveness(), a.Files())
 		a.got(APressure)
 	}
@@ -418,8 +425,13 @@ func (a *Analyses) Pressure() Pressure {
 // LiveClasses returns the maximum register pressure per register class,
 // uniform and per-lane registers together: data registers (32-bit slots)
 // in FileR, predicates in FileP, the uniform files 0. It needs liveness
-// only (no uniformity analysis), and is not kept.
+// only (no uniformity analysis): computed alone it is not kept, but
+// MaxLive's walk computes it too, and it is then answered from there
+// while the pressure is valid (the register cap asks for both).
 func (a *Analyses) LiveClasses() [ir.NumFiles]int {
+	if a.classesOK && a.have(APressure) {
+		return a.classes
+	}
 	return core.PressureTrace(a.Liveness(), nil).Max
 }
 
@@ -427,7 +439,11 @@ func (a *Analyses) LiveClasses() [ir.NumFiles]int {
 // their Files), without keeping the per-instruction trace.
 func (a *Analyses) MaxLive() [ir.NumFiles]int {
 	if !a.have(APressure) {
-		a.press = Pressure{Max: core.PressureTraceFiles(a.Liveness(), a.Files(), nil).Max}
+		// The files split the liveness's R and P into their uniform
+		// halves, so the walk's sums per class are LiveClasses' answer.
+		t := core.PressureTraceFilesClasses(a.Liveness(), a.Files())
+		a.press = Pressure{Max: t.Max}
+		a.classes, a.classesOK = t.Classes, true
 		a.got(APressure)
 	}
 	return a.press.Max

@@ -29,13 +29,21 @@ type Config struct {
 	// than the wall time. Linux only (elsewhere CPUNS stays 0); it costs
 	// two system calls per phase, so it is off by default.
 	PhaseCPU bool
-	enabled  []bool
+	// FilesAfter: the caller measures the result's register files after
+	// the run (a report at MeasureAll). The register cap's end check then
+	// asks for them first, and their walk answers the classes too, where
+	// it would otherwise walk the classes alone before (runRetry).
+	FilesAfter bool
+	enabled    []bool
 	// subOnly, subOff: per GeneralOptimize slot, the sub-passes a named
 	// sub-pass restricts it to (0: no restriction) and those disabled by
 	// name (generalopt.go, namedSubPasses)
 	subOnly, subOff []subMask
 	fns             []PassFunc // the pass function of each slot: the table's, or an override
 	keys            []int      // per slot, the first slot running the same pass function or GeneralOptimize bundle (the settled skip's key)
+	// subsumers: per GeneralOptimize slot, the keys of earlier bundles
+	// whose run without change settles it too (subsumes)
+	subsumers [][]int
 	// named: the run is restricted to named phases (NamedPhases), which
 	// then run as asked, without PressureRetry's second run.
 	named bool
@@ -144,6 +152,68 @@ func (c *Config) setKeys() {
 			}
 		}
 	}
+	c.subsumers = make([][]int, len(c.fns))
+	for i := range c.fns {
+		for j := range i {
+			k := c.keys[j]
+			if k == c.keys[i] || slices.Contains(c.subsumers[i], k) {
+				continue
+			}
+			all := true // every earlier slot of that key settles slot i
+			for x := range i {
+				if c.keys[x] == k && !c.subsumes(x, i) {
+					all = false
+					break
+				}
+			}
+			if all {
+				c.subsumers[i] = append(c.subsumers[i], k)
+			}
+		}
+	}
+}
+
+// subsumes reports whether GeneralOptimize slot j < i, left unchanged by
+// its run (or at its own fixed point), leaves nothing for slot i's bundle
+// to do, when no phase changed the function in between: both run the
+// table's bundles in one register form under the same rules, and every
+// sub-pass of i's bundle (after the configuration's restrictions) is one
+// of j's, or is MovWindow where j has CopyProp. A round that changed
+// nothing ran each of j's sub-passes on the same IR without an edit; i's
+// bundle does a subset of those walks with a subset of their rewrites
+// (the sub-passes only enable rules and walks: a rule, copy or deletion
+// open to i's bundle is open to j's, and MovWindow's copies are the
+// copies CopyProp knows, fewer), so its first round changes nothing too.
+// Slot j may not be GeneralOptimizeEarly (the MergeEquivalentConditional
+// Flow knobs skip it or cap its rounds); slot i may not have the late
+// slots' guarded-copy completion (LateCopyPropComplPred) unless j has it,
+// nor GeneralOptimizeLate2's combining walk. Check mode runs the slots so
+// settled and fails any that changes the function.
+func (c *Config) subsumes(j, i int) bool {
+	a, b := &pipeline[j], &pipeline[i]
+	if !slices.Contains(a.Families, "GeneralOptimize") || !slices.Contains(b.Families, "GeneralOptimize") ||
+		!samePass(c.fns[j], a.Fn) || !samePass(c.fns[i], b.Fn) ||
+		a.Pressure != b.Pressure || a.Form != b.Form || a.Preserves != b.Preserves {
+		return false
+	}
+	for k := j + 1; k < i; k++ {
+		if pipeline[k].Required {
+			return false
+		}
+	}
+	ba, bb := bundleOf(a.Name), bundleOf(b.Name)
+	fa, fb := slotBehaviour(a.Name), slotBehaviour(b.Name)
+	if fa.early || fb.early || fb.combine || fb.late && !fa.late && c.Knobs.Bool(LateCopyPropComplPred) {
+		return false
+	}
+	var bufA, bufB [numSubPasses]subPass
+	subsA, subsB := c.subsFor(j, ba.subs, bufA[:0]), c.subsFor(i, bb.subs, bufB[:0])
+	for _, s := range subsB {
+		if !slices.Contains(subsA, s) && !(s == spMovWindow && slices.Contains(subsA, spCopyProp)) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameBundle reports whether GeneralOptimize slots j < i, each running the
@@ -217,9 +287,10 @@ type PhaseStat struct {
 	Counters []Counter
 	// Settled: not run, because the same pass function (or, for a
 	// GeneralOptimize slot, the same bundle run the same way:
-	// Config.sameBundle) already ran on this function, changed nothing,
-	// and no phase has changed the function since (the passes are
-	// deterministic functions of the IR and the configuration, so it
+	// Config.sameBundle; or an earlier bundle that does all this one
+	// does: Config.subsumes) already ran on this function, changed
+	// nothing, and no phase has changed the function since (the passes
+	// are deterministic functions of the IR and the configuration, so it
 	// would change nothing again).
 	Settled bool
 	// Instrs: the function's instructions after the phase (what a phase
@@ -478,6 +549,9 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		}
 		key := c.keys[i]
 		settled := key >= 0 && settledAt[key] == version
+		for _, k := range c.subsumers[i] {
+			settled = settled || settledAt[k] == version
+		}
 		if settled && c.DumpW == nil && html == nil && !c.Verify {
 			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true, Instrs: placed()})
 			continue

@@ -139,12 +139,13 @@ const (
 // of measures a's function.
 func (m capMeasure) of(a *Analyses) capLevels {
 	var l capLevels
-	cl := a.LiveClasses()
-	copy(l[:ir.NumFiles], cl[:])
 	if m == byFiles {
+		// first: its walk answers LiveClasses too
 		fl := a.MaxLive()
 		copy(l[ir.NumFiles:], fl[:])
 	}
+	cl := a.LiveClasses()
+	copy(l[:ir.NumFiles], cl[:])
 	return l
 }
 
@@ -343,6 +344,9 @@ func runRetry(ctx context.Context, c *Config, sc *Scratch, a *Analyses, stats []
 	if localBytes(f) < local0 {
 		sc.spareSnap = rp.snap // no retry: the copy's arrays serve the next snapshot
 		return stats, nil
+	}
+	if c.FilesAfter {
+		a.MaxLive() // the caller's measure asks next; this walk gives the classes too
 	}
 	if byFiles.within(a, capLive) && !splitHidExcess(stats[rp.nstats:], capLive) {
 		sc.spareSnap = rp.snap

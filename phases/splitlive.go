@@ -209,6 +209,13 @@ func runSplit(p *Pass, loopsOnly bool) bool {
 	if !f.HasBody || f.NumBlocks() == 0 {
 		return false
 	}
+	if loopsOnly && len(p.A.Loops().Loops) == 0 {
+		// Without a loop every block has depth 0: round marks each hot
+		// class dead before it gathers a constraint, and picks nothing.
+		// (The loops are usually cached from OriUnrollLoops; the trace
+		// of the whole function is what this skips.)
+		return false
+	}
 	s := newSplitter(p, f)
 	budget := p.Knobs.Budget(SplitLiveRangesBudget)
 	// The target per class: the register budget (below it, fewer
