@@ -128,10 +128,19 @@ func BenchmarkPhaseCPUScaling(b *testing.B) {
 			wratio = wy / wx
 		}
 		mark := ""
-		if ratio > 1.5 {
+		switch {
+		case ratio > 1.5:
 			mark = "  over 1.5"
+		case x == 0 && y > 0:
+			// settled (skipped) at the small size, run at the large
+			// one: no ratio, and the phase's work is not comparable
+			mark = fmt.Sprintf("  not run at %d (settled), no ratio", sizes[0])
 		}
-		fmt.Fprintf(&sb, "  %-32s %9.2f %9.2f  %5.2fx   wall %9.2f %9.2f  %5.2fx%s\n", name, x, y, ratio, wx, wy, wratio, mark)
+		rs, wrs := fmt.Sprintf("%5.2fx", ratio), fmt.Sprintf("%5.2fx", wratio)
+		if x == 0 {
+			rs, wrs = "    - ", "    - "
+		}
+		fmt.Fprintf(&sb, "  %-32s %9.2f %9.2f  %s   wall %9.2f %9.2f  %s%s\n", name, x, y, rs, wx, wy, wrs, mark)
 	}
 	b.Log(sb.String())
 }
