@@ -57,6 +57,15 @@ func inferAddressSpaces(p *Pass) bool {
 	if !p.SSA() {
 		return false
 	}
+	// Every pointer the phase follows starts at a cvta.X to the generic
+	// space (pointerForm): a function without one has nothing to infer,
+	// and its def-use chains, most of this phase's time on a large
+	// function (their build walks every instruction and its operands;
+	// at a million instructions the walk misses the cache), are left to
+	// the next phase that asks for them.
+	if !hasPointerRoot(f) {
+		return false
+	}
 	s := asInfer{f: f, du: p.A.DefUse()}
 	n := f.NumRegs()
 	s.space = take[ir.Space](p.Scratch, n)
@@ -111,6 +120,20 @@ type asInfer struct {
 	refs  []core.RegRef // scratch
 	// counters
 	accesses, roundTrips int
+}
+
+// hasPointerRoot reports whether a slot of f holds what pointerForm
+// takes for a pointer's origin: a cvta.X to the generic space, X a space
+// addrSpace accepts (dead slots included: a superset is enough). It reads
+// the opcodes in slot order, one small array, and the modifiers and space
+// of the cvtas only.
+func hasPointerRoot(f *ir.Func) bool {
+	for i, op := range f.Op {
+		if op == ir.OpCvta && f.Mods[i] == 0 && addrSpace(f.Space[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // addrSpaces are the spaces a cvta names that loads and stores accept.

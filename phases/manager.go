@@ -675,12 +675,19 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 // phase does not preserve dropped, sparse instruction slots compacted.
 // A run the context canceled is left as it stopped (the caller checks).
 func (p *Pass) runPhase(ctx context.Context, fn PassFunc) (bool, error) {
+	// Edge arrays valid before and after, and not rebuilt: no edge
+	// changed (ir marks them stale at every edit that can change one), so
+	// the PHIs, which matched the edges before, still do, and the repair's
+	// walk of every block (1–2 ms at a million instructions, paid by every
+	// SSA phase that changes something) is left out.
+	cfgKept, cfgVersion := p.F.CFGValid(), p.F.CFGVersion()
 	changed, err := runOne(p, fn)
 	if ctx.Err() != nil {
 		return changed, err
 	}
 	f, a, ph := p.F, p.A, p.Phase
-	if changed && err == nil && p.ssa != nil {
+	cfgKept = cfgKept && f.CFGValid() && f.CFGVersion() == cfgVersion
+	if changed && err == nil && p.ssa != nil && !cfgKept {
 		repaired, rerr := repairPhis(f)
 		if rerr != nil {
 			err = &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("PHIs after a CFG change: %w", rerr)}

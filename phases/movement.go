@@ -1084,45 +1084,53 @@ func (m *mover) texSweep() int64 {
 	// cross its neighbour on the chains cannot with the pressure either.
 	m.du = nil
 	m.blocks = m.blocks[:0]
-	if len(m.layoutAt) < f.NumBlocks() {
-		m.layoutAt = make([]int32, f.NumBlocks())
-	}
-	at := m.layoutAt[:f.NumBlocks()]
-	for k := range at {
-		at[k] = -1
-	}
-	m.layoutPos = slices.Grow(m.layoutPos[:0], f.NumBlocks())[:f.NumBlocks()]
-	for k, b := range f.Layout {
-		at[b] = int32(k)
-		m.layoutPos[b] = int32(k)
-	}
 	if m.second {
 		// After the first sweep only the blocks where it moved something
 		// can hold a fetch that moves: elsewhere the trace is as it was,
 		// and the bound, the function's maximum after those moves, no
-		// higher (a move keeps every point it changes within it).
+		// higher (a move keeps every point it changes within it). The
+		// layout is as the first sweep numbered it (its moves stay within
+		// their blocks), so only the moved blocks, which it listed (at −1
+		// since), get their positions back: not a walk of every block.
+		at := m.layoutAt[:f.NumBlocks()]
+		for _, b := range m.lim.moved {
+			at[b] = m.layoutPos[b]
+		}
 		for _, b := range m.lim.moved {
 			if at[b] >= 0 && m.dryBlock(b) {
 				m.blocks = append(m.blocks, at[b])
 				at[b] = -1
 			}
 		}
-	}
-	for from := 0; !m.second && from < len(f.Op); {
-		var cands []ir.InstrID
-		cands, from = texCandidates(f, from, m.cands[:0])
-		m.cands = cands
-		for _, j := range cands {
-			if f.Prev[j] == ir.NoInstr || at[f.Block[j]] < 0 || !texClass(f, j) || m.readSoon(j) == 0 {
-				continue
-			}
-			b := f.Block[j]
-			if m.du == nil && p.SSA() {
-				m.du = p.A.DefUse()
-			}
-			if m.spaceOne(j, 0, nil, nil) {
-				m.blocks = append(m.blocks, at[b])
-				at[b] = -1 // listed once
+	} else {
+		if len(m.layoutAt) < f.NumBlocks() {
+			m.layoutAt = make([]int32, f.NumBlocks())
+		}
+		at := m.layoutAt[:f.NumBlocks()]
+		for k := range at {
+			at[k] = -1
+		}
+		m.layoutPos = slices.Grow(m.layoutPos[:0], f.NumBlocks())[:f.NumBlocks()]
+		for k, b := range f.Layout {
+			at[b] = int32(k)
+			m.layoutPos[b] = int32(k)
+		}
+		for from := 0; from < len(f.Op); {
+			var cands []ir.InstrID
+			cands, from = texCandidates(f, from, m.cands[:0])
+			m.cands = cands
+			for _, j := range cands {
+				if f.Prev[j] == ir.NoInstr || at[f.Block[j]] < 0 || !texClass(f, j) || m.readSoon(j) == 0 {
+					continue
+				}
+				b := f.Block[j]
+				if m.du == nil && p.SSA() {
+					m.du = p.A.DefUse()
+				}
+				if m.spaceOne(j, 0, nil, nil) {
+					m.blocks = append(m.blocks, at[b])
+					at[b] = -1 // listed once
+				}
 			}
 		}
 	}

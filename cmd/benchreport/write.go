@@ -518,6 +518,9 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 	fmt.Fprintf(b, ""+
 		"Each size runs in a child process of its own with a time budget (%v per size, %v for all sizes) and a resident memory cap "+
 		"(%d MiB, also the child's soft memory limit); a size that does not finish within them is recorded as such and the larger sizes are skipped. "+
+		"Each sample starts with one untimed run, after the child has returned its free memory to the system, so that every timed run finds the heap's pages "+
+		"as an earlier run left them, at every size, as in a process optimizing one file after another "+
+		"(the first run of a process touches its memory for the first time at every size, in proportion to what it uses). "+
 		"A run shorter than %v is repeated to fill a sample (the iterations column); the first run is then a warm-up.\n\n",
 		r.c.sizeBudget, r.c.scaleBudget, r.c.memCap>>20, r.c.minSample)
 	b.WriteString(plotLink(plots, plotScaling, "time per run against kernel size, log-log"))
@@ -557,7 +560,7 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 	t.Markdown(b)
 	b.WriteString("\nCPU ns/instr: the child process's CPU time (user and system, every thread, the collector's included) per run and input instruction; " +
 		"on a shared machine it moves much less with the load than the wall time the other columns and the per-phase table use.\n\n")
-	b.WriteString("Peak memory: the child's resident high-water mark during a sample minus its resident size before " +
+	b.WriteString("Peak memory: the child's resident high-water mark during a sample and its untimed run minus its resident size before them " +
 		"(after a collection returned free memory); the Go collector runs at its default GOGC=100. " +
 		"Allocations: heap objects and bytes allocated per run, from runtime.MemStats.\n\n")
 	if e, ok := r.growth(); ok {
