@@ -55,6 +55,13 @@ func TestRatioHeadlineSmallPhases(t *testing.T) {
 		t.Errorf("headline: %s", h)
 	}
 
+	// a phase settled (not run) at the base size has no ratio, and the
+	// headline says so rather than leaving it out
+	r, base, top = build([]phase{{"Big", 1000, 1200, 1000, 1200}, {"Skipped", 0, 150, 0, 150}})
+	if h := r.ratioHeadline(base, top); !strings.Contains(h, "no ratio for Skipped (skipped as settled at 10000 instructions, run at 1000000)") {
+		t.Errorf("a phase run only at the top size is not named: %s", h)
+	}
+
 	r, base, top = build([]phase{{"Big", 1000, 1200, 1000, 1200}, {"Tiny", 1.2, 1.5, 1.2, 1.5}})
 	if h := r.ratioHeadline(base, top); !strings.Contains(h, "every phase within in CPU time") || !strings.Contains(h, "every part within in wall time") {
 		t.Errorf("nothing over the target, but the headline says: %s", h)

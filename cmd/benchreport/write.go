@@ -270,7 +270,7 @@ func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 	} else {
 		whole += "×"
 	}
-	var over, overCPU []string
+	var over, overCPU, notRun []string
 	// Every part is checked, the small ones too (the plots leave those
 	// out); a small one over the target says how small it is, since its
 	// ratio can rest on a few microseconds at the base size.
@@ -286,6 +286,12 @@ func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 		small := ""
 		if isMinor[p] {
 			small = fmt.Sprintf(" [under %.1f%% of the pipeline: %.2g → %.2g ns/instr]", 100*minorShare, a, c)
+		}
+		if a <= 0 && c > 0 {
+			// settled at the base size (an earlier slot left nothing
+			// for it), run at the top one: no ratio to give
+			notRun = append(notRun, p)
+			continue
 		}
 		if a > 0 && c/a > ratioTarget {
 			cell := fmt.Sprintf("%s %.2f", p, c/a)
@@ -305,9 +311,14 @@ func (r *reportRun) ratioHeadline(base, top *pipeline.SizeResult) string {
 		s += fmt.Sprintf("over %.1f× in wall time (the phase's own thread CPU time in parentheses): %s", ratioTarget, strings.Join(over, ", "))
 	}
 	if len(overCPU) == 0 {
-		return s + "; every phase within in CPU time"
+		s += "; every phase within in CPU time"
+	} else {
+		s += fmt.Sprintf("; over %.1f× in CPU time: %s", ratioTarget, strings.Join(overCPU, ", "))
 	}
-	return s + fmt.Sprintf("; over %.1f× in CPU time: %s", ratioTarget, strings.Join(overCPU, ", "))
+	if len(notRun) > 0 {
+		s += fmt.Sprintf("; no ratio for %s (skipped as settled at %d instructions, run at %d)", strings.Join(notRun, ", "), base.Spec.Size, top.Spec.Size)
+	}
+	return s
 }
 
 // cpuRatio is the growth of part's CPU time per instruction from base to
