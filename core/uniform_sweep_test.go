@@ -1,15 +1,14 @@
 package core_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/internal/corpustest"
+	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
 )
 
 // The uniformity analysis visits instructions in layout-order sweeps
@@ -74,25 +73,14 @@ func TestUniformitySweepsMatchWorklist(t *testing.T) {
 		v, d = check("generated, SSA", g)
 		nv, nd, funcs = nv+v, nd+d, funcs+2
 	}
-	dir := filepath.Join("..", "..", "shared", "corpus", "ptx")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.ptx"))
+	files, _ := testenv.OptionalCorpus(t)
 	if testing.Short() && len(files) > 20 {
 		files = files[:20]
 	}
-	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := ptx.Parse(filepath.Base(path), src)
-		if err != nil {
-			continue
-		}
-		for _, f := range m.Funcs {
-			if f.HasBody && f.NumInstrs() <= 20000 {
-				v, d := check(filepath.Base(path), f)
-				nv, nd, funcs = nv+v, nd+d, funcs+1
-			}
+	for _, cf := range corpustest.Funcs(t, files) {
+		if f := cf.F; f.HasBody && f.NumInstrs() <= 20000 {
+			v, d := check(cf.Name, f)
+			nv, nd, funcs = nv+v, nd+d, funcs+1
 		}
 	}
 	if nv == 0 || nd == 0 {

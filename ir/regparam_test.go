@@ -1,13 +1,12 @@
 package ir_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ptxopt/ptxopt/internal/corpustest"
 	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
 )
 
 // TestRegParam: RegParam answers, for every register of every function
@@ -18,31 +17,22 @@ func TestRegParam(t *testing.T) {
 	more, _ := filepath.Glob(filepath.Join("..", "ir", "ptx", "testdata", "*.ptx"))
 	files = append(files, more...)
 	regParams := 0
-	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := ptx.Parse(filepath.Base(path), src)
-		if err != nil {
-			continue
-		}
-		for _, f := range m.Funcs {
-			for r := range f.NumRegs() + 2 {
-				want := ir.NoSym
-				for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
-					for _, id := range ids {
-						if pr, ok := f.ParamReg(id); ok && pr == ir.RegID(r) && want == ir.NoSym {
-							want = id
-						}
+	for _, cf := range corpustest.Funcs(t, files) {
+		f := cf.F
+		for r := range f.NumRegs() + 2 {
+			want := ir.NoSym
+			for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
+				for _, id := range ids {
+					if pr, ok := f.ParamReg(id); ok && pr == ir.RegID(r) && want == ir.NoSym {
+						want = id
 					}
 				}
-				if got := f.RegParam(ir.RegID(r)); got != want {
-					t.Fatalf("%s: %s: RegParam(%d) = %d, want %d", path, f.Name, r, got, want)
-				}
-				if want != ir.NoSym {
-					regParams++
-				}
+			}
+			if got := f.RegParam(ir.RegID(r)); got != want {
+				t.Fatalf("%s: RegParam(%d) = %d, want %d", cf.Name, r, got, want)
+			}
+			if want != ir.NoSym {
+				regParams++
 			}
 		}
 	}

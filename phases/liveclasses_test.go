@@ -1,14 +1,12 @@
 package phases
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/internal/corpustest"
 	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
 )
 
 // TestLiveClassesFromMaxLive: the per-class maxima MaxLive's walk keeps
@@ -22,19 +20,9 @@ func TestLiveClassesFromMaxLive(t *testing.T) {
 		funcs = append(funcs, gen.Func(gen.Kernel(gen.Config{Seed: 4400 + seed, Size: 300, Pool: 16})))
 	}
 	files, _ := testenv.OptionalCorpus(t)
-	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := ptx.Parse(filepath.Base(path), src)
-		if err != nil {
-			continue
-		}
-		for _, f := range m.Funcs {
-			if f.HasBody {
-				funcs = append(funcs, f)
-			}
+	for _, cf := range corpustest.Funcs(t, files) {
+		if cf.F.HasBody {
+			funcs = append(funcs, cf.F)
 		}
 	}
 	uniform := 0

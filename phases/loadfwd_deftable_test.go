@@ -2,15 +2,13 @@ package phases
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/internal/corpustest"
 	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
-	"github.com/ptxopt/ptxopt/ir/ptx"
 )
 
 // TestLfDefTableMatchesChains: the definition table LoadStoreForwarding
@@ -79,20 +77,10 @@ func TestLfDefTableMatchesChains(t *testing.T) {
 	if testing.Short() {
 		budget = 10
 	}
-	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := ptx.Parse(filepath.Base(path), src)
-		if err != nil {
-			continue
-		}
-		for _, f := range m.Funcs {
-			if budget > 0 && f.HasBody && f.NumInstrs() < 4000 {
-				check(filepath.Base(path)+":"+f.Name, f)
-				budget--
-			}
+	for _, cf := range corpustest.Funcs(t, files) {
+		if f := cf.F; budget > 0 && f.HasBody && f.NumInstrs() < 4000 {
+			check(cf.Name, f)
+			budget--
 		}
 	}
 	if checked == 0 || multi == 0 || lists == 0 || unlinked == 0 {

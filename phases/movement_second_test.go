@@ -3,12 +3,11 @@ package phases
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ptxopt/ptxopt/gen"
+	"github.com/ptxopt/ptxopt/internal/corpustest"
 	"github.com/ptxopt/ptxopt/internal/testenv"
 	"github.com/ptxopt/ptxopt/ir"
 	"github.com/ptxopt/ptxopt/ir/ptx"
@@ -113,19 +112,9 @@ func TestKillSecondMarked(t *testing.T) {
 	}
 	check("gen seed 12 size 20000 pool 64", gen.Func(m))
 	files, _ := testenv.OptionalCorpus(t)
-	for _, path := range files {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := ptx.Parse(filepath.Base(path), src)
-		if err != nil {
-			continue
-		}
-		for _, f := range m.Funcs {
-			if f.HasBody && (!testing.Short() || f.NumInstrs() < 3000) {
-				check(filepath.Base(path)+":"+f.Name, f)
-			}
+	for _, cf := range corpustest.Funcs(t, files) {
+		if cf.F.HasBody && (!testing.Short() || cf.F.NumInstrs() < 3000) {
+			check(cf.Name, cf.F)
 		}
 	}
 	t.Logf("%d functions: second sweeps decided for %d instructions deciding for all, %d for the marked ones; %d second sweeps moved something; %d skipped instructions' decisions compared with the first sweep's", funcs, full, marked, secondMoves, killSkipSkipped.Load())
