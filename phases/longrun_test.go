@@ -134,15 +134,22 @@ func longRunKernel(t *testing.T, c *Config, sc *Scratch, k int64) (sim.DiffResul
 }
 
 // TestLongRunRegressions reruns the long-run kernels on which a
-// miscompile was once found, whatever range the default run covers.
+// miscompile or a failed check was once found, whatever range the
+// default run covers.
 //   - 54775: MergeEquivalentConditionalFlow merged across a write of the
 //     register it copied, in a block only the flush of the global walk's
 //     edits marked, whose entries of what each instruction writes were
 //     left zero (fixed by filling them as each block is walked; found by
 //     comparing the long run's outputs kernel by kernel).
+//   - 119678: GeneralOptimizeMid2 was settled by GeneralOptimizeMid, which
+//     subsumes it, after Mid's edits and a last partial round that passed
+//     over a copy; check mode ran Mid2, which propagated it (fixed by
+//     letting a subsuming bundle settle a slot only from a run that
+//     changed nothing: settleMarks; found by TestLongRunHashes, whose
+//     pipeline has check mode on).
 func TestLongRunRegressions(t *testing.T) {
 	c, sc := longRunPipeline(t), NewScratch()
-	for _, k := range []int64{54775} {
+	for _, k := range []int64{54775, 119678} {
 		if res, _, _, _ := longRunKernel(t, c, sc, k); res.Status != sim.StatusMatched {
 			t.Errorf("kernel %d: %v, not matched: the pipeline no longer changes it, so it tests nothing", k, res.Status)
 		}

@@ -173,9 +173,29 @@ func (c *Config) setKeys() {
 	}
 }
 
+// settleMarks records, per settled-skip key (Config.keys), the function
+// version at which a slot of that key last left the function settled:
+// at, after a run that changed nothing or ended at its own fixed point
+// (Pass.FixedPoint); clean, after a run that changed nothing at all. A
+// slot is settled by its own key's at, but by a subsuming bundle's clean
+// only: a bundle's fixed point after edits rests on its last, partial
+// round, which walks only what the round before's edits reach, and the
+// full first round of a later bundle can find what that walk did not
+// (long-run kernel 119678: GeneralOptimizeMid's partial round passed over
+// a copy that GeneralOptimizeMid2, which check mode ran, then propagated).
+type settleMarks struct{ at, clean [maxPassFuncs]int }
+
+func newSettleMarks() settleMarks {
+	var m settleMarks
+	for k := range m.at {
+		m.at[k], m.clean[k] = -1, -1
+	}
+	return m
+}
+
 // subsumes reports whether GeneralOptimize slot j < i, left unchanged by
-// its run (or at its own fixed point), leaves nothing for slot i's bundle
-// to do, when no phase changed the function in between: both run the
+// its run (a run that changed nothing: settleMarks.clean), leaves nothing
+// for slot i's bundle to do, when no phase changed the function in between: both run the
 // table's bundles in one register form under the same rules, and every
 // sub-pass of i's bundle (after the configuration's restrictions) is one
 // of j's, or is MovWindow where j has CopyProp. A round that changed
@@ -463,13 +483,10 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 	}
 	*p = Pass{F: f, A: a, Config: c, Knobs: c.Knobs, Scratch: sc, done: ctx.Done(), limit: -1, capBy: capBy,
 		regCap: capLive, regCapSet: capLive != capLevels{}}
-	// version counts the changes made to f; settledAt[k] is the version
-	// at which pass function k last ran without changing anything.
+	// version counts the changes made to f; settledAt says at which
+	// version each settled-skip key last left the function settled.
 	version := 0
-	var settledAt [maxPassFuncs]int
-	for k := range settledAt {
-		settledAt[k] = -1
-	}
+	settledAt := newSettleMarks()
 	start := 0
 	if from != nil {
 		start, version, settledAt, p.ssa = from.slot, from.version, from.settledAt, from.ssa
@@ -548,9 +565,9 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			return stats, &PhaseError{Phase: ph.Name, Func: f.Name, Err: fmt.Errorf("the phase needs ordinary registers but the function is in SSA form")}
 		}
 		key := c.keys[i]
-		settled := key >= 0 && settledAt[key] == version
+		settled := key >= 0 && settledAt.at[key] == version
 		for _, k := range c.subsumers[i] {
-			settled = settled || settledAt[k] == version
+			settled = settled || settledAt.clean[k] == version
 		}
 		if settled && c.DumpW == nil && html == nil && !c.Verify {
 			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true, Instrs: placed()})
@@ -630,7 +647,10 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 			version++
 		}
 		if key >= 0 && (!changed || p.fixedPoint) {
-			settledAt[key] = version
+			settledAt.at[key] = version
+		}
+		if key >= 0 && !changed {
+			settledAt.clean[key] = version
 		}
 		sc.reset()
 		if err != nil {

@@ -279,7 +279,7 @@ type capSegment struct {
 	start     int // the pipeline slot it starts at
 	snap      *ir.Func
 	version   int
-	settledAt [maxPassFuncs]int
+	settledAt settleMarks
 	nstats    int
 	html      htmlMark
 }
@@ -319,7 +319,7 @@ type resumePoint struct {
 	snap      *ir.Func
 	ssa       *ssaState
 	version   int
-	settledAt [maxPassFuncs]int
+	settledAt settleMarks
 	nstats    int // the statistics before it
 	html      htmlMark
 }
