@@ -66,9 +66,15 @@ import (
 // opcodes only (looksThrough). Every other look-through (the nested
 // patterns: not, neg, cvta) reads the inner definition's form and
 // operand names, which change only when it is edited itself, and
-// whether its sources have one dominating definition, which no edit
-// here changes (edits keep destinations; dead code removes only
-// definitions of registers nothing reads).
+// whether its sources have one dominating definition, which an edit
+// changes only by deleting an instruction that defines a register still
+// read (GuardFalse, a self move; dead code removes only definitions of
+// registers nothing reads; other edits keep destinations): the readers
+// of a register a deleted instruction defined have their results
+// followed whatever their opcode (followReg's removed), so that global
+// copy propagation sees, e.g., a "mov d, r" whose r has one definition
+// left (long-run kernel 119678: GeneralOptimizeMid's partial round
+// passed over such a copy, which a full round propagates).
 const dirtyLevels = 3
 
 // looksThrough reports whether a rule may read, at a use of the result of
@@ -147,6 +153,7 @@ type seedReg struct {
 	r   ir.RegID
 	def bool
 	blk ir.BlockID
+	i   ir.InstrID // the edited instruction (deleted when f.Dead[i])
 }
 
 // genOptBufs are a bundle run's growable lists, kept in the worker's
@@ -171,6 +178,9 @@ type genOptBufs struct {
 type regAt struct {
 	r ir.RegID
 	d int8
+	// any: a register a deleted instruction defined; its readers'
+	// results are followed whatever their opcode (followReg)
+	any bool
 }
 
 // sizeDirty takes the recording's tables, sized for f as it is now,
@@ -255,7 +265,7 @@ func (g *genOpt) touch(i ir.InstrID) {
 	d.curBlk = append(d.curBlk, f.Block[i])
 	d.refs = core.AppendRegRefs(f, i, d.refs[:0])
 	for _, x := range d.refs {
-		d.curSeed = append(d.curSeed, seedReg{x.Reg, x.Def, f.Block[i]})
+		d.curSeed = append(d.curSeed, seedReg{x.Reg, x.Def, f.Block[i], i})
 	}
 }
 
@@ -407,7 +417,7 @@ func (g *genOpt) followAll() {
 		g.followInstr(i)
 	}
 	for _, x := range d.prevSeed {
-		g.followSeed(x.r, x.def, x.blk)
+		g.followSeed(x.r, x.def, x.blk, g.f.Dead[x.i])
 	}
 	g.flush()
 }
@@ -430,7 +440,7 @@ func (g *genOpt) flush() {
 	}
 	for ; d.seeded < len(d.curSeed); d.seeded++ {
 		x := d.curSeed[d.seeded]
-		g.followSeed(x.r, x.def, x.blk)
+		g.followSeed(x.r, x.def, x.blk, g.f.Dead[x.i])
 	}
 }
 
@@ -451,7 +461,7 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 			}
 			d.postN[x.Reg]++
 		}
-		g.followSeed(x.Reg, x.Def, f.Block[i])
+		g.followSeed(x.Reg, x.Def, f.Block[i], false)
 	}
 }
 
@@ -471,13 +481,13 @@ func (g *genOpt) followInstr(i ir.InstrID) {
 // the same rows before and after it). A register read in many places
 // (a kernel parameter, a thread index) would otherwise have every add of
 // it followed at each edit of one of its far uses.
-func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
+func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID, removed bool) {
 	d := &g.dirty
 	if d.all {
 		return
 	}
 	if def {
-		g.followReg(r, dirtyLevels-1)
+		g.followReg(r, dirtyLevels-1, removed)
 		return
 	}
 	f := g.f
@@ -526,7 +536,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID) {
 		d.urefs = core.AppendRegRefs(f, x, d.urefs[:0])
 		for _, y := range d.urefs {
 			if y.Def {
-				g.followReg(y.Reg, dirtyLevels-2)
+				g.followReg(y.Reg, dirtyLevels-2, false)
 			}
 		}
 		if d.all {
@@ -607,8 +617,12 @@ func (d *dirtyState) tracked(r ir.RegID, du *core.DefUse) bool {
 }
 
 // followReg marks every instruction naming r (by the chains' rows) and,
-// while depth > 0, follows their registers one level less deep.
-func (g *genOpt) followReg(r ir.RegID, depth int8) {
+// while depth > 0, follows their registers one level less deep: the
+// results of the readers whose opcode a rule looks through, or of every
+// reader of r when a deleted instruction defined r (removed: whether r
+// has one definition may have changed, which rules read at the uses of
+// those results; see dirtyLevels).
+func (g *genOpt) followReg(r ir.RegID, depth int8, removed bool) {
 	d := &g.dirty
 	if d.all {
 		return
@@ -618,14 +632,15 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 	if !d.tracked(r, du) {
 		return
 	}
-	if d.regEpoch[r] == d.epoch && d.regDepth[r] >= depth {
+	if d.regEpoch[r] == d.epoch && d.regDepth[r] >= depth && !removed {
 		return
 	}
 	if d.regEpoch[r] != d.epoch {
 		d.marked = append(d.marked, r)
+		d.regDepth[r] = depth
 	}
-	d.regEpoch[r], d.regDepth[r] = d.epoch, depth
-	d.stack = append(d.stack[:0], regAt{r, depth})
+	d.regEpoch[r], d.regDepth[r] = d.epoch, max(depth, d.regDepth[r])
+	d.stack = append(d.stack[:0], regAt{r, depth, removed})
 	for len(d.stack) > 0 {
 		top := d.stack[len(d.stack)-1]
 		d.stack = d.stack[:len(d.stack)-1]
@@ -642,7 +657,7 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 				}
 				d.blkEpoch[f.Block[x]] = d.epoch
 				d.instrEpoch[x] = d.epoch
-				if top.d == 0 || k == 0 || !looksThrough(f.Op[x]) {
+				if top.d == 0 || k == 0 || !(top.any || looksThrough(f.Op[x])) {
 					continue // no rule reads r's value through x's result
 				}
 				d.refs = core.AppendRegRefs(f, x, d.refs[:0])
@@ -661,7 +676,7 @@ func (g *genOpt) followReg(r ir.RegID, depth int8) {
 						d.marked = append(d.marked, y.Reg)
 					}
 					d.regEpoch[y.Reg], d.regDepth[y.Reg] = d.epoch, top.d-1
-					d.stack = append(d.stack, regAt{y.Reg, top.d - 1})
+					d.stack = append(d.stack, regAt{y.Reg, top.d - 1, false})
 				}
 			}
 		}
