@@ -157,8 +157,8 @@ func TestDoTexMovementFunctionMaximum(t *testing.T) {
 `
 	}
 	for _, withA := range []bool{true, false} {
-		before := texLimitTraces.Load()
-		_, _, body, stats := runPass(t, kernel(withA), "k", "DoTexMovement")
+		h := new(testHooks)
+		_, _, body, stats := runPassHooks(t, h, kernel(withA), "k", "DoTexMovement")
 		fetch, cvt := strings.Index(body, "ld.global.nc"), strings.Index(body, "cvt.u32.u64")
 		if fetch < 0 || cvt < 0 {
 			t.Fatalf("with A %v: fetch or cvt gone:\n%s", withA, body)
@@ -166,7 +166,7 @@ func TestDoTexMovementFunctionMaximum(t *testing.T) {
 		if got := counter(stats, "fetches spaced"); got != 1 {
 			t.Errorf("with A %v: %d fetches spaced, want 1:\n%s", withA, got, body)
 		}
-		if texLimitTraces.Load() == before {
+		if h.texLimitTraces.Load() == 0 {
 			t.Errorf("with A %v: the function's maximum never computed", withA)
 		}
 		if above := fetch < cvt; above != withA {

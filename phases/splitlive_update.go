@@ -78,10 +78,6 @@ func (u *splitUpdate) edit(b ir.BlockID) {
 	}
 }
 
-// splitVerify, when set (tests), is called after every refresh with the
-// splitter, to compare its state with a full computation.
-var splitVerify func(s *splitter)
-
 // refresh brings the positions, the cached def-use chains and liveness,
 // and the pressure trace up to date with the round's edits (s.upd), drops
 // the other instruction analyses, and returns the maximum per class.
@@ -109,8 +105,8 @@ func (s *splitter) refresh() [2]int {
 		max = s.measure()
 	}
 	u.added, u.moved, u.edited = u.added[:0], u.moved[:0], u.edited[:0]
-	if splitVerify != nil {
-		splitVerify(s)
+	if h := s.p.hooks(); h != nil && h.splitVerify != nil {
+		h.splitVerify(s) // (tests: compares the state with a full computation)
 	}
 	return max
 }
