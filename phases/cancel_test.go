@@ -23,6 +23,7 @@ import (
 // (the simulator does not run PHIs), and the next phase, which needs
 // ordinary registers, refuses it: the test expects that there.
 func TestCanceledPassesStopCorrect(t *testing.T) {
+	t.Parallel()
 	passes := []string{"EarlyOriSimpleLiveDead", "OriPerformLiveDeadFirst", "GvnCse", "OriDoPredication",
 		"LateOriCommoning", "OriHoistInvariantsLate", "CSSA", "OutOfSSA"}
 	stops := []uint32{1, 2, 3, 5, 8, 13, 21, 34, 55, 89}

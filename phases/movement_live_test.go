@@ -73,6 +73,7 @@ func TestKillSecondSweepLiveness(t *testing.T) {
 // of the moved instructions and of their blocks must be live out of
 // every block exactly where the solve at T2 says.
 func TestKillSecondSweepLivenessMoves(t *testing.T) {
+	t.Parallel()
 	f, st, c, _, _, cp := stateBeforeCached(t, "DoKillMovement", 10_000)
 	sc := NewScratch()
 	p := &Pass{F: f, A: NewAnalysesIn(f, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st, stat: &PhaseStat{}}

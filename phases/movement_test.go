@@ -107,6 +107,7 @@ func TestMovementGates(t *testing.T) {
 // past it; without A, the fetch stops below it. (Each sweep computes
 // the maximum at most once, as it stands at the sweep's start.)
 func TestDoTexMovementFunctionMaximum(t *testing.T) {
+	t.Parallel()
 	const blockA = `	ld.global.u32 %r1, [%rd2];
 	ld.global.u32 %r2, [%rd2+4];
 	ld.global.u32 %r3, [%rd2+8];
