@@ -41,8 +41,8 @@ import (
 //     whose live-in set changed are traced again, and the maximum is
 //     taken again over the per-block maxima.
 //
-// The result is the state a full measure gives (splitVerify, set by
-// tests, compares them after every round).
+// The result is the state a full measure gives (the splitVerify test
+// hook, hooks.go, compares them after every round).
 
 // splitUpdate lists a round's edits.
 type splitUpdate struct {
