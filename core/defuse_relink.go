@@ -3,7 +3,6 @@ package core
 import (
 	"cmp"
 	"slices"
-	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -13,6 +12,12 @@ type RelinkWork struct {
 	refs []RegRef
 	ins  []relinkRef
 	regs []ir.RegID
+	// borrows and regaps count, over the calls given this work, the
+	// groups widened by moving later groups' rows into their gaps
+	// (borrow) and the relayouts of every row (regap): tests ask whether
+	// their edits took those paths. Per caller, so that tests running at
+	// once do not see each other's counts.
+	borrows, regaps int
 }
 
 type relinkRef struct {
@@ -69,9 +74,9 @@ func (d *DefUse) Relink(f *ir.Func, added, moved []ir.InstrID, place func(ir.Ins
 			return cmp.Compare(a.place, b.place)
 		})
 		if def {
-			d.defs = insertGroups(d.defStart, d.defs, w.ins, place)
+			d.defs = w.insertGroups(d.defStart, d.defs, place)
 		} else {
-			d.uses = insertGroups(d.useStart, d.uses, w.ins, place)
+			d.uses = w.insertGroups(d.useStart, d.uses, place)
 		}
 	}
 }
@@ -111,11 +116,12 @@ func sortRow(row []Ref, place func(ir.InstrID) uint64) {
 	}
 }
 
-// insertGroups merges ins (sorted by register, then place) into the rows
+// insertGroups merges w.ins (sorted by register, then place) into the rows
 // given by start and rows, group by group (insertRows), into the groups'
 // gaps; when a group's gap is too small for what goes into it, every
 // row is first laid out again with gaps that leave room (regap).
-func insertGroups(start []uint32, rows []Ref, ins []relinkRef, place func(ir.InstrID) uint64) []Ref {
+func (w *RelinkWork) insertGroups(start []uint32, rows []Ref, place func(ir.InstrID) uint64) []Ref {
+	ins := w.ins
 	for a := 0; a < len(ins); {
 		k := int(ins[a].reg >> rowGroupShift)
 		b := a
@@ -123,19 +129,19 @@ func insertGroups(start []uint32, rows []Ref, ins []relinkRef, place func(ir.Ins
 			b++
 		}
 		lo := k * groupRows
-		if need := uint32(b - a); start[lo+groupRows]-start[lo+rowGroup] < need && !borrow(start, rows, k, need) {
-			rows = regap(start, rows, ins[a:])
-			regaps.Add(1)
+		if need := uint32(b - a); start[lo+groupRows]-start[lo+rowGroup] < need {
+			if borrow(start, rows, k, need) {
+				w.borrows++
+			} else {
+				rows = regap(start, rows, ins[a:])
+				w.regaps++
+			}
 		}
 		insertRows(start[lo:lo+groupRows], rows, ins[a:b], place)
 		a = b
 	}
 	return rows
 }
-
-// borrows and regaps count the rows moved into later groups' gaps and
-// the relayouts (tests ask whether their edits took those paths).
-var borrows, regaps atomic.Int64
 
 // borrowGroups bounds how many groups' rows borrow moves: beyond, a
 // relayout of every row costs little more.
@@ -163,7 +169,6 @@ func borrow(start []uint32, rows []Ref, k int, need uint32) bool {
 		shift[m-k-1] = x
 		x -= min(x, gap(m))
 	}
-	borrows.Add(1)
 	// From the last group back, so that every copy reads rows no earlier
 	// step overwrote.
 	for j := m; j > k; j-- {
@@ -290,7 +295,7 @@ func (d *DefUse) MoveUses(f *ir.Func, from, to []ir.RegID, place func(ir.InstrID
 		}
 		return cmp.Compare(a.place, b.place)
 	})
-	d.uses = insertGroups(d.useStart, d.uses, w.ins, place)
+	d.uses = w.insertGroups(d.useStart, d.uses, place)
 	// An instruction now reading a to register through several operands
 	// has its references side by side; put them in AppendRegRefs's order.
 	w.regs = append(w.regs[:0], to...)

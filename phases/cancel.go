@@ -22,12 +22,18 @@ type poller struct {
 	p    *Pass
 	n    uint32
 	done bool
+	// stopper: the test hooks when they ask to stop this phase
+	// (testStopped); nil otherwise
+	stopper *testHooks
 }
 
 // newPoller returns the pass's poller, reset (one per pass run, in the
 // Pass: nothing allocated per phase).
 func newPoller(p *Pass) *poller {
 	p.poll = poller{p: p}
+	if h := p.hooks(); h != nil && h.stopPhase != "" && p.Phase != nil && p.Phase.Name == h.stopPhase {
+		p.poll.stopper = h
+	}
 	return &p.poll
 }
 
@@ -39,7 +45,7 @@ func (c *poller) stop() bool {
 	}
 	if !c.done {
 		c.n++
-		if testStop.phase != "" {
+		if c.stopper != nil {
 			c.done = c.testStopped()
 		} else {
 			c.done = c.n%pollEvery == 0 && c.p.Canceled()
@@ -54,7 +60,7 @@ func (c *poller) now() bool {
 		return false
 	}
 	if !c.done {
-		if testStop.phase != "" {
+		if c.stopper != nil {
 			c.n++
 			c.done = c.testStopped()
 		} else {
@@ -64,22 +70,12 @@ func (c *poller) now() bool {
 	return c.done
 }
 
-// testStop, set by tests only, makes the pollers of the phase it names
-// report a cancellation at their at-th call (stop or now) while the
-// context is live: the driver then goes on, and check mode verifies the
-// function after the pass and after every later phase, so a test sees
-// that the pass, stopped at that point, left a correct function. fired
-// counts the stops.
-var testStop struct {
-	phase string
-	at    uint32
-	fired int
-}
-
+// testStopped reports the stop a test asked for (testHooks.stopPhase) at
+// this poll: from the stopAt-th on.
 func (c *poller) testStopped() bool {
-	if c.p.Phase == nil || c.p.Phase.Name != testStop.phase || c.n < testStop.at {
+	if c.n < c.stopper.stopAt {
 		return false
 	}
-	testStop.fired++
+	c.stopper.stopsFired.Add(1)
 	return true
 }

@@ -13,7 +13,7 @@ import (
 
 // TestCanceledPassesStopCorrect: each pass that polls the run's context
 // (cancel.go), stopped at its k-th poll for many k, leaves a correct
-// function. testStop stops it as a cancellation would, but leaves the
+// function. The stop hook (testHooks.stopPhase) stops it as a cancellation would, but leaves the
 // context live, so the driver goes on: check mode verifies the IR, the
 // register form and the analysis cache after the pass and after every
 // later phase, and the result is compared with the input in the
@@ -23,6 +23,7 @@ import (
 // (the simulator does not run PHIs), and the next phase, which needs
 // ordinary registers, refuses it: the test expects that there.
 func TestCanceledPassesStopCorrect(t *testing.T) {
+	t.Parallel()
 	passes := []string{"EarlyOriSimpleLiveDead", "OriPerformLiveDeadFirst", "GvnCse", "OriDoPredication",
 		"LateOriCommoning", "OriHoistInvariantsLate", "CSSA", "OutOfSSA"}
 	stops := []uint32{1, 2, 3, 5, 8, 13, 21, 34, 55, 89}
@@ -30,7 +31,6 @@ func TestCanceledPassesStopCorrect(t *testing.T) {
 	if testing.Short() {
 		seeds = 3
 	}
-	defer func() { testStop.phase, testStop.fired = "", 0 }()
 	target, _ := ParseTarget("sm_80")
 	sc := NewScratch()
 	all, err := NewConfig(MaxOpt, target, nil, nil, nil)
@@ -53,12 +53,13 @@ func TestCanceledPassesStopCorrect(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Verify = true
-		testStop.phase, testStop.fired = name, 0
+		h := &testHooks{stopPhase: name}
+		c.hooks = h
 		inSSA := 0
 		for seed := range int64(seeds) {
 			f := gen.Func(gen.Kernel(gen.Config{Seed: 900000 + seed, Size: 120 + int(seed%4)*60, MaxDepth: 2 + int(seed%2)}))
 			for _, at := range stops {
-				testStop.at = at
+				h.stopAt = at
 				after := f.Clone()
 				if _, err := Run(context.Background(), c, sc, after, nil); err != nil {
 					if name == "OutOfSSA" && strings.Contains(err.Error(), "the phase needs ordinary registers but the function is in SSA form") {
@@ -76,8 +77,8 @@ func TestCanceledPassesStopCorrect(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s: stopped %d times in %d runs", name, testStop.fired, seeds*len(stops))
-		if testStop.fired == 0 {
+		t.Logf("%s: stopped %d times in %d runs", name, h.stopsFired.Load(), seeds*len(stops))
+		if h.stopsFired.Load() == 0 {
 			t.Errorf("%s never polled the run's context on %d kernels", name, seeds)
 		}
 		if name == "OutOfSSA" && inSSA == 0 {

@@ -288,6 +288,9 @@ func runBundle(p *Pass, b *bundle) bool {
 		return false // the seeds' option 214: phase 13 skipped whole
 	}
 	subs := b.subs
+	if h := p.hooks(); h != nil && h.earlySubs != nil && slotBehaviour(b.slot).early {
+		subs = h.earlySubs // (a test of some sub-passes on their own)
+	}
 	if p.Config != nil && p.Phase != nil {
 		var buf [numSubPasses]subPass
 		subs = p.Config.subsFor(p.Phase.Num-1, subs, buf[:0])
@@ -313,6 +316,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		f:            f,
 		a:            p.A,
 		p:            p,
+		h:            p.hooks(),
 		sc:           p.Scratch,
 		localBudget:  p.Knobs.Budget(CopyPropBudget),
 		globalBudget: p.Knobs.Budget(CopyPropGlobalBudget),
@@ -323,6 +327,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		refs2: take[core.RegRef](p.Scratch, 32)[:0],
 	}
 	g.dirty.all = true // every walk is full unless startDirty says otherwise
+	g.dirty.noPrefix = g.h != nil && g.h.prefixRewrite
 	for _, s := range subs {
 		g.on[s] = true
 	}
@@ -478,6 +483,7 @@ type genOpt struct {
 	copies                    int64
 	merged                    int64 // MergeEquivalentConditionalFlow
 	p                         *Pass
+	h                         *testHooks // p's (hooks.go): nil outside tests
 	on                        [numSubPasses]bool
 	window                    int // MovWindow: copies remembered per block (0: all)
 	// complPred: LateCopyPropComplPred in a late bundle (guarded copies
@@ -984,7 +990,7 @@ func (g *genOpt) localWalk() int64 {
 				// the last walk left it as it is (generalopt_dirty.go):
 				// only the facts below
 				skipped++
-				if prefixCheck {
+				if g.h != nil && g.h.prefixCheck {
 					g.checkPrefix(i)
 				}
 			} else {
@@ -1043,8 +1049,8 @@ func (g *genOpt) localWalk() int64 {
 			i = next
 		}
 	}
-	if skipped > 0 {
-		prefixSkipped.Add(skipped)
+	if skipped > 0 && g.h != nil {
+		g.h.prefixSkipped.Add(skipped)
 	}
 	g.copies += n
 	return n + g.rewrites - rw0
@@ -1441,7 +1447,7 @@ func (g *genOpt) deadCode() int64 {
 	// The definition rows the sweeps read: current, or logged ones that
 	// still list every definition (the next round's walk brings them up
 	// to date for this sweep's removals as well; generalopt_du.go).
-	defsOK := g.du != nil && !deadRefreshFirst && (!stale || g.duDefsHold())
+	defsOK := g.du != nil && (g.h == nil || !g.h.deadRefreshFirst) && (!stale || g.duDefsHold())
 	if defsOK && g.deadUsesKept && g.deadCandidates() {
 		// the last sweep's counts, moved by the edits since
 		// (generalopt_dead.go)
@@ -1495,7 +1501,7 @@ func (g *genOpt) deadCode() int64 {
 		// only what the edits since the last sweep reach
 		// (generalopt_dead.go)
 		n, converged = g.sweepCandidates(uses)
-	} else if rows && !deadFullSweeps && g.sc != nil && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
+	} else if rows && (g.h == nil || !g.h.deadFullSweeps) && g.sc != nil && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
 		g.posCfg == g.cfgEdits && g.du.NumRegs() == f.NumRegs() {
 		// the chains order the passes after the first (generalopt_dead.go)
 		n, converged = g.firstPassThenCandidates(uses)

@@ -1,8 +1,6 @@
 package phases
 
 import (
-	"sync/atomic"
-
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -90,7 +88,7 @@ func (g *genOpt) deadNote(i ir.InstrID) {
 func (g *genOpt) deadCandidates() bool {
 	l := &g.deadLog
 	f := g.f
-	return !deadFullSweeps && l.on && g.cfgEdits == l.cfg && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
+	return (g.h == nil || !g.h.deadFullSweeps) && l.on && g.cfgEdits == l.cfg && g.walkedLayout && len(g.pos) == f.NumInstrs() &&
 		len(l.mark) == f.NumInstrs() && g.du != nil && g.du.NumRegs() == f.NumRegs()
 }
 
@@ -103,18 +101,13 @@ func (g *genOpt) deadKeptUses(uses []int32) {
 	f := g.f
 	b := g.deadLog.b
 	g.refs = replayReads(f, uses, b.regs, b.instrs, g.refs)
-	if duCheck {
-		checkUseCounts(f, uses, f.ReturnRegs(nil))
+	if g.h != nil {
+		if g.h.duCheck {
+			checkUseCounts(f, uses, f.ReturnRegs(nil))
+		}
+		g.h.deadKeptCounts.Add(1)
 	}
-	deadKeptCounts.Add(1)
 }
-
-// deadFullSweeps (tests) makes every sweep a full one; deadCandSweeps
-// counts the sweeps over candidates.
-var (
-	deadFullSweeps bool
-	deadCandSweeps atomic.Int64
-)
 
 // sweepCandidates is deadCode's sweep over the candidates (uses: the
 // read counts, current). It returns the instructions removed and whether
@@ -122,7 +115,9 @@ var (
 func (g *genOpt) sweepCandidates(uses []int32) (int64, bool) {
 	l := &g.deadLog
 	b := l.b
-	deadCandSweeps.Add(1)
+	if g.h != nil {
+		g.h.deadCandSweeps.Add(1)
+	}
 	place := g.deadPlaces()
 	// The first pass's candidates (the log is read whole before the
 	// sweep's own touches add to it).
@@ -279,19 +274,15 @@ func (g *genOpt) firstPassThenCandidates(uses []int32) (int64, bool) {
 	if m == 0 {
 		return 0, true
 	}
-	deadFirstPassSweeps.Add(1)
 	n, converged := g.candidatePasses(uses, place, 3)
-	if n > 0 {
-		deadFirstPassLater.Add(1)
+	if g.h != nil {
+		g.h.deadFirstPassSweeps.Add(1)
+		if n > 0 {
+			g.h.deadFirstPassLater.Add(1)
+		}
 	}
 	return m + n, converged
 }
-
-// deadFirstPassSweeps counts the sweeps whose passes after the first
-// visited candidates only (firstPassThenCandidates) after a first pass
-// that removed something;
-// deadFirstPassLater counts those whose later passes removed something.
-var deadFirstPassSweeps, deadFirstPassLater atomic.Int64
 
 // laterPlace orders the dead-code candidate heap: the largest place on
 // top.

@@ -1,8 +1,6 @@
 package phases
 
 import (
-	"sync/atomic"
-
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -92,6 +90,9 @@ type dirtyState struct {
 	on bool // a fixed-point bundle: edits are recorded
 	// partial: the round under way walks only what is marked.
 	partial bool
+	// noPrefix (the prefixRewrite test hook): the local walk rewrites
+	// every instruction of the blocks it walks
+	noPrefix bool
 	// all: everything counts as marked (the region grew too large, or
 	// the round is not partial).
 	all bool
@@ -323,22 +324,10 @@ func (g *genOpt) beginRound(round int) {
 // which leave no instruction to meet: a block with one is rewritten from
 // its start (blkWhole).
 func (d *dirtyState) prefixUnchanged(b ir.BlockID, i ir.InstrID) bool {
-	return d.partial && d.blkWhole[b] != d.epoch && d.instrMark[i]+1 < d.epoch && !prefixRewrite
+	return d.partial && d.blkWhole[b] != d.epoch && d.instrMark[i]+1 < d.epoch && !d.noPrefix
 }
 
-// prefixRewrite (tests) makes the local walk rewrite every instruction
-// of the blocks it walks (prefixUnchanged never holds); prefixSkipped
-// counts the instructions passed over.
-var (
-	prefixRewrite bool
-	prefixSkipped atomic.Int64
-)
-
-// prefixCheck (tests) makes the local walk rewrite the instructions it
-// passes over as well (checkPrefix), and panic if that edits one.
-var prefixCheck bool
-
-// checkPrefix is prefixCheck's rewrite of instruction i, passed over.
+// checkPrefix is the prefixCheck hook's rewrite of instruction i, passed over.
 func (g *genOpt) checkPrefix(i ir.InstrID) {
 	rw := g.rewrites
 	n := int64(0)
@@ -519,7 +508,9 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID, removed bool) 
 		}
 	}
 	if !d.reuseScanReaches(f, uses, blk) {
-		dirtyNarrowed.reuse.Add(1)
+		if g.h != nil {
+			g.h.dirtyReuse.Add(1)
+		}
 		return // (a later edit of r may still follow its adds)
 	}
 	d.regDepth[r] = -1
@@ -568,7 +559,9 @@ func (g *genOpt) markMergeUses(nUse []int32) {
 			was -= d.postN[r]
 		}
 		if nUse[r] != 1 && was >= 2 {
-			dirtyNarrowed.merge.Add(1)
+			if g.h != nil {
+				g.h.dirtyMerge.Add(1)
+			}
 			continue
 		}
 		d.budget -= len(uses)
@@ -584,11 +577,6 @@ func (g *genOpt) markMergeUses(nUse []int32) {
 		}
 	}
 }
-
-// dirtyNarrowed counts the registers whose add uses followSeed left
-// (reuse) and whose uses' blocks markMergeUses left unmarked (merge), so
-// that a test can tell the kernels it compares exercised both.
-var dirtyNarrowed struct{ reuse, merge atomic.Int64 }
 
 // readNoAdds is the depth of a register marked as read whose add uses
 // were not followed (followSeed).

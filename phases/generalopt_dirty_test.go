@@ -63,10 +63,10 @@ func TestGeneralOptimizeDirtyRoundsSameOutput(t *testing.T) {
 // block rewritten, on kernels where instructions are passed over; and
 // rewriting them anyway edits none (checkPrefix panics otherwise).
 func TestGeneralOptimizeDirtyPrefixSameOutput(t *testing.T) {
+	t.Parallel()
 	c, _ := dirtyAndFullConfigs(t)
-	prefixCheck = true
-	defer func() { prefixCheck = false }()
-	before := prefixSkipped.Load()
+	h := &testHooks{prefixCheck: true}
+	c.hooks = h
 	seeds := int64(10)
 	if testing.Short() {
 		seeds = 4
@@ -75,22 +75,20 @@ func TestGeneralOptimizeDirtyPrefixSameOutput(t *testing.T) {
 		cfg := iteratingKernel(9600, seed)
 		var out [2][]byte
 		for k, whole := range []bool{false, true} {
-			prefixRewrite = whole
+			h.prefixRewrite = whole
 			m := gen.Kernel(cfg)
 			for _, f := range m.Funcs {
 				if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
-					prefixRewrite = false
 					t.Fatalf("seed %d: %v", cfg.Seed, err)
 				}
 			}
 			out[k] = ptx.Format(m)
 		}
-		prefixRewrite = false
 		if !bytes.Equal(out[0], out[1]) {
 			t.Errorf("seed %d: the output passing over unedited prefixes differs from rewriting whole blocks'", cfg.Seed)
 		}
 	}
-	if prefixSkipped.Load() == before {
+	if h.prefixSkipped.Load() == 0 {
 		t.Fatal("no instruction was passed over: the kernels test nothing")
 	}
 }
@@ -102,8 +100,10 @@ func TestGeneralOptimizeDirtyPrefixSameOutput(t *testing.T) {
 // more uses than findReuse scans, both happen, and the output is still
 // the full rounds'.
 func TestGeneralOptimizeDirtyNarrowingSameOutput(t *testing.T) {
+	t.Parallel()
 	cDirty, cFull := dirtyAndFullConfigs(t)
-	reuse0, merge0 := dirtyNarrowed.reuse.Load(), dirtyNarrowed.merge.Load()
+	h := new(testHooks)
+	cDirty.hooks, cFull.hooks = h, h
 	kernels := []gen.Config{{Seed: 1, Size: 30000, Pool: 64}, {Seed: 2, Size: 60000, Pool: 64}}
 	if testing.Short() {
 		kernels = kernels[1:] // the one on which both narrowings fire
@@ -124,10 +124,10 @@ func TestGeneralOptimizeDirtyNarrowingSameOutput(t *testing.T) {
 			t.Errorf("size %d: the dirty rounds' output differs from the full rounds'", size)
 		}
 	}
-	if dirtyNarrowed.reuse.Load() == reuse0 {
+	if h.dirtyReuse.Load() == 0 {
 		t.Error("no register's add uses were left out: the kernels do not test the findReuse narrowing")
 	}
-	if dirtyNarrowed.merge.Load() == merge0 {
+	if h.dirtyMerge.Load() == 0 {
 		t.Error("no register's use blocks were left unmarked for merging: the kernels do not test markMergeUses")
 	}
 }
@@ -163,9 +163,11 @@ func dirtyAndFullConfigs(t *testing.T) (dirty, full *Config) {
 // which late-marked blocks occur (ptxgen -seed 16 -size 2392; -seed 7
 // -size 1159 -inject all).
 func TestMergeWritesInLateMarkedBlocks(t *testing.T) {
+	t.Parallel()
 	c, _ := dirtyAndFullConfigs(t)
 	c.Verify = true
-	before := mergeLateBlocks.Load()
+	h := new(testHooks)
+	c.hooks = h
 	for _, cfg := range []gen.Config{
 		{Seed: 16, Size: 2392, MaxDepth: 3},
 		{Seed: 7, Size: 1159, MaxDepth: 3, Inject: gen.AllKinds},
@@ -177,7 +179,7 @@ func TestMergeWritesInLateMarkedBlocks(t *testing.T) {
 			}
 		}
 	}
-	if mergeLateBlocks.Load() == before {
+	if h.mergeLateBlocks.Load() == 0 {
 		t.Fatal("no block was marked only by the flush or markMergeUses: the kernels test nothing")
 	}
 }

@@ -2,7 +2,6 @@ package phases
 
 import (
 	"slices"
-	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -156,9 +155,11 @@ func (g *genOpt) duRefresh() bool {
 			b.live,
 			func(i ir.InstrID) uint64 { return uint64(lp[f.Block[i]])<<32 | uint64(uint32(pos[i])) },
 			&b.relink)
-		duRefreshes.Add(1)
-		if duCheck {
-			checkDefUse(f, g.du)
+		if g.h != nil {
+			g.h.duRefreshes.Add(1)
+			if g.h.duCheck {
+				checkDefUse(f, g.du)
+			}
 		}
 	}
 	if adopt {
@@ -218,10 +219,12 @@ func (g *genOpt) deadUseCounts(uses []int32) {
 		uses[r] = int32(len(g.du.Uses(ir.RegID(r))))
 	}
 	b.refs = replayReads(f, uses, b.reads, b.instrs, b.refs)
-	if duCheck {
-		checkUseCounts(f, uses, nil)
+	if g.h != nil {
+		if g.h.duCheck {
+			checkUseCounts(f, uses, nil)
+		}
+		g.h.deadLoggedCounts.Add(1)
 	}
-	deadLoggedCounts.Add(1)
 }
 
 // duDefsHold reports whether the definition rows of g.du, not brought
@@ -248,16 +251,7 @@ func (g *genOpt) duDefsHold() bool {
 	return true
 }
 
-// deadRefreshFirst (tests) makes dead code refresh the chains and count
-// every register's reads from them, as before deadUseCounts and
-// deadUsesKept; deadLoggedCounts and deadKeptCounts count the sweeps that
-// counted from logged chains and that kept the last sweep's counts.
-var (
-	deadRefreshFirst                 bool
-	deadLoggedCounts, deadKeptCounts atomic.Int64
-)
-
-// checkUseCounts (tests, with duCheck) compares uses with the reads a new
+// checkUseCounts (the duCheck test hook) compares uses with the reads a new
 // computation of the chains counts (plus one for each register in ret).
 func checkUseCounts(f *ir.Func, uses []int32, ret []ir.RegID) {
 	want := core.ComputeDefUse(f)
@@ -273,12 +267,6 @@ func checkUseCounts(f *ir.Func, uses []int32, ret []ir.RegID) {
 		}
 	}
 }
-
-var duRefreshes atomic.Int64
-
-// duCheck: tests compare every refreshed set of chains with a new
-// computation.
-var duCheck = false
 
 // checkDefUse panics when du differs from the chains of f computed anew.
 func checkDefUse(f *ir.Func, du *core.DefUse) {

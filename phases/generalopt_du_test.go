@@ -18,11 +18,11 @@ import (
 // injected shapes; and the kernels do make refreshes, or the test says
 // nothing.
 func TestGeneralOptimizeRefreshedDefUse(t *testing.T) {
-	duCheck = true
-	defer func() { duCheck = false }()
+	t.Parallel()
 	c, _ := dirtyAndFullConfigs(t)
 	c.Verify = true
-	before, beforeCounts, beforeKept := duRefreshes.Load(), deadLoggedCounts.Load(), deadKeptCounts.Load()
+	h := &testHooks{duCheck: true}
+	c.hooks = h
 	seeds := int64(10)
 	if testing.Short() {
 		seeds = 4
@@ -36,10 +36,10 @@ func TestGeneralOptimizeRefreshedDefUse(t *testing.T) {
 			}
 		}
 	}
-	if duRefreshes.Load() == before {
+	if h.duRefreshes.Load() == 0 {
 		t.Fatal("no def-use chains were refreshed: the kernels test nothing")
 	}
-	if deadLoggedCounts.Load() == beforeCounts || deadKeptCounts.Load() == beforeKept {
+	if h.deadLoggedCounts.Load() == 0 || h.deadKeptCounts.Load() == 0 {
 		t.Fatal("no dead-code sweep counted reads from logged chains or kept counts: checkUseCounts tested nothing")
 	}
 }
@@ -51,8 +51,10 @@ func TestGeneralOptimizeRefreshedDefUse(t *testing.T) {
 // pipeline prints the same PTX either way, on kernels where such sweeps
 // happen.
 func TestGeneralOptimizeDeadLoggedCountsSameOutput(t *testing.T) {
+	t.Parallel()
 	c, _ := dirtyAndFullConfigs(t)
-	before, beforeKept := deadLoggedCounts.Load(), deadKeptCounts.Load()
+	h := new(testHooks)
+	c.hooks = h
 	seeds := int64(10)
 	if testing.Short() {
 		seeds = 4
@@ -61,22 +63,20 @@ func TestGeneralOptimizeDeadLoggedCountsSameOutput(t *testing.T) {
 		cfg := iteratingKernel(9700, seed)
 		var out [2][]byte
 		for k, refresh := range []bool{false, true} {
-			deadRefreshFirst = refresh
+			h.deadRefreshFirst = refresh
 			m := gen.Kernel(cfg)
 			for _, f := range m.Funcs {
 				if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
-					deadRefreshFirst = false
 					t.Fatalf("seed %d: %v", cfg.Seed, err)
 				}
 			}
 			out[k] = ptx.Format(m)
 		}
-		deadRefreshFirst = false
 		if !bytes.Equal(out[0], out[1]) {
 			t.Errorf("seed %d: the output with read counts from logged chains differs from refreshed chains'", cfg.Seed)
 		}
 	}
-	if deadLoggedCounts.Load() == before || deadKeptCounts.Load() == beforeKept {
+	if h.deadLoggedCounts.Load() == 0 || h.deadKeptCounts.Load() == 0 {
 		t.Fatal("no dead-code sweep counted reads from logged chains or kept counts: the kernels test nothing")
 	}
 }
@@ -87,8 +87,10 @@ func TestGeneralOptimizeDeadLoggedCountsSameOutput(t *testing.T) {
 // full sweeps remove: the -O3 pipeline prints the same PTX
 // with every sweep a full one, on kernels where candidate sweeps happen.
 func TestGeneralOptimizeDeadCandidatesSameOutput(t *testing.T) {
+	t.Parallel()
 	c, _ := dirtyAndFullConfigs(t)
-	before, beforeFirst := deadCandSweeps.Load(), deadFirstPassSweeps.Load()
+	h := new(testHooks)
+	c.hooks = h
 	seeds := int64(10)
 	if testing.Short() {
 		seeds = 4
@@ -97,26 +99,24 @@ func TestGeneralOptimizeDeadCandidatesSameOutput(t *testing.T) {
 		cfg := iteratingKernel(9900, seed)
 		var out [2][]byte
 		for k, full := range []bool{false, true} {
-			deadFullSweeps = full
+			h.deadFullSweeps = full
 			m := gen.Kernel(cfg)
 			for _, f := range m.Funcs {
 				if _, err := Run(context.Background(), c, NewScratch(), f, nil); err != nil {
-					deadFullSweeps = false
 					t.Fatalf("seed %d: %v", cfg.Seed, err)
 				}
 			}
 			out[k] = ptx.Format(m)
 		}
-		deadFullSweeps = false
 		if !bytes.Equal(out[0], out[1]) {
 			t.Errorf("seed %d: the output with candidate sweeps differs from full sweeps'", cfg.Seed)
 		}
 	}
-	if deadCandSweeps.Load() == before {
+	if h.deadCandSweeps.Load() == 0 {
 		t.Fatal("no dead-code sweep went over candidates only: the kernels test nothing")
 	}
-	t.Logf("first-pass sweeps %d, later passes removing %d", deadFirstPassSweeps.Load()-beforeFirst, deadFirstPassLater.Load())
-	if deadFirstPassSweeps.Load() == beforeFirst {
+	t.Logf("first-pass sweeps %d, later passes removing %d", h.deadFirstPassSweeps.Load(), h.deadFirstPassLater.Load())
+	if h.deadFirstPassSweeps.Load() == 0 {
 		t.Fatal("no dead-code sweep went over candidates after a first pass that removed: the kernels test nothing")
 	}
 }
@@ -141,6 +141,7 @@ func iteratingKernel(base, seed int64) gen.Config {
 // result is the full sweeps' (both definitions of %r6 gone), and that
 // pass did the removing.
 func TestGeneralOptimizeDeadLaterPass(t *testing.T) {
+	t.Parallel()
 	body := `
 	mov.u32 %r5, 0;
 	mov.u32 %r6, 0;
@@ -155,17 +156,15 @@ LOOP:
 `
 	var out [2]string
 	for k, full := range []bool{false, true} {
-		deadFullSweeps = full
-		later := deadFirstPassLater.Load()
-		before, after, got, _ := runSubs(t, genOptKernel(body), "k", []subPass{spCopyProp, spDead})
-		deadFullSweeps = false
+		h := &testHooks{deadFullSweeps: full}
+		before, after, got, _ := runSubsHooks(t, h, genOptKernel(body), "k", []subPass{spCopyProp, spDead})
 		out[k] = got
 		for _, gone := range []string{"%r7", "%r6"} {
 			if strings.Contains(got, gone) {
 				t.Errorf("full sweeps %v: %s should be gone:\n%s", full, gone, got)
 			}
 		}
-		if !full && deadFirstPassLater.Load() == later {
+		if !full && h.deadFirstPassLater.Load() == 0 {
 			t.Error("no pass after the first removed anything: the test tests nothing")
 		}
 		simtest.CheckEquivalent(t, before, after, 4)

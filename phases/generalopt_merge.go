@@ -2,7 +2,6 @@ package phases
 
 import (
 	"fmt"
-	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -138,8 +137,8 @@ func (g *genOpt) mergeEquivalent() int64 {
 		if !g.blockMarked(b) {
 			continue
 		}
-		if verify && !markedBefore[b] {
-			mergeLateBlocks.Add(1)
+		if verify && !markedBefore[b] && g.h != nil {
+			g.h.mergeLateBlocks.Add(1)
 		}
 		m.blk, m.wr = m.blk[:0], m.wr[:0]
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
@@ -356,10 +355,6 @@ func (m *merger) written(r ir.RegID, lo, hi int32) bool {
 	}
 	return false
 }
-
-// mergeLateBlocks counts, in check mode, the blocks the sub-pass walked
-// that only the flush or markMergeUses marked (for tests).
-var mergeLateBlocks atomic.Int64
 
 // mergeMany marks a position that writes several registers (or is opaque).
 const mergeMany = ir.RegID(1<<32 - 2)

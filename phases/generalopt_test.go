@@ -58,10 +58,15 @@ func runGenOpt(t *testing.T, src, fn string, knobs ...string) (before, after *ir
 // function fn of src.
 func runSubs(t *testing.T, src, fn string, subs []subPass, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
 	t.Helper()
-	saved := bundleOf("GeneralOptimizeEarly").subs
-	bundleOf("GeneralOptimizeEarly").subs = subs
-	defer func() { bundleOf("GeneralOptimizeEarly").subs = saved }()
-	return runPass(t, src, fn, "GeneralOptimizeEarly", knobs...)
+	return runSubsHooks(t, new(testHooks), src, fn, subs, knobs...)
+}
+
+// runSubsHooks is runSubs with the test hooks h on the configuration (it
+// sets h.earlySubs).
+func runSubsHooks(t *testing.T, h *testHooks, src, fn string, subs []subPass, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
+	t.Helper()
+	h.earlySubs = subs
+	return runPassHooks(t, h, src, fn, "GeneralOptimizeEarly", knobs...)
 }
 
 // ruleCounter sums the counters of the rules whose name starts with

@@ -183,7 +183,7 @@ func liveDead(p *Pass) bool {
 	// The liveness first: an update a sweep before deferred reads the
 	// lists deadState empties.
 	l := p.A.Liveness()
-	d := p.Scratch.deadState(f)
+	d := p.Scratch.deadState(f, p.hooks())
 	d.poll, d.canceled = newPoller(p), false
 	defer func() { d.poll, d.a = nil, nil }()
 	if d.poll.now() {
@@ -328,9 +328,14 @@ type deadState struct {
 	// never canceled); canceled: the sweep or the worklist stopped.
 	poll     *poller
 	canceled bool
+	// wholeOnly (the wholeRangeOnly test hook): the cascade takes the
+	// whole-range analysis for every register
+	wholeOnly bool
 }
 
-func (s *Scratch) deadState(f *ir.Func) *deadState {
+// deadState readies the scratch's deadState for f, with the test hooks h
+// (nil outside tests).
+func (s *Scratch) deadState(f *ir.Func, h *testHooks) *deadState {
 	if s.dead == nil {
 		s.dead = &deadState{}
 	}
@@ -358,7 +363,12 @@ func (s *Scratch) deadState(f *ir.Func) *deadState {
 	d.seeds, d.pending, d.posValid = d.seeds[:0], d.pending[:0], false
 	d.freed, d.work, d.big, d.whole, d.bigNow = growBool(d.freed, nr), d.work[:0], d.big[:0], false, false
 	d.spared = 0
-	d.scanned, d.scanBudget = 0, max(f.NumInstrs()/4, minScan)
+	floor := minScan
+	if h != nil && h.minScan > 0 {
+		floor = h.minScan
+	}
+	d.scanned, d.scanBudget = 0, max(f.NumInstrs()/4, floor)
+	d.wholeOnly = h != nil && h.wholeRangeOnly
 	if len(d.visit) < nb {
 		d.visit = make([]uint32, nb)
 		d.qvisit = make([]uint32, nb)
@@ -615,15 +625,11 @@ func (d *deadState) positions(f *ir.Func) {
 // in all (one register's walk, live into 5.6K blocks, 27K of them); the
 // first and third, on registers reused across the function, run out and
 // finish the whole-range way, at both sizes.
-var minScan = 1024 // a variable for tests, which lower it to mix the two ways
+const minScan = 1024 // (tests lower it to mix the two ways: testHooks.minScan)
 
 // bigRefs: the whole-range worklist takes registers of more references
 // than this after the others (wholeRange).
 const bigRefs = 256
-
-// wholeRangeOnly makes the cascade take the whole-range analysis for
-// every register (tests).
-var wholeRangeOnly = false
 
 // cascade runs the seeds the sweep left (see liveDead), deleting what
 // became dead, with the liveness before the deletions l; it returns how
@@ -631,7 +637,7 @@ var wholeRangeOnly = false
 // together (one walk), those the walks add in later rounds.
 func (d *deadState) cascade(f *ir.Func, l *core.Liveness) int64 {
 	n := int64(0)
-	d.whole = wholeRangeOnly
+	d.whole = d.wholeOnly
 	for len(d.seeds) > 0 && !d.canceled {
 		round := append(d.round[:0], d.seeds...)
 		d.round, d.seeds = round, d.seeds[:0]

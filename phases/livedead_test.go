@@ -138,7 +138,7 @@ func TestLiveDeadKeepsReturnRegisters(t *testing.T) {
 func refLiveDead(f *ir.Func) int64 {
 	total := int64(0)
 	for {
-		d := NewScratch().deadState(f)
+		d := NewScratch().deadState(f, nil)
 		n := d.sweep(f, core.ComputeLiveness(f, core.LiveOptions{}))
 		if n == 0 {
 			return total
@@ -160,13 +160,14 @@ func TestLiveDeadMatchesRepeatedSweeps(t *testing.T) {
 		m := gen.Kernel(gen.Config{Seed: seed, Size: 150 + int(seed)*20})
 		funcs = append(funcs, gen.Func(m))
 	}
-	defer func(m int) { wholeRangeOnly, minScan = false, m }(minScan)
+	t.Parallel()
 	for mode, whole := range []bool{false, false, true} {
-		wholeRangeOnly = whole
-		if mode == 1 {
+		h := &testHooks{wholeRangeOnly: whole}
+		if mode >= 1 {
 			// Walks that run out of the budget halfway and hand over
-			// to the whole-range analysis.
-			minScan = 40
+			// to the whole-range analysis (mode 2 takes that analysis
+			// from the start).
+			h.minScan = 40
 		}
 		cascaded := 0
 		for k, f := range funcs {
@@ -183,7 +184,7 @@ func TestLiveDeadMatchesRepeatedSweeps(t *testing.T) {
 			want := refLiveDead(a)
 			sc := NewScratch()
 			p := &Pass{F: b, A: NewAnalyses(b), Scratch: sc, stat: &PhaseStat{}}
-			d := sc.deadState(b)
+			d := sc.deadState(b, h)
 			if k%2 == 1 {
 				// The stamps wrap during this sweep (nextStamp): entries
 				// left with the stamps that follow the wrap, all live and
@@ -235,13 +236,13 @@ func TestLiveDeadMatchesRepeatedSweeps(t *testing.T) {
 // of the update registers it found still live wherever they were
 // (wholeShrank).
 func TestLiveDeadKeepsAnalyses(t *testing.T) {
-	defer func(m int) { wholeRangeOnly, minScan = false, m }(minScan)
+	t.Parallel()
 	// The cascade's walks within the default budget (the small kernels'
 	// first and third sweeps run out and finish the whole-range way),
 	// then on a budget no walk runs out of, then the whole-range
 	// analysis for every register.
 	for mode, budget := range []int{minScan, 1 << 30, minScan} {
-		minScan, wholeRangeOnly = budget, mode == 2
+		h := &testHooks{minScan: budget, wholeRangeOnly: mode == 2}
 		kept, keptDU, walked, spared := 0, 0, 0, 0
 		for seed := int64(1); seed <= 24; seed++ {
 			f := gen.Func(gen.Kernel(gen.Config{Seed: seed, Size: 400 + int(seed)*60, Pool: int(seed % 3 * 16)}))
@@ -251,6 +252,7 @@ func TestLiveDeadKeepsAnalyses(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.Verify = true
+			c.hooks = h
 			ld := func(p *Pass) bool {
 				ch := liveDead(p)
 				if ch && p.A.Valid()&ALiveness != 0 {

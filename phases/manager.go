@@ -51,6 +51,9 @@ type Config struct {
 	// place: a wrapper that measures a phase without overriding its slot,
 	// which would change the slot's settled key (setKeys).
 	around func(p *Pass, fn PassFunc) bool
+	// hooks: the check switches and counters of the tests that run with
+	// this configuration (hooks.go); nil outside tests.
+	hooks *testHooks
 
 	// Verifier checks a function in Verify mode; nil means the IR
 	// verifier (ir.VerifyWith, with the form checks).

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"sort"
-	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -142,7 +141,8 @@ func movementEngine(p *Pass, kind moveKind) bool {
 		return false // the kill class walks SSA def-use chains
 	}
 	m := &mover{p: p, f: f, kind: kind, budget: p.Knobs.Budget(MovementBudget),
-		window: int(p.Knobs.Int(MovementWindow)), pl: newPoller(p)}
+		window: int(p.Knobs.Int(MovementWindow)), pl: newPoller(p), h: p.hooks()}
+	m.skipCheck = m.h != nil && m.h.killSkipCheck
 	if sc := p.Scratch; sc != nil {
 		// the buffers of the last run on this worker, given back at the
 		// end (with what this run grew them to)
@@ -273,6 +273,11 @@ type mover struct {
 	walk *core.PressureWalker
 	lim  texLimit
 	moveBufs
+
+	// h: p's test hooks (hooks.go), nil outside tests; skipCheck: their
+	// killSkipCheck, read per instruction
+	h         *testHooks
+	skipCheck bool
 }
 
 // moveBufs are the engine's growable buffers. They are kept in the
@@ -374,7 +379,7 @@ func (m *mover) sinkSweep() int64 {
 	if m.second && m.marksOK() {
 		return m.sinkMarked(du, dom, loops, order, pos)
 	}
-	if m.second && killSkipCheck && m.ls.on && m.p.limit < 0 {
+	if m.second && m.skipCheck && m.ls.on && m.p.limit < 0 {
 		m.startMarks() // (what the marks would decide again for: checkSkip)
 		defer func() { m.wl = false }()
 	}
@@ -389,15 +394,15 @@ func (m *mover) sinkSweep() int64 {
 			if m.sinkOne(i, b, du, dom, loops, pos) {
 				moved++
 			}
-			if killSkipCheck {
+			if m.skipCheck {
 				m.checkSkip(i)
 			}
 			i = prev
 			visited++
 		}
 	}
-	if m.second {
-		killSecondVisited.Add(visited)
+	if m.second && m.h != nil {
+		m.h.killSecondVisited.Add(visited)
 	}
 	return moved
 }
@@ -499,7 +504,7 @@ func (m *mover) sinkOne(i ir.InstrID, b ir.BlockID, du *core.DefUse, dom *core.D
 			first = j
 		}
 	}
-	if killSkipCheck {
+	if m.skipCheck {
 		m.sig = append(m.sig, int64(target), int64(first))
 	}
 	if target == b {
@@ -851,7 +856,7 @@ func (m *mover) sinkPaysAcross(i ir.InstrID, r ir.RegID, target ir.BlockID, firs
 				m.askers = append(m.askers, i) // (the second sweep's marks: movement_second.go)
 			}
 			live := m.liveAt(x.Reg, i, target, first, du, pos)
-			if killSkipCheck {
+			if m.skipCheck {
 				m.sig = append(m.sig, int64(x.Reg), int64(b2i(live)))
 			}
 			if live {
@@ -1134,7 +1139,7 @@ func (m *mover) texSweep() int64 {
 			}
 		}
 	}
-	if texFullSweep {
+	if m.h != nil && m.h.texFullSweep {
 		// every block of the layout
 		m.blocks = m.blocks[:0]
 		for k := range f.Layout {
@@ -1173,7 +1178,7 @@ func (m *mover) texSweep() int64 {
 		}
 	}
 	m.lim = texLimit{}
-	if texFullSweep {
+	if m.h != nil && m.h.texFullSweep {
 		m.fullLimit()
 	}
 	moved := int64(0)
@@ -1338,19 +1343,12 @@ func (m *mover) fullLimit() {
 		}
 	}
 	m.lim.full, m.lim.haveFull = full, true
-	texLimitTraces.Add(1)
+	// (for the tests, through the hooks: a counter in the phase's
+	// statistics would make a run that moved nothing look as if it fired)
+	if m.h != nil {
+		m.h.texLimitTraces.Add(1)
+	}
 }
-
-// texLimitTraces counts the function maxima the texture sweeps computed
-// (fullLimit), for the tests (a counter in the phase's statistics would
-// make a run that moved nothing look as if it fired).
-var texLimitTraces atomic.Int64
-
-// texFullSweep (tests and benchmarks only) makes the texture sweeps
-// compute their analyses even when the dry run finds no fetch that could
-// move: BenchmarkMovementScaling's "full" rows time that path at every
-// size, where the pipeline takes it only on kernels with a candidate.
-var texFullSweep bool
 
 // fileIn is r's register file: from files, or by its type (R or P) when
 // files is nil (a dry run).

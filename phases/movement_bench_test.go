@@ -25,7 +25,7 @@ import (
 // The texture movements first make a dry run of their walk on the
 // def-use chains and trace the pressure only of the blocks where a fetch
 // could move: on the 10K kernel no fetch can, on the 1M one a few can.
-// The "full" rows (texFullSweep) time the whole work at every size: the
+// The "full" rows (the texFullSweep test hook) time the whole work at every size: the
 // dry run, the register files (uniformity), liveness, and in both sweeps
 // the pressure of every block, the function's maximum and the sweep. (Here the cache
 // starts empty; in the pipeline the kill movements before them leave
@@ -59,14 +59,18 @@ func BenchmarkMovementScaling(b *testing.B) {
 					}
 					instrs := f.NumInstrs() - f.NumDead()
 					sc := NewScratch()
-					texFullSweep = full
-					defer func() { texFullSweep = false }()
+					// the row's configuration: the shared one, with the
+					// texFullSweep hook on the "full" rows
+					rc := *c
+					if full {
+						rc.hooks = &testHooks{texFullSweep: true}
+					}
 					b.ResetTimer()
 					for b.Loop() {
 						b.StopTimer()
 						g := f.Clone()
 						runtime.GC() // the copies' garbage is not the phase's
-						p := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st.clone(), stat: &PhaseStat{}}
+						p := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: &rc, Knobs: rc.Knobs, Scratch: sc, limit: -1, ssa: st.clone(), stat: &PhaseStat{}}
 						b.StartTimer()
 						fn(p)
 						b.StopTimer()

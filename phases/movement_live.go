@@ -56,17 +56,8 @@ type liveSearch struct {
 	fromS1, fromSearch, fromFull int
 }
 
-// secondLiveCheck, set by tests, makes the second sweep solve the liveness
-// at T2 as well and panic on an answer that differs from it.
-// secondLiveChecked counts the answers checked, by where they came from:
-// S1, a search, the fallback solve.
-// secondLiveBound, when not negative, replaces the searches' work bound
-// (tests: 0 makes the first search solve instead).
-var (
-	secondLiveCheck   bool
-	secondLiveChecked [3]int
-	secondLiveBound   = -1
-)
+// The test hooks secondLiveCheck, secondLiveChecked and secondLiveBound
+// (hooks.go) check these answers against a solve and bound the searches.
 
 // secondLiveStart readies the second sweep's answers (before it starts):
 // searching is possible when the first sweep solved the liveness, filled
@@ -136,11 +127,11 @@ func (m *mover) liveOut(b ir.BlockID, x ir.RegID) bool {
 		}
 		switch from {
 		case "S1":
-			secondLiveChecked[0]++
+			m.h.secondLiveChecked[0].Add(1)
 		case "search":
-			secondLiveChecked[1]++
+			m.h.secondLiveChecked[1].Add(1)
 		default:
-			secondLiveChecked[2]++
+			m.h.secondLiveChecked[2].Add(1)
 		}
 	}
 	return ans
@@ -161,7 +152,7 @@ func (m *mover) startT2() {
 		clear(s.ent)
 	}
 	s.check = nil
-	if secondLiveCheck {
+	if m.h != nil && m.h.secondLiveCheck {
 		s.check = core.ComputeLivenessInto(nil, m.f, core.LiveOptions{Order: m.p.A.Order()})
 	}
 }
@@ -190,8 +181,8 @@ func (m *mover) liveOutT2(b ir.BlockID, x ir.RegID) (bool, string) {
 func (m *mover) search(x ir.RegID) bool {
 	s, f := &m.ls, m.f
 	bound := len(f.Op) + f.NumBlocks()
-	if secondLiveBound >= 0 {
-		bound = secondLiveBound
+	if m.h != nil && m.h.secondLiveBoundSet {
+		bound = m.h.secondLiveBound
 	}
 	if s.work > bound {
 		s.full = core.ComputeLivenessInto(nil, f, core.LiveOptions{Order: m.p.A.Order()})

@@ -11,7 +11,7 @@ import (
 // TestKillSecondSweepLiveness runs DoKillMovement on the scaling kernels
 // as the pipeline hands them over, with every answer its second sweep
 // gives about liveness compared with a whole solve made when that sweep
-// first asks (secondLiveCheck panics on a difference), and checks that
+// first asks (the secondLiveCheck hook: it panics on a difference), and checks that
 // the answers came both from the first sweep's solve and from searches
 // of touched registers.
 func TestKillSecondSweepLiveness(t *testing.T) {
@@ -21,11 +21,22 @@ func TestKillSecondSweepLiveness(t *testing.T) {
 	if testing.Short() {
 		sizes = sizes[:1]
 	}
-	secondLiveCheck = true
-	defer func() { secondLiveCheck = false }()
-	secondLiveChecked = [3]int{}
+	t.Parallel()
+	h := &testHooks{secondLiveCheck: true}
+	// checked: the answers checked since the last call, by where they
+	// came from (S1, a search, the fallback solve)
+	var last [3]int64
+	checked := func() (n [3]int64) {
+		for k := range n {
+			v := h.secondLiveChecked[k].Load()
+			n[k], last[k] = v-last[k], v
+		}
+		return n
+	}
+	var got [3]int64 // over the runs since the last checked()
 	run := func(n int) {
 		f, st, c, fn, held, cp := stateBeforeCached(t, "DoKillMovement", n)
+		c.hooks = h
 		sc := NewScratch()
 		p := &Pass{F: f, A: NewAnalysesIn(f, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st, stat: &PhaseStat{}}
 		p.Phase = &pipeline[mustLookup(t, "DoKillMovement")]
@@ -34,21 +45,24 @@ func TestKillSecondSweepLiveness(t *testing.T) {
 		if !fn(p) {
 			t.Fatalf("%d: DoKillMovement moved nothing", n)
 		}
-		t.Logf("%d instructions: answers from S1, searches, a solve: %v", n, secondLiveChecked)
+		d := checked()
+		for k := range got {
+			got[k] += d[k]
+		}
+		t.Logf("%d instructions: answers from S1, searches, a solve: %v", n, d)
 	}
 	for _, n := range sizes {
 		run(n)
 	}
-	if secondLiveChecked[0] == 0 || secondLiveChecked[1] == 0 {
-		t.Errorf("answers from S1, searches, a solve: %v; want some from S1 and some from searches", secondLiveChecked)
+	if got[0] == 0 || got[1] == 0 {
+		t.Errorf("answers from S1, searches, a solve: %v; want some from S1 and some from searches", got)
 	}
 	// The fallback: no work allowed, the first search solves instead.
-	secondLiveBound = 0
-	defer func() { secondLiveBound = -1 }()
-	secondLiveChecked = [3]int{}
+	h.secondLiveBound, h.secondLiveBoundSet = 0, true
+	got = [3]int64{}
 	run(sizes[len(sizes)-1])
-	if secondLiveChecked[2] == 0 {
-		t.Errorf("with no work allowed: answers from S1, searches, a solve: %v; want some from the solve", secondLiveChecked)
+	if got[2] == 0 {
+		t.Errorf("with no work allowed: answers from S1, searches, a solve: %v; want some from the solve", got)
 	}
 }
 
@@ -59,6 +73,7 @@ func TestKillSecondSweepLiveness(t *testing.T) {
 // of the moved instructions and of their blocks must be live out of
 // every block exactly where the solve at T2 says.
 func TestKillSecondSweepLivenessMoves(t *testing.T) {
+	t.Parallel()
 	f, st, c, _, _, cp := stateBeforeCached(t, "DoKillMovement", 10_000)
 	sc := NewScratch()
 	p := &Pass{F: f, A: NewAnalysesIn(f, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st, stat: &PhaseStat{}}
@@ -120,8 +135,7 @@ func TestKillSecondSweepLivenessMoves(t *testing.T) {
 	p.A.Invalidate(ALiveness)
 	m.second = true
 	m.secondLiveStart()
-	secondLiveCheck = true
-	defer func() { secondLiveCheck = false }()
+	m.h = &testHooks{secondLiveCheck: true}
 	m.liveOut(f.Layout[0], regs[0]) // T2
 	want := m.ls.check
 	// the second sweep's moves, after T2: half of them touch registers the

@@ -3,7 +3,6 @@ package phases
 import (
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/ptxopt/ptxopt/core"
 	"github.com/ptxopt/ptxopt/ir"
@@ -59,19 +58,9 @@ import (
 // (killSecondFull) and check, instruction by instruction, that a skipped
 // one decides as in the first sweep (killSkipCheck).
 
-// killSecondFull, set by tests, makes the second kill sweep decide again
-// for every instruction; killSecondVisited counts the instructions the
-// second sweeps decided for (either way).
-//
-// killSkipCheck makes sinkSweep check that an instruction the marked sweep
-// skips decides as it did in the first sweep (checkSkip), counting the
-// instructions so compared.
-var (
-	killSecondFull    bool
-	killSecondVisited atomic.Int64
-	killSkipCheck     bool
-	killSkipSkipped   atomic.Int64
-)
+// The test hooks killSecondFull, killSkipCheck and the counters
+// killSecondVisited and killSkipped (hooks.go) check and count these
+// sweeps.
 
 // The marks of the second sweep's instructions (mover.visit).
 const (
@@ -82,7 +71,7 @@ const (
 // marksOK reports whether the second sweep may visit only the
 // instructions it marks.
 func (m *mover) marksOK() bool {
-	return !killSecondFull && m.ls.on && m.p.limit < 0
+	return (m.h == nil || !m.h.killSecondFull) && m.ls.on && m.p.limit < 0
 }
 
 // markDirty marks the registers of refs dirty (an instruction naming them
@@ -158,7 +147,7 @@ func (m *mover) checkSkip(i ir.InstrID) {
 	if want := m.firstSig[i]; !slices.Equal(m.sig, want) {
 		panic(fmt.Sprintf("DoKillMovement: the second sweep skips instruction %d, whose decision changed: %v, in the first sweep %v", i, m.sig, want))
 	}
-	killSkipSkipped.Add(1)
+	m.h.killSkipped.Add(1)
 }
 
 // sinkMarked is the second sinkSweep, deciding again only for the
@@ -168,7 +157,9 @@ func (m *mover) sinkMarked(du *core.DefUse, dom *core.DomTree, loops *core.Loops
 	m.startMarks()
 	defer func() { m.wl = false }()
 	moved, visited := int64(0), int64(0)
-	defer func() { killSecondVisited.Add(visited) }()
+	if m.h != nil {
+		defer func() { m.h.killSecondVisited.Add(visited) }()
+	}
 	for k := len(order.RPO) - 1; k >= 0 && m.budget > 0; k-- {
 		if m.pl.stop() {
 			break

@@ -38,12 +38,15 @@ func killResult(p *Pass, changed bool) string {
 // its liveness answers checked against a solve at T2. The two must leave
 // the same function and counters, and in the full sweeps each instruction
 // the marked sweep skips must decide as it did in the first sweep
-// (killSkipCheck: its target, first reader and liveness answers). It fails when the marked sweeps visit
+// (the killSkipCheck hook: its target, first reader and liveness answers). It fails when the marked sweeps visit
 // no fewer instructions than the full ones, or when no second sweep
 // moved anything.
 func TestKillSecondMarked(t *testing.T) {
+	t.Parallel()
 	target, _ := ParseTarget("sm_80")
-	var full, marked int64
+	// the hooks of the full sweeps (on a copy) and of the marked ones
+	hFull := &testHooks{killSecondFull: true, killSkipCheck: true}
+	hMarked := &testHooks{secondLiveCheck: true}
 	funcs, secondMoves := 0, 0
 	check := func(name string, f *ir.Func) {
 		t.Helper()
@@ -54,21 +57,20 @@ func TestKillSecondMarked(t *testing.T) {
 		if err := c.Override("DoKillMovement", func(p *Pass) bool {
 			g := p.F.Clone()
 			sc := NewScratch()
-			q := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: p.Config, Knobs: p.Knobs, Scratch: sc, limit: p.limit,
+			// this phase's runs only, each with its hooks: the
+			// pipeline's configuration has none
+			cFull, cMarked := *p.Config, *p.Config
+			cFull.hooks, cMarked.hooks = hFull, hMarked
+			q := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: &cFull, Knobs: p.Knobs, Scratch: sc, limit: p.limit,
 				ssa: p.ssa.clone(), stat: &PhaseStat{}, Phase: p.Phase}
 			q.regCap, q.regCapSet = p.regCap, p.regCapSet
 			warmAnalyses(q.A, p.A.Valid())
-			killSecondFull, killSkipCheck = true, true
-			before := killSecondVisited.Load()
 			want := killResult(q, killMovement(q))
-			killSkipCheck = false
-			full += killSecondVisited.Load() - before
 			q.A.Release()
-			killSecondFull, secondLiveCheck = false, true
-			defer func() { secondLiveCheck = false }()
-			before = killSecondVisited.Load()
+			pc := p.Config
+			p.Config = &cMarked
+			defer func() { p.Config = pc }()
 			ch := killMovement(p)
-			marked += killSecondVisited.Load() - before
 			got := killResult(p, ch)
 			funcs++
 			if strings.Contains(got, "moved by the second sweep") {
@@ -117,8 +119,9 @@ func TestKillSecondMarked(t *testing.T) {
 			check(cf.Name, cf.F)
 		}
 	}
-	t.Logf("%d functions: second sweeps decided for %d instructions deciding for all, %d for the marked ones; %d second sweeps moved something; %d skipped instructions' decisions compared with the first sweep's", funcs, full, marked, secondMoves, killSkipSkipped.Load())
-	if killSkipSkipped.Load() == 0 {
+	full, marked := hFull.killSecondVisited.Load(), hMarked.killSecondVisited.Load()
+	t.Logf("%d functions: second sweeps decided for %d instructions deciding for all, %d for the marked ones; %d second sweeps moved something; %d skipped instructions' decisions compared with the first sweep's", funcs, full, marked, secondMoves, hFull.killSkipped.Load())
+	if hFull.killSkipped.Load() == 0 {
 		t.Errorf("no skipped instruction's decision was compared")
 	}
 	if marked >= full {

@@ -107,6 +107,7 @@ func TestMovementGates(t *testing.T) {
 // past it; without A, the fetch stops below it. (Each sweep computes
 // the maximum at most once, as it stands at the sweep's start.)
 func TestDoTexMovementFunctionMaximum(t *testing.T) {
+	t.Parallel()
 	const blockA = `	ld.global.u32 %r1, [%rd2];
 	ld.global.u32 %r2, [%rd2+4];
 	ld.global.u32 %r3, [%rd2+8];
@@ -157,8 +158,8 @@ func TestDoTexMovementFunctionMaximum(t *testing.T) {
 `
 	}
 	for _, withA := range []bool{true, false} {
-		before := texLimitTraces.Load()
-		_, _, body, stats := runPass(t, kernel(withA), "k", "DoTexMovement")
+		h := new(testHooks)
+		_, _, body, stats := runPassHooks(t, h, kernel(withA), "k", "DoTexMovement")
 		fetch, cvt := strings.Index(body, "ld.global.nc"), strings.Index(body, "cvt.u32.u64")
 		if fetch < 0 || cvt < 0 {
 			t.Fatalf("with A %v: fetch or cvt gone:\n%s", withA, body)
@@ -166,7 +167,7 @@ func TestDoTexMovementFunctionMaximum(t *testing.T) {
 		if got := counter(stats, "fetches spaced"); got != 1 {
 			t.Errorf("with A %v: %d fetches spaced, want 1:\n%s", withA, got, body)
 		}
-		if texLimitTraces.Load() == before {
+		if h.texLimitTraces.Load() == 0 {
 			t.Errorf("with A %v: the function's maximum never computed", withA)
 		}
 		if above := fetch < cvt; above != withA {

@@ -25,6 +25,13 @@ const dceHeader = ".version 8.0\n.target sm_80\n.address_size 64\n"
 // phase statistics.
 func runPass(t *testing.T, src, fn, phase string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
 	t.Helper()
+	return runPassHooks(t, nil, src, fn, phase, knobs...)
+}
+
+// runPassHooks is runPass with the test hooks h (nil: none) on the
+// configuration.
+func runPassHooks(t *testing.T, h *testHooks, src, fn, phase string, knobs ...string) (before, after *ir.Func, body string, stats []PhaseStat) {
+	t.Helper()
 	text := []byte(dceHeader + src)
 	m, err := ptx.Parse("pass.ptx", text)
 	if err != nil {
@@ -55,6 +62,7 @@ func runPass(t *testing.T, src, fn, phase string, knobs ...string) (before, afte
 		t.Fatal(err)
 	}
 	c.Verify = true
+	c.hooks = h
 	if stats, err = Run(context.Background(), c, nil, after, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -275,16 +275,18 @@ func init() {
 		}
 		phaseIndex[key] = i
 	}
-	if err := checkOrder(); err != nil {
+	if err := checkOrder(phaseIndex); err != nil {
 		panic(err)
 	}
 }
 
-// checkOrder verifies the ordering rules against Pipeline.
-func checkOrder() error {
+// checkOrder verifies the ordering rules against the pipeline positions
+// index gives by lower-case phase name (phaseIndex; a test passes a
+// copy with two swapped).
+func checkOrder(index map[string]int) error {
 	for _, r := range orderRules {
-		a, ok1 := phaseIndex[strings.ToLower(r.Before)]
-		b, ok2 := phaseIndex[strings.ToLower(r.After)]
+		a, ok1 := index[strings.ToLower(r.Before)]
+		b, ok2 := index[strings.ToLower(r.After)]
 		if !ok1 || !ok2 {
 			return fmt.Errorf("phases: ordering rule names an unknown phase: %s < %s", r.Before, r.After)
 		}

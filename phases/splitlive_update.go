@@ -41,8 +41,8 @@ import (
 //     whose live-in set changed are traced again, and the maximum is
 //     taken again over the per-block maxima.
 //
-// The result is the state a full measure gives (splitVerify, set by
-// tests, compares them after every round).
+// The result is the state a full measure gives (the splitVerify test
+// hook, hooks.go, compares them after every round).
 
 // splitUpdate lists a round's edits.
 type splitUpdate struct {
@@ -78,10 +78,6 @@ func (u *splitUpdate) edit(b ir.BlockID) {
 	}
 }
 
-// splitVerify, when set (tests), is called after every refresh with the
-// splitter, to compare its state with a full computation.
-var splitVerify func(s *splitter)
-
 // refresh brings the positions, the cached def-use chains and liveness,
 // and the pressure trace up to date with the round's edits (s.upd), drops
 // the other instruction analyses, and returns the maximum per class.
@@ -109,8 +105,8 @@ func (s *splitter) refresh() [2]int {
 		max = s.measure()
 	}
 	u.added, u.moved, u.edited = u.added[:0], u.moved[:0], u.edited[:0]
-	if splitVerify != nil {
-		splitVerify(s)
+	if h := s.p.hooks(); h != nil && h.splitVerify != nil {
+		h.splitVerify(s) // (tests: compares the state with a full computation)
 	}
 	return max
 }

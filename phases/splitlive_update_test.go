@@ -84,10 +84,12 @@ func checkSplitState(s *splitter) error {
 // a scaling kernel; and most rounds are refreshed in place.
 func TestSplitRefreshMatchesFull(t *testing.T) {
 	skipUnderRace(t)
+	t.Parallel()
 	var mu sync.Mutex
 	var checked, failures int
 	incr, full := 0, 0
-	splitVerify = func(s *splitter) {
+	h := new(testHooks)
+	h.splitVerify = func(s *splitter) {
 		err := checkSplitState(s)
 		mu.Lock()
 		defer mu.Unlock()
@@ -102,7 +104,6 @@ func TestSplitRefreshMatchesFull(t *testing.T) {
 			t.Errorf("%s on %s, after a round: %v", s.p.Phase.Name, s.f.Name, err)
 		}
 	}
-	defer func() { splitVerify = nil }()
 	target, _ := ParseTarget("sm_80")
 	tight, err := NewConfig(MaxOpt, target, mustKnobs(t, "PressureBudgetR=1", "PressureBudgetP=1"), nil, nil)
 	if err != nil {
@@ -112,6 +113,7 @@ func TestSplitRefreshMatchesFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	tight.hooks, plain.hooks = h, h
 	n := 40
 	if testing.Short() {
 		n = 12
