@@ -183,6 +183,32 @@ func NewPressureWalkerInto(old *PressureWalker, l *Liveness, files []ir.File) *P
 	return w
 }
 
+// BorrowWalker lends the walker walkPressure keeps in l's working memory
+// (reused walk after walk, and from one solve into l to the next),
+// ready for a walk with registers counted in files (l.Files when nil),
+// until ReturnWalker. A pass that walks a few blocks of a huge function
+// then pays for those blocks: its per-register array, which the
+// pipeline's earlier pressure walks of the function allocated already, is
+// neither allocated nor cleared again. While it is lent, a walk of l
+// (PressureTrace and the others) gets a walker of its own, and so does a
+// second BorrowWalker.
+func (l *Liveness) BorrowWalker(files []ir.File) *PressureWalker {
+	if l.buf == nil || l.buf.pwBusy {
+		return NewPressureWalker(l, files)
+	}
+	l.buf.pwBusy = true
+	l.buf.pw = NewPressureWalkerInto(l.buf.pw, l, files)
+	return l.buf.pw
+}
+
+// ReturnWalker gives back a walker BorrowWalker lent (or made); w must
+// not be used afterwards.
+func (l *Liveness) ReturnWalker(w *PressureWalker) {
+	if l.buf != nil && l.buf.pw == w {
+		l.buf.pwBusy = false
+	}
+}
+
 // Block walks block b backwards as PressureTraceFiles does (each, when
 // not nil, sees every instruction) and returns the maximum of its points,
 // its live-out set's included.

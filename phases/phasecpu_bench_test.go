@@ -150,10 +150,17 @@ func BenchmarkPhaseCPUScaling(b *testing.B) {
 // BenchmarkMovementScaling does, but with the analyses the pipeline's
 // cache held when the phase ran there computed beforehand (untimed), so
 // the phase pays what it pays inside the pipeline. The phases are
-// alonePhases' (PHASEALONE=A,B to choose). For profiles:
+// alonePhases' (PHASEALONE=A,B to choose; PHASEALONE_FRESH=1 for a
+// new arena per run). For profiles:
 //
 //	go test ./phases -run '^$' -bench 'BenchmarkPhaseAlone/GvnCse/1000000' -benchtime 5x -cpuprofile cpu.out
 func BenchmarkPhaseAlone(b *testing.B) {
+	// PHASEALONE_FRESH=1: a new arena for every run, as a Pipeline's
+	// worker has for a function whose arena grew past keepScratchBytes
+	// (ptxopt.go: the 1M kernel in the benchmark report's child), so
+	// that what the phase keeps in the arena from run to run is paid
+	// again each time.
+	fresh := os.Getenv("PHASEALONE_FRESH") == "1"
 	sizes := []int{10_000, 1_000_000}
 	if testing.Short() {
 		sizes = []int{10_000, 100_000}
@@ -170,6 +177,9 @@ func BenchmarkPhaseAlone(b *testing.B) {
 				for b.Loop() {
 					b.StopTimer()
 					g := f.Clone()
+					if fresh {
+						sc = NewScratch()
+					}
 					runtime.GC()
 					p := &Pass{F: g, A: NewAnalysesIn(g, sc), Config: c, Knobs: c.Knobs, Scratch: sc, limit: -1, ssa: st.clone(), stat: &PhaseStat{}}
 					p.Phase = &pipeline[mustLookup(b, name)]

@@ -27,9 +27,8 @@ type Scratch struct {
 	// this worker (genOptBusy while it runs).
 	genOptState genOpt
 	genOptBusy  bool
-	split       *splitter            // the splitting phases' arrays (splitlive.go)
-	walk        *core.PressureWalker // the texture movement's block walks (movement.go)
-	move        moveBufs             // the movement engine's growable buffers (movement.go)
+	split       *splitter // the splitting phases' arrays (splitlive.go)
+	move        moveBufs  // the movement engine's growable buffers (movement.go)
 
 	// Dropped analysis results whose memory the next computation on this
 	// worker reuses, whatever the function (see Analyses).
