@@ -51,7 +51,10 @@ import (
 // every size, finds the heap as an earlier run left it, as in a process
 // that optimizes one file after another (the first run of a process pays
 // the first touches at every size, in proportion to the memory it uses).
-// The peak is then the larger of the two runs'.
+// The peak is the untimed run's: one run from a returned heap, what a
+// process that optimizes one input pays (the timed runs after it find
+// the first run's freed pages still resident, which a single run never
+// has).
 
 // ChildEnv names the environment variable that makes a process a scaling
 // child.
@@ -87,7 +90,7 @@ type SizeSample struct {
 	Mallocs uint64 `json:"mallocs"` // heap objects allocated, all iterations
 	Bytes   uint64 `json:"bytes"`   // heap bytes allocated, all iterations
 	PeakRSS int64  `json:"peak_rss"`
-	HWM     int64  `json:"hwm"` // the process's resident high-water mark after the sample
+	HWM     int64  `json:"hwm"` // the process's resident high-water mark after the sample's untimed run
 }
 
 // NSPerInstr returns the time per instruction of one pipeline run.
@@ -195,6 +198,7 @@ func sample(ctx context.Context, p *ptxopt.Pipeline, in Input, iters int) (SizeS
 	if _, _, err := Optimize(ctx, p, in, &warm); err != nil {
 		return SizeSample{}, err
 	}
+	hwm := procStatusBytes("/proc/self/status", "VmHWM")
 	runtime.GC()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
@@ -214,7 +218,7 @@ func sample(ctx context.Context, p *ptxopt.Pipeline, in Input, iters int) (SizeS
 	runtime.ReadMemStats(&ms1)
 	s.Mallocs, s.Bytes = ms1.Mallocs-ms0.Mallocs, ms1.TotalAlloc-ms0.TotalAlloc
 	s.PeakRSS, s.HWM = -1, -1
-	if hwm := procStatusBytes("/proc/self/status", "VmHWM"); hwmOK && hwm > 0 {
+	if hwmOK && hwm > 0 {
 		s.HWM, s.PeakRSS = hwm, hwm-rss0
 	}
 	return s, nil

@@ -571,7 +571,7 @@ func (r *reportRun) scalingMarkdown(b *strings.Builder, plots map[string]error) 
 	t.Markdown(b)
 	b.WriteString("\nCPU ns/instr: the child process's CPU time (user and system, every thread, the collector's included) per run and input instruction; " +
 		"on a shared machine it moves much less with the load than the wall time the other columns and the per-phase table use.\n\n")
-	b.WriteString("Peak memory: the child's resident high-water mark during a sample and its untimed run minus its resident size before them " +
+	b.WriteString("Peak memory: the child's resident high-water mark during a sample's untimed run (one run from a returned heap, as a process optimizing one input) minus its resident size before it " +
 		"(after a collection returned free memory); the Go collector runs at its default GOGC=100. " +
 		"Allocations: heap objects and bytes allocated per run, from runtime.MemStats.\n\n")
 	if e, ok := r.growth(); ok {
