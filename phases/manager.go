@@ -310,11 +310,12 @@ type PhaseStat struct {
 	Counters []Counter
 	// Settled: not run, because the same pass function (or, for a
 	// GeneralOptimize slot, the same bundle run the same way:
-	// Config.sameBundle; or an earlier bundle that does all this one
-	// does: Config.subsumes) already ran on this function, changed
-	// nothing, and no phase has changed the function since (the passes
-	// are deterministic functions of the IR and the configuration, so it
-	// would change nothing again).
+	// Config.sameBundle) already ran on this function and changed nothing
+	// or ended at its own fixed point, or an earlier bundle that does all
+	// this one does (Config.subsumes) ran and changed nothing, and no
+	// phase has changed the function since (the passes are deterministic
+	// functions of the IR and the configuration, so it would change
+	// nothing again; check mode runs the slot and fails it if it does).
 	Settled bool
 	// Instrs: the function's instructions after the phase (what a phase
 	// removed or added is the difference with the previous phase's).
