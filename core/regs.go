@@ -145,30 +145,22 @@ func appendList(f *ir.Func, x ir.List, buf []RegRef, defsAllowed bool) []RegRef 
 // only for definitions.
 func AppendRegDefs(f *ir.Func, i ir.InstrID, buf []ir.RegID) []ir.RegID {
 	s := f.OpStart[i]
-	for _, o := range f.Operands[s : s+uint32(f.OpCount[i])] {
-		switch o.Kind() {
-		case ir.KReg:
-			if o.IsDef() {
-				buf = append(buf, o.Reg())
-			}
-		case ir.KList:
-			buf = appendListDefs(f, f.Lists[o.Index()], buf)
-		}
-	}
-	return buf
+	return appendOpDefs(f, f.Operands[s:s+uint32(f.OpCount[i])], buf)
 }
 
-// appendListDefs is AppendRegDefs' walk of a vector list (an address
-// inside it only reads, as in appendList).
-func appendListDefs(f *ir.Func, x ir.List, buf []ir.RegID) []ir.RegID {
-	for _, o := range f.ListOps[x.Start : x.Start+x.Count] {
+// appendOpDefs is AppendRegDefs' walk of an operand sequence: the
+// instruction's operands, then each vector list's elements (an address
+// inside a list only reads, as in appendList).
+func appendOpDefs(f *ir.Func, ops []ir.Operand, buf []ir.RegID) []ir.RegID {
+	for _, o := range ops {
 		switch o.Kind() {
 		case ir.KReg:
 			if o.IsDef() {
 				buf = append(buf, o.Reg())
 			}
 		case ir.KList:
-			buf = appendListDefs(f, f.Lists[o.Index()], buf)
+			x := f.Lists[o.Index()]
+			buf = appendOpDefs(f, f.ListOps[x.Start:x.Start+x.Count], buf)
 		}
 	}
 	return buf
