@@ -83,7 +83,8 @@ import (
 // then truncated the same way in both places).
 //
 // Budgets: CopyPropBudget bounds local rewrites, CopyPropGlobalBudget
-// cross-block rewrites, per function and bundle run. CopyPropAddr off
+// cross-block rewrites, per function and bundle run (by default at least
+// one per instruction: Knobs.SizedBudget). CopyPropAddr off
 // leaves registers inside addresses as written; CopyPropNoWriteNonRR
 // propagates registers only, never a constant into a register source. The global rule is
 // always on (it is exact without SSA), so CopyPropForceGlobal and
@@ -318,8 +319,8 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		p:            p,
 		h:            p.hooks(),
 		sc:           p.Scratch,
-		localBudget:  p.Knobs.Budget(CopyPropBudget),
-		globalBudget: p.Knobs.Budget(CopyPropGlobalBudget),
+		localBudget:  p.Knobs.SizedBudget(CopyPropBudget, f.NumInstrs()-f.NumDead()),
+		globalBudget: p.Knobs.SizedBudget(CopyPropGlobalBudget, f.NumInstrs()-f.NumDead()),
 		ruleBudget:   p.Knobs.Budget(GeneralOptimizeRuleLimit),
 		// register-operand buffers from the arena: an instruction has
 		// few (one that has more grows them once)

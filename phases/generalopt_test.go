@@ -491,6 +491,60 @@ $L__b:`)
 	}
 }
 
+// copyBudgetKernel has k copies of one parameter value, each read once:
+// in the copies' own block, all into one register (defined k times, so
+// only the local rule may propagate them), or in the next block, each
+// into its own register (single definitions: the cross-block rule).
+func copyBudgetKernel(k int, across bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, ".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .entry k(.param .u64 out, .param .u32 n)\n{\n\t.reg .pred %%p<2>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b64 %%rd<3>;\n", k+4)
+	b.WriteString("\tld.param.u64 %rd1, [out];\n\tld.param.u32 %r1, [n];\n\tadd.u32 %r2, %r1, 1;\n")
+	for i := range k {
+		if across {
+			fmt.Fprintf(&b, "\tmov.u32 %%r%d, %%r1;\n", i+3)
+		} else {
+			b.WriteString("\tmov.u32 %r3, %r1;\n\tadd.u32 %r2, %r2, %r3;\n")
+		}
+	}
+	if across {
+		b.WriteString("\tsetp.eq.u32 %p1, %r1, 0;\n\t@%p1 bra $L__next;\n$L__next:\n")
+		for i := range k {
+			fmt.Fprintf(&b, "\tadd.u32 %%r2, %%r2, %%r%d;\n", i+3)
+		}
+	}
+	b.WriteString("\tcvta.to.global.u64 %rd2, %rd1;\n\tst.global.u32 [%rd2], %r2;\n\tret;\n}\n")
+	return b.String()
+}
+
+// Left at their defaults, the copy budgets grow with the function (one
+// rewrite per instruction at least): a function with more copies than the
+// fixed figure gets them all propagated in one run, as a small one does.
+// Set by the user, a budget is the figure given.
+func TestGeneralOptimizeBudgetsGrowWithFunction(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		across bool
+		k      int
+		knob   string
+		fixed  int64
+	}{
+		{"local", false, 10_100, "CopyPropBudget", 10_000},
+		{"across blocks", true, 2_100, "CopyPropGlobalBudget", 2_000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := copyBudgetKernel(c.k, c.across)
+			_, _, _, stats := runGenOpt(t, src, "k")
+			if n := counter(stats, "CopyProp: copies propagated"); n != int64(c.k) {
+				t.Errorf("default budget: %d copies propagated, want all %d", n, c.k)
+			}
+			_, _, _, stats = runGenOpt(t, src, "k", fmt.Sprintf("%s=%d", c.knob, c.fixed))
+			if n := counter(stats, "CopyProp: copies propagated"); n != c.fixed {
+				t.Errorf("%s=%d: %d copies propagated, want %d", c.knob, c.fixed, n, c.fixed)
+			}
+		})
+	}
+}
+
 // An instruction the table does not know may write any operand it names:
 // copies are forgotten after it, in the block and across blocks.
 func TestGeneralOptimizeOpaque(t *testing.T) {

@@ -29,7 +29,7 @@ func parseKnobSource(t *testing.T) knobSource {
 	ks := knobSource{handle: map[string]string{}, inert: map[string]bool{}, read: map[string][]string{}}
 	fset := token.NewFileSet()
 	defines := map[string]bool{"boolKnob": true, "intKnob": true, "doubleKnob": true, "budgetKnob": true}
-	accessors := map[string]bool{"Bool": true, "Int": true, "Double": true, "Budget": true}
+	accessors := map[string]bool{"Bool": true, "Int": true, "Double": true, "Budget": true, "SizedBudget": true}
 	var reads []struct{ handle, pos string }
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
@@ -68,7 +68,7 @@ func parseKnobSource(t *testing.T) knobSource {
 				}
 			case *ast.CallExpr:
 				sel, ok := n.Fun.(*ast.SelectorExpr)
-				if !ok || !accessors[sel.Sel.Name] || len(n.Args) != 1 {
+				if !ok || !accessors[sel.Sel.Name] || len(n.Args) == 0 {
 					return true
 				}
 				if id, ok := n.Args[0].(*ast.Ident); ok {

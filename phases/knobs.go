@@ -121,9 +121,9 @@ var (
 	BackCopyPropBudget = budgetKnob("BackCopyPropBudget", "1000", "OriBackCopyPropagate",
 		"maximum number of copies removed by back copy propagation per function")
 	CopyPropBudget = budgetKnob("CopyPropBudget", "10000", "GeneralOptimize",
-		"maximum number of local copy propagations per bundle run")
+		"maximum number of local copy propagations per bundle run (left at its default: the larger of 10000 and the function's instruction count)")
 	CopyPropGlobalBudget = budgetKnob("CopyPropGlobalBudget", "2000", "GeneralOptimize",
-		"maximum number of copy propagations across blocks per bundle run")
+		"maximum number of copy propagations across blocks per bundle run (left at its default: the larger of 2000 and the function's instruction count)")
 	CopyPropForceGlobal = inert(boolKnob("CopyPropForceGlobal", "false", "GeneralOptimize",
 		"propagate across blocks even outside SSA form"))
 	CopyPropUseReachingDefs = inert(boolKnob("CopyPropUseReachingDefs", "false", "GeneralOptimize",
@@ -338,6 +338,22 @@ func (k *Knobs) Bool(h BoolKnob) bool        { return k.vals[h].i != 0 }
 func (k *Knobs) Int(h IntKnob) int64         { return k.vals[h].i }
 func (k *Knobs) Double(h DoubleKnob) float64 { return k.vals[h].f }
 func (k *Knobs) Budget(h BudgetKnob) int64   { return k.vals[h].i }
+
+// SizedBudget is budget h for a function of n instructions: as set when
+// the user or the SM profile set it; left at its default, the larger of
+// the default and n. For the copy-propagation budgets: a fixed default
+// ran out on big functions (GeneralOptimize used up 2,000 cross-block
+// propagations on a 1M-instruction kernel and left the rest to the later
+// bundles, so the split of the work between the six slots, and the
+// output, depended on the function's size). One rewrite per instruction
+// per run is far more than real code asks for, and still bounds a run's
+// work (a chain of copies met in the worst order) by the function's size.
+func (k *Knobs) SizedBudget(h BudgetKnob, n int) int64 {
+	if k.src[h] != 0 {
+		return k.vals[h].i
+	}
+	return max(k.vals[h].i, int64(n))
+}
 
 // Source says where knob i's value came from: "default", "sm", or "user".
 func (k *Knobs) Source(i int) string {
