@@ -325,6 +325,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		// few (one that has more grows them once)
 		refs:  take[core.RegRef](p.Scratch, 32)[:0],
 		refs2: take[core.RegRef](p.Scratch, 32)[:0],
+		defs:  take[ir.RegID](p.Scratch, 8)[:0],
 	}
 	g.dirty.all = true // every walk is full unless startDirty says otherwise
 	g.dirty.noPrefix = g.h != nil && g.h.prefixRewrite
@@ -536,6 +537,7 @@ type genOpt struct {
 	mmType ir.Type
 
 	refs, refs2 []core.RegRef
+	defs        []ir.RegID
 	// Dirty rounds (generalopt_dirty.go).
 	dirty    dirtyState
 	duMerged int64 // merges when the def-use chains were last known current
@@ -1012,13 +1014,11 @@ func (g *genOpt) localWalk() int64 {
 					prev, prevOK = g.ent[g.loc[r].ei], true
 				}
 			}
-			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-			for _, x := range g.refs {
-				if x.Def {
-					l := &g.loc[x.Reg]
-					l.ver++
-					l.ent, l.ldef, l.last = 0, 0, g.step
-				}
+			g.defs = core.AppendRegDefs(f, i, g.defs[:0])
+			for _, r := range g.defs {
+				l := &g.loc[r]
+				l.ver++
+				l.ent, l.ldef, l.last = 0, 0, g.step
 			}
 			if f.InstrProps(i).Has(ir.POpaque) {
 				// It may write more than the operands marked as
@@ -1087,7 +1087,9 @@ func (g *genOpt) applyRules(i ir.InstrID) bool {
 // copy table knows a source for, and returns how many it rewrote.
 func (g *genOpt) substitute(i ir.InstrID) int64 {
 	f := g.f
-	if f.InstrProps(i)&noRewrite != 0 || g.localBudget <= 0 {
+	if f.InstrProps(i)&noRewrite != 0 || g.localBudget <= 0 || len(g.ent) == 0 {
+		// (No copy fact in the block so far: no register has one to
+		// substitute, and the operands need not be listed.)
 		return 0
 	}
 	n := int64(0)
