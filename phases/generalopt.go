@@ -356,6 +356,22 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		// the seeds' phase 13 iteration cap (unlimited by default)
 		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
 	}
+	// Rounds an earlier bundle's clean run settled (Pass.roundsSettled)
+	// would end after their first, which changes nothing: only the
+	// combining walk runs, unless the guarded-copy completion, which the
+	// earlier bundle lacks, has a guarded mov to read. Check mode runs
+	// them and fails the phase if they change the function.
+	settledRounds := p.roundsSettled && !(g.complPred && hasGuardedMov(f))
+	verifying := p.Config != nil && p.Config.Verify
+	if settledRounds && !verifying {
+		rounds = 0
+		if g.h != nil {
+			g.h.settledRounds.Add(1)
+		}
+		if g.localBudget > 0 && g.globalBudget > 0 && !once {
+			p.FixedPoint() // as the first round, changing nothing, would say
+		}
+	}
 	for round := 0; round < rounds; round++ {
 		if round > 0 && p.Canceled() {
 			break // the driver stops with the context's error
@@ -406,6 +422,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		g.endRound()
 	}
 	g.stopDirty()
+	if settledRounds && changed {
+		panic("GeneralOptimize: rounds settled by an earlier bundle's run without change changed the function")
+	}
 	if g.combine && g.on[spFold] && !p.Canceled() {
 		// One more walk with the combining rules alone, once every other
 		// rule settled (the reuse rules read the separate forms), then
@@ -451,6 +470,18 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		p.Count("GeneralOptimizeRuleLimit reached; first rule refused: "+ruleNames[g.cutRule], 1)
 	}
 	return changed
+}
+
+// hasGuardedMov reports whether f holds a guarded mov (in a block).
+func hasGuardedMov(f *ir.Func) bool {
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if f.Op[i] == ir.OpMov && f.Guard[i] != ir.NoOperand {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dirtyRoundsCounter names the counter of the rounds that began partial.

@@ -60,6 +60,93 @@ func TestSubsumedBundles(t *testing.T) {
 			t.Errorf("%s settled by %v, want %v", tc.slot, got, tc.want)
 		}
 	}
+	// The rounds alone of GeneralOptimizeLate2 (same sub-passes as
+	// GeneralOptimize and GeneralOptimizeMid, one key), whatever
+	// LateCopyPropComplPred says (the bundle then looks for guarded movs);
+	// no other slot has such rounds.
+	for _, c := range []*Config{def, noCompl} {
+		for i := range pipeline {
+			var got []string
+			for _, k := range c.roundSubsumers[i] {
+				got = append(got, pipeline[k].Name)
+			}
+			var want []string
+			if pipeline[i].Name == "GeneralOptimizeLate2" {
+				want = []string{"GeneralOptimize"}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s's rounds settled by %v, want %v", pipeline[i].Name, got, want)
+			}
+		}
+	}
+}
+
+// TestSettledRoundsSkipped: GeneralOptimizeLate2 runs only its combining
+// walk where GeneralOptimize left the function unchanged and nothing
+// changed it since (saxpy, and generated kernels), the result is the
+// one check mode gives, which runs the rounds and fails the phase if
+// they change the function.
+func TestSettledRoundsSkipped(t *testing.T) {
+	skipUnderRace(t)
+	target, _ := ParseTarget("sm_80")
+	run, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := new(testHooks)
+	run.hooks = h
+	check, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check.Verify = true
+	var mods []*ir.Module
+	for seed := range int64(8) {
+		cfg := gen.Config{Seed: 8900 + seed, Size: 120 + int(seed%4)*80, Fold: seed%2 == 0}
+		if seed%3 == 0 {
+			cfg.Inject = gen.AllKinds
+		}
+		mods = append(mods, gen.Kernel(cfg))
+	}
+	src, err := os.ReadFile("../examples/saxpy.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ptx.Parse("saxpy.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mods = append(mods, m)
+	sc := NewScratch()
+	for k, m := range mods {
+		text := ptx.Format(m)
+		a, err := ptx.Parse("a.ptx", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ptx.Parse("b.ptx", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := h.settledRounds.Load()
+		for _, f := range a.Funcs {
+			if _, err := Run(context.Background(), run, sc, f, nil); err != nil {
+				t.Fatalf("kernel %d: %v", k, err)
+			}
+		}
+		for _, f := range b.Funcs {
+			if _, err := Run(context.Background(), check, sc, f, nil); err != nil {
+				t.Fatalf("kernel %d in check mode: %v", k, err)
+			}
+		}
+		if x, y := ptx.Format(a), ptx.Format(b); !slices.Equal(x, y) {
+			t.Errorf("kernel %d: the output differs from check mode's", k)
+		}
+		if k == len(mods)-1 && h.settledRounds.Load() == before {
+			t.Errorf("saxpy: GeneralOptimizeLate2's rounds not skipped")
+		}
+	}
+	t.Logf("rounds skipped in %d runs", h.settledRounds.Load())
 }
 
 // TestSubsumedBundleSkipped: on generated kernels with folding work and
