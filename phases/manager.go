@@ -44,10 +44,11 @@ type Config struct {
 	// subsumers: per GeneralOptimize slot, the keys of earlier bundles
 	// whose run without change settles it too (subsumes)
 	subsumers [][]int
-	// roundSubsumers: per slot with GeneralOptimizeLate2's combining
-	// walk, the keys of earlier bundles whose run without change leaves
-	// its rounds nothing to do (subsumes, rounds only): it then runs the
-	// combining walk alone (Pass.roundsSettled)
+	// roundSubsumers: per GeneralOptimize slot, the keys of earlier
+	// bundles (not among subsumers) whose run without change leaves its
+	// rounds nothing to do (subsumes, rounds only) where the function
+	// holds no guarded mov: it then runs only what follows them, the
+	// combining walk (Pass.roundsSettled)
 	roundSubsumers [][]int
 	// named: the run is restricted to named phases (NamedPhases), which
 	// then run as asked, without PressureRetry's second run.
@@ -164,8 +165,10 @@ func (c *Config) setKeys() {
 	c.roundSubsumers = make([][]int, len(c.fns))
 	for i := range c.fns {
 		c.subsumers[i] = c.subsumingKeys(i, false)
-		if slotBehaviour(pipeline[i].Name).combine {
-			c.roundSubsumers[i] = c.subsumingKeys(i, true)
+		for _, k := range c.subsumingKeys(i, true) {
+			if !slices.Contains(c.subsumers[i], k) {
+				c.roundSubsumers[i] = append(c.roundSubsumers[i], k)
+			}
 		}
 	}
 }
@@ -601,8 +604,9 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		for _, k := range c.subsumers[i] {
 			settled = settled || settledAt.clean[k] == version
 		}
-		// The rounds of a bundle with the combining walk are settled the
-		// same way by a subsuming bundle's clean run.
+		// A bundle's rounds are settled the same way by a bundle that
+		// subsumes them (the combining walk and the guarded-copy
+		// completion left aside).
 		p.roundsSettled = false
 		for _, k := range c.roundSubsumers[i] {
 			p.roundsSettled = p.roundsSettled || !settled && settledAt.clean[k] == version

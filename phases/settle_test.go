@@ -60,21 +60,23 @@ func TestSubsumedBundles(t *testing.T) {
 			t.Errorf("%s settled by %v, want %v", tc.slot, got, tc.want)
 		}
 	}
-	// The rounds alone of GeneralOptimizeLate2 (same sub-passes as
-	// GeneralOptimize and GeneralOptimizeMid, one key), whatever
-	// LateCopyPropComplPred says (the bundle then looks for guarded movs);
-	// no other slot has such rounds.
-	for _, c := range []*Config{def, noCompl} {
+	// The rounds alone: GeneralOptimizeLate2's (the same sub-passes as
+	// GeneralOptimize and GeneralOptimizeMid, one key) whatever
+	// LateCopyPropComplPred says, GeneralOptimizeLate's while it is on
+	// (the bundles then look for guarded movs); no other slot's.
+	for _, tc := range []struct {
+		c    *Config
+		want map[string][]string
+	}{
+		{def, map[string][]string{"GeneralOptimizeLate2": {"GeneralOptimize"}, "GeneralOptimizeLate": {"GeneralOptimize", "GeneralOptimizeMid2"}}},
+		{noCompl, map[string][]string{"GeneralOptimizeLate2": {"GeneralOptimize"}}},
+	} {
 		for i := range pipeline {
 			var got []string
-			for _, k := range c.roundSubsumers[i] {
+			for _, k := range tc.c.roundSubsumers[i] {
 				got = append(got, pipeline[k].Name)
 			}
-			var want []string
-			if pipeline[i].Name == "GeneralOptimizeLate2" {
-				want = []string{"GeneralOptimize"}
-			}
-			if !slices.Equal(got, want) {
+			if want := tc.want[pipeline[i].Name]; !slices.Equal(got, want) {
 				t.Errorf("%s's rounds settled by %v, want %v", pipeline[i].Name, got, want)
 			}
 		}
@@ -82,10 +84,10 @@ func TestSubsumedBundles(t *testing.T) {
 }
 
 // TestSettledRoundsSkipped: GeneralOptimizeLate2 runs only its combining
-// walk where GeneralOptimize left the function unchanged and nothing
-// changed it since (saxpy, and generated kernels), the result is the
-// one check mode gives, which runs the rounds and fails the phase if
-// they change the function.
+// walk, and GeneralOptimizeLate nothing, where GeneralOptimize left the
+// function unchanged and nothing changed it since (saxpy, and generated
+// kernels); the result is the one check mode gives, which runs the
+// rounds and fails the phase if they change the function.
 func TestSettledRoundsSkipped(t *testing.T) {
 	skipUnderRace(t)
 	target, _ := ParseTarget("sm_80")
@@ -143,7 +145,7 @@ func TestSettledRoundsSkipped(t *testing.T) {
 			t.Errorf("kernel %d: the output differs from check mode's", k)
 		}
 		if k == len(mods)-1 && h.settledRounds.Load() == before {
-			t.Errorf("saxpy: GeneralOptimizeLate2's rounds not skipped")
+			t.Errorf("saxpy: no GeneralOptimize rounds skipped")
 		}
 	}
 	t.Logf("rounds skipped in %d runs", h.settledRounds.Load())
