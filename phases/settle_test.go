@@ -110,14 +110,7 @@ func TestSettledRoundsSkipped(t *testing.T) {
 		}
 		mods = append(mods, gen.Kernel(cfg))
 	}
-	src, err := os.ReadFile("../examples/saxpy.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ptx.Parse("saxpy.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := saxpyModule(t)
 	mods = append(mods, m)
 	sc := NewScratch()
 	for k, m := range mods {
@@ -215,15 +208,7 @@ func TestSubsumedBundleSkipped(t *testing.T) {
 // function without loops (it computes no analysis but the loops), and
 // still splits on kernels with loops (TestSplitLiveRangesGenerated).
 func TestSplitLiveRangesLoopFree(t *testing.T) {
-	src, err := os.ReadFile("../examples/saxpy.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ptx.Parse("saxpy.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := m.Funcs[0]
+	f := saxpyModule(t).Funcs[0]
 	target, _ := ParseTarget("sm_80")
 	c, err := NewConfig(MaxOpt, target, mustKnobs(t, "SplitLiveRangesBudget=100"), nil, []string{"OriSplitLiveRanges"})
 	if err != nil {
@@ -240,4 +225,18 @@ func TestSplitLiveRangesLoopFree(t *testing.T) {
 	if a.Computed != want {
 		t.Errorf("OriSplitLiveRanges on a loop-free function computed %v, want only the loops (and the order and dominators they need): %v", a.Computed, want)
 	}
+}
+
+// saxpyModule parses examples/saxpy.ptx, the README's small kernel.
+func saxpyModule(t *testing.T) *ir.Module {
+	t.Helper()
+	src, err := os.ReadFile("../examples/saxpy.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ptx.Parse("saxpy.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
