@@ -357,10 +357,11 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
 	}
 	// Rounds an earlier bundle's clean run settled (Pass.roundsSettled)
-	// would end after their first, which changes nothing: only the
-	// combining walk runs, unless the guarded-copy completion, which the
-	// earlier bundle lacks, has a guarded mov to read. Check mode runs
-	// them and fails the phase if they change the function.
+	// would end after their first, which changes nothing: they are left
+	// out (the combining walk after them still runs), unless the
+	// guarded-copy completion, which the earlier bundle lacks, has a
+	// guarded mov to read. Check mode runs them and fails the phase if
+	// they change the function.
 	settledRounds := p.roundsSettled && !(g.complPred && hasGuardedMov(f))
 	verifying := p.Config != nil && p.Config.Verify
 	if settledRounds && !verifying {

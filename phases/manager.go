@@ -47,8 +47,8 @@ type Config struct {
 	// roundSubsumers: per GeneralOptimize slot, the keys of earlier
 	// bundles (not among subsumers) whose run without change leaves its
 	// rounds nothing to do (subsumes, rounds only) where the function
-	// holds no guarded mov: it then runs only what follows them, the
-	// combining walk (Pass.roundsSettled)
+	// holds no guarded mov: it then runs only what follows them (the
+	// combining walk, in the bundle that has one; Pass.roundsSettled)
 	roundSubsumers [][]int
 	// named: the run is restricted to named phases (NamedPhases), which
 	// then run as asked, without PressureRetry's second run.
