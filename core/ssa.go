@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/ptxopt/ptxopt/ir"
 )
@@ -118,8 +119,6 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 		f.InvalidateCFG()
 		f.ComputeCFG()
 	}
-	df := DominanceFrontiers(f, dom)
-
 	// Which registers are renamed.
 	rename := make([]bool, nr0)
 	for r := range rename {
@@ -173,8 +172,19 @@ func BuildSSAWith(f *ir.Func, in SSAInputs) (*SSAInfo, error) {
 		}
 	}
 
-	// PHI placement.
 	info := &SSAInfo{Renamed: rename, NewEntry: newEntry}
+	if !slices.Contains(version, true) && !hasPhis(f) {
+		// No register needs versions and no PHI stands: the function is
+		// in SSA form as it is, every register its own.
+		info.Orig = make([]ir.RegID, nr0)
+		for r := range nr0 {
+			info.Orig[r] = ir.RegID(r)
+		}
+		return info, nil
+	}
+
+	// PHI placement.
+	df := DominanceFrontiers(f, dom)
 	stamp := make([]uint32, f.NumBlocks())
 	var defBlocks, work, idf []ir.BlockID
 	var ops []ir.Operand

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ptxopt/ptxopt/core/testgen"
 	"github.com/ptxopt/ptxopt/ir"
+	"github.com/ptxopt/ptxopt/ir/ptx"
 )
 
 // interp runs f on one lane: registers start at a hash of their number
@@ -230,4 +231,60 @@ func TestSwapAndLostCopy(t *testing.T) {
 	DestroySSA(f)
 	tr1, ok1 := interp(f, nOrig, 40, 5000)
 	sameRun(t, "swap", tr0, ok0, tr1, ok1)
+}
+
+// TestBuildSSAAlreadySSA: a function whose registers each have one
+// unguarded definition, none live into the entry, is in SSA form as it
+// is: BuildSSA leaves it unchanged (no PHI, no version, no register
+// added), maps every register to itself, and marks each renamable.
+func TestBuildSSAAlreadySSA(t *testing.T) {
+	src := `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<2>;
+	ld.param.u64 %rd1, [p];
+	mov.u32 %r1, %tid.x;
+	add.s32 %r2, %r1, 1;
+	setp.lt.s32 %p1, %r2, 7;
+	@%p1 bra L1;
+	mul.lo.s32 %r3, %r2, 3;
+	st.global.u32 [%rd1], %r3;
+L1:
+	add.s32 %r4, %r2, %r1;
+	st.global.u32 [%rd1+4], %r4;
+	ret;
+}
+`
+	m, err := ptx.Parse("k.ptx", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.Funcs[0]
+	f.ComputeCFG()
+	before, nr := ptx.Format(m), f.NumRegs()
+	info, err := BuildSSA(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Phis != 0 || info.Versions != 0 || info.NewEntry || f.NumRegs() != nr {
+		t.Fatalf("BuildSSA changed an SSA function: %d PHIs, %d versions, new entry %v, %d -> %d registers", info.Phis, info.Versions, info.NewEntry, nr, f.NumRegs())
+	}
+	if after := ptx.Format(m); !slices.Equal(before, after) {
+		t.Fatalf("BuildSSA changed the code:\n%s\nbecame\n%s", before, after)
+	}
+	if len(info.Orig) != nr || len(info.Renamed) != nr {
+		t.Fatalf("Orig %d, Renamed %d entries; want %d", len(info.Orig), len(info.Renamed), nr)
+	}
+	for r := range nr {
+		if info.Orig[r] != ir.RegID(r) {
+			t.Fatalf("Orig[%d] = %d", r, info.Orig[r])
+		}
+		if !info.Renamed[r] {
+			t.Fatalf("register %d (%s) not renamable", r, f.Str(f.RegName[r]))
+		}
+	}
 }

@@ -326,6 +326,7 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		// few (one that has more grows them once)
 		refs:  take[core.RegRef](p.Scratch, 32)[:0],
 		refs2: take[core.RegRef](p.Scratch, 32)[:0],
+		defs:  take[ir.RegID](p.Scratch, 8)[:0],
 	}
 	g.dirty.all = true // every walk is full unless startDirty says otherwise
 	g.dirty.noPrefix = g.h != nil && g.h.prefixRewrite
@@ -355,6 +356,23 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	if by.early {
 		// the seeds' phase 13 iteration cap (unlimited by default)
 		rounds = int(min(int64(rounds), p.Knobs.Budget(MergeEquivalentConditionalFlowBudget)))
+	}
+	// Rounds an earlier bundle's clean run settled (Pass.roundsSettled)
+	// would end after their first, which changes nothing: they are left
+	// out (the combining walk after them still runs), unless the
+	// guarded-copy completion, which the earlier bundle lacks, has a
+	// guarded mov to read. Check mode runs them and fails the phase if
+	// they change the function.
+	settledRounds := p.roundsSettled && !(g.complPred && hasGuardedMov(f))
+	verifying := p.Config != nil && p.Config.Verify
+	if settledRounds && !verifying {
+		rounds = 0
+		if g.h != nil {
+			g.h.settledRounds.Add(1)
+		}
+		if g.localBudget > 0 && g.globalBudget > 0 && !once {
+			p.FixedPoint() // as the first round, changing nothing, would say
+		}
 	}
 	for round := 0; round < rounds; round++ {
 		if round > 0 && p.Canceled() {
@@ -406,6 +424,9 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		g.endRound()
 	}
 	g.stopDirty()
+	if settledRounds && changed {
+		panic("GeneralOptimize: rounds settled by an earlier bundle's run without change changed the function")
+	}
 	if g.combine && g.on[spFold] && !p.Canceled() {
 		// One more walk with the combining rules alone, once every other
 		// rule settled (the reuse rules read the separate forms), then
@@ -451,6 +472,18 @@ func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 		p.Count("GeneralOptimizeRuleLimit reached; first rule refused: "+ruleNames[g.cutRule], 1)
 	}
 	return changed
+}
+
+// hasGuardedMov reports whether f holds a guarded mov (in a block).
+func hasGuardedMov(f *ir.Func) bool {
+	for _, b := range f.Layout {
+		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
+			if f.Op[i] == ir.OpMov && f.Guard[i] != ir.NoOperand {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dirtyRoundsCounter names the counter of the rounds that began partial.
@@ -537,6 +570,7 @@ type genOpt struct {
 	mmType ir.Type
 
 	refs, refs2 []core.RegRef
+	defs        []ir.RegID
 	// Dirty rounds (generalopt_dirty.go).
 	dirty    dirtyState
 	duMerged int64 // merges when the def-use chains were last known current
@@ -1013,13 +1047,11 @@ func (g *genOpt) localWalk() int64 {
 					prev, prevOK = g.ent[g.loc[r].ei], true
 				}
 			}
-			g.refs = core.AppendRegRefs(f, i, g.refs[:0])
-			for _, x := range g.refs {
-				if x.Def {
-					l := &g.loc[x.Reg]
-					l.ver++
-					l.ent, l.ldef, l.last = 0, 0, g.step
-				}
+			g.defs = core.AppendRegDefs(f, i, g.defs[:0])
+			for _, r := range g.defs {
+				l := &g.loc[r]
+				l.ver++
+				l.ent, l.ldef, l.last = 0, 0, g.step
 			}
 			if f.InstrProps(i).Has(ir.POpaque) {
 				// It may write more than the operands marked as
@@ -1088,7 +1120,9 @@ func (g *genOpt) applyRules(i ir.InstrID) bool {
 // copy table knows a source for, and returns how many it rewrote.
 func (g *genOpt) substitute(i ir.InstrID) int64 {
 	f := g.f
-	if f.InstrProps(i)&noRewrite != 0 || g.localBudget <= 0 {
+	if f.InstrProps(i)&noRewrite != 0 || g.localBudget <= 0 || len(g.ent) == 0 {
+		// (No copy fact in the block so far: no register has one to
+		// substitute, and the operands need not be listed.)
 		return 0
 	}
 	n := int64(0)

@@ -53,6 +53,9 @@ type testHooks struct {
 	deadFirstPassLater, prefixSkipped              atomic.Int64
 	dirtyReuse, dirtyMerge, mergeLateBlocks        atomic.Int64
 	texLimitTraces, killSecondVisited, killSkipped atomic.Int64
+	// settledRounds counts the GeneralOptimize runs that skipped their
+	// rounds as settled (Pass.roundsSettled).
+	settledRounds atomic.Int64
 
 	// Liveness-based dead code (livedead.go): minScan, when positive,
 	// replaces the floor of the cascade's walk budget (tests lower it to

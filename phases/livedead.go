@@ -57,27 +57,22 @@ func simpleLiveDead(p *Pass) bool {
 	if p.Canceled() {
 		return false
 	}
+	// Every instruction starts on the worklist; a register whose last use
+	// goes puts its definitions back on it (def-use chains, built once:
+	// deleted instructions are skipped by their Dead mark). The chains
+	// also count the reads: a use row holds one entry per register
+	// operand read (AppendRegRefs' uses), over the placed instructions.
+	du := p.A.DefUse()
 	uses := take[int32](p.Scratch, f.NumRegs())
-	var refsBuf [32]core.RegRef
-	refs := refsBuf[:0]
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			refs = core.AppendRegRefs(f, i, refs[:0])
-			for _, x := range refs {
-				if !x.Def {
-					uses[x.Reg]++
-				}
-			}
-		}
+	for r := range min(len(uses), du.NumRegs()) {
+		uses[r] = int32(len(du.Uses(ir.RegID(r))))
 	}
 	// Return registers are read by the caller.
 	for _, r := range f.ReturnRegs(nil) {
 		uses[r]++
 	}
-	// Every instruction starts on the worklist; a register whose last use
-	// goes puts its definitions back on it (def-use chains, built once:
-	// deleted instructions are skipped by their Dead mark).
-	du := p.A.DefUse()
+	var refsBuf [32]core.RegRef
+	refs := refsBuf[:0]
 	var work []ir.InstrID
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {

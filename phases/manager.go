@@ -44,6 +44,12 @@ type Config struct {
 	// subsumers: per GeneralOptimize slot, the keys of earlier bundles
 	// whose run without change settles it too (subsumes)
 	subsumers [][]int
+	// roundSubsumers: per GeneralOptimize slot, the keys of earlier
+	// bundles (not among subsumers) whose run without change leaves its
+	// rounds nothing to do (subsumes, rounds only) where the function
+	// holds no guarded mov: it then runs only what follows them (the
+	// combining walk, in the bundle that has one; Pass.roundsSettled)
+	roundSubsumers [][]int
 	// named: the run is restricted to named phases (NamedPhases), which
 	// then run as asked, without PressureRetry's second run.
 	named bool
@@ -156,24 +162,38 @@ func (c *Config) setKeys() {
 		}
 	}
 	c.subsumers = make([][]int, len(c.fns))
+	c.roundSubsumers = make([][]int, len(c.fns))
 	for i := range c.fns {
-		for j := range i {
-			k := c.keys[j]
-			if k == c.keys[i] || slices.Contains(c.subsumers[i], k) {
-				continue
-			}
-			all := true // every earlier slot of that key settles slot i
-			for x := range i {
-				if c.keys[x] == k && !c.subsumes(x, i) {
-					all = false
-					break
-				}
-			}
-			if all {
-				c.subsumers[i] = append(c.subsumers[i], k)
+		c.subsumers[i] = c.subsumingKeys(i, false)
+		for _, k := range c.subsumingKeys(i, true) {
+			if !slices.Contains(c.subsumers[i], k) {
+				c.roundSubsumers[i] = append(c.roundSubsumers[i], k)
 			}
 		}
 	}
+}
+
+// subsumingKeys returns the keys of the earlier slots that subsume slot
+// i (subsumes, with rounds), every earlier slot of each key doing so.
+func (c *Config) subsumingKeys(i int, rounds bool) []int {
+	var keys []int
+	for j := range i {
+		k := c.keys[j]
+		if k == c.keys[i] || slices.Contains(keys, k) {
+			continue
+		}
+		all := true // every earlier slot of that key settles slot i
+		for x := range i {
+			if c.keys[x] == k && !c.subsumes(x, i, rounds) {
+				all = false
+				break
+			}
+		}
+		if all {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 // settleMarks records, per settled-skip key (Config.keys), the function
@@ -212,7 +232,13 @@ func newSettleMarks() settleMarks {
 // slots' guarded-copy completion (LateCopyPropComplPred) unless j has it,
 // nor GeneralOptimizeLate2's combining walk. Check mode runs the slots so
 // settled and fails any that changes the function.
-func (c *Config) subsumes(j, i int) bool {
+//
+// With rounds, only the fixed-point rounds of slot i's bundle are asked
+// about, not its combining walk after them, and slot i may have the
+// guarded-copy completion: the bundle then skips its rounds only where
+// the function holds no guarded mov, the one instruction that completion
+// reads (runSubPasses).
+func (c *Config) subsumes(j, i int, rounds bool) bool {
 	a, b := &pipeline[j], &pipeline[i]
 	if !slices.Contains(a.Families, "GeneralOptimize") || !slices.Contains(b.Families, "GeneralOptimize") ||
 		!samePass(c.fns[j], a.Fn) || !samePass(c.fns[i], b.Fn) ||
@@ -226,7 +252,7 @@ func (c *Config) subsumes(j, i int) bool {
 	}
 	ba, bb := bundleOf(a.Name), bundleOf(b.Name)
 	fa, fb := slotBehaviour(a.Name), slotBehaviour(b.Name)
-	if fa.early || fb.early || fb.combine || fb.late && !fa.late && c.Knobs.Bool(LateCopyPropComplPred) {
+	if fa.early || fb.early || !rounds && (fb.combine || fb.late && !fa.late && c.Knobs.Bool(LateCopyPropComplPred)) {
 		return false
 	}
 	var bufA, bufB [numSubPasses]subPass
@@ -335,6 +361,11 @@ type Pass struct {
 	// fixedPoint: the pass says running it again right away would change
 	// nothing (FixedPoint).
 	fixedPoint bool
+	// roundsSettled: an earlier GeneralOptimize bundle whose rounds do
+	// all this one's do ran without change, and nothing changed the
+	// function since (Config.roundSubsumers): the bundle's fixed-point
+	// rounds would change nothing (runSubPasses).
+	roundsSettled bool
 	// ssa is set from IntoSSA to OutOfSSA while the function is in SSA
 	// form (ssa.go).
 	ssa *ssaState
@@ -572,6 +603,13 @@ func runPipelineWith(ctx context.Context, c *Config, sc *Scratch, a *Analyses, s
 		settled := key >= 0 && settledAt.at[key] == version
 		for _, k := range c.subsumers[i] {
 			settled = settled || settledAt.clean[k] == version
+		}
+		// A bundle's rounds are settled the same way by a bundle that
+		// subsumes them (the combining walk and the guarded-copy
+		// completion left aside).
+		p.roundsSettled = false
+		for _, k := range c.roundSubsumers[i] {
+			p.roundsSettled = p.roundsSettled || !settled && settledAt.clean[k] == version
 		}
 		if settled && c.DumpW == nil && html == nil && !c.Verify {
 			stats = append(stats, PhaseStat{Name: ph.Name, Settled: true, Instrs: placed()})

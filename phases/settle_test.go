@@ -60,6 +60,88 @@ func TestSubsumedBundles(t *testing.T) {
 			t.Errorf("%s settled by %v, want %v", tc.slot, got, tc.want)
 		}
 	}
+	// The rounds alone: GeneralOptimizeLate2's (the same sub-passes as
+	// GeneralOptimize and GeneralOptimizeMid, one key) whatever
+	// LateCopyPropComplPred says, GeneralOptimizeLate's while it is on
+	// (the bundles then look for guarded movs); no other slot's.
+	for _, tc := range []struct {
+		c    *Config
+		want map[string][]string
+	}{
+		{def, map[string][]string{"GeneralOptimizeLate2": {"GeneralOptimize"}, "GeneralOptimizeLate": {"GeneralOptimize", "GeneralOptimizeMid2"}}},
+		{noCompl, map[string][]string{"GeneralOptimizeLate2": {"GeneralOptimize"}}},
+	} {
+		for i := range pipeline {
+			var got []string
+			for _, k := range tc.c.roundSubsumers[i] {
+				got = append(got, pipeline[k].Name)
+			}
+			if want := tc.want[pipeline[i].Name]; !slices.Equal(got, want) {
+				t.Errorf("%s's rounds settled by %v, want %v", pipeline[i].Name, got, want)
+			}
+		}
+	}
+}
+
+// TestSettledRoundsSkipped: GeneralOptimizeLate2 runs only its combining
+// walk, and GeneralOptimizeLate nothing, where GeneralOptimize left the
+// function unchanged and nothing changed it since (saxpy, and generated
+// kernels); the result is the one check mode gives, which runs the
+// rounds and fails the phase if they change the function.
+func TestSettledRoundsSkipped(t *testing.T) {
+	skipUnderRace(t)
+	target, _ := ParseTarget("sm_80")
+	run, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := new(testHooks)
+	run.hooks = h
+	check, err := NewConfig(MaxOpt, target, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check.Verify = true
+	var mods []*ir.Module
+	for seed := range int64(8) {
+		cfg := gen.Config{Seed: 8900 + seed, Size: 120 + int(seed%4)*80, Fold: seed%2 == 0}
+		if seed%3 == 0 {
+			cfg.Inject = gen.AllKinds
+		}
+		mods = append(mods, gen.Kernel(cfg))
+	}
+	m := saxpyModule(t)
+	mods = append(mods, m)
+	sc := NewScratch()
+	for k, m := range mods {
+		text := ptx.Format(m)
+		a, err := ptx.Parse("a.ptx", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ptx.Parse("b.ptx", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := h.settledRounds.Load()
+		for _, f := range a.Funcs {
+			if _, err := Run(context.Background(), run, sc, f, nil); err != nil {
+				t.Fatalf("kernel %d: %v", k, err)
+			}
+		}
+		for _, f := range b.Funcs {
+			if _, err := Run(context.Background(), check, sc, f, nil); err != nil {
+				t.Fatalf("kernel %d in check mode: %v", k, err)
+			}
+		}
+		if x, y := ptx.Format(a), ptx.Format(b); !slices.Equal(x, y) {
+			t.Errorf("kernel %d: the output differs from check mode's", k)
+		}
+		if k == len(mods)-1 && h.settledRounds.Load() == before {
+			t.Errorf("saxpy: no GeneralOptimize rounds skipped")
+		}
+	}
+	t.Logf("rounds skipped in %d runs", h.settledRounds.Load())
 }
 
 // TestSubsumedBundleSkipped: on generated kernels with folding work and
@@ -126,15 +208,7 @@ func TestSubsumedBundleSkipped(t *testing.T) {
 // function without loops (it computes no analysis but the loops), and
 // still splits on kernels with loops (TestSplitLiveRangesGenerated).
 func TestSplitLiveRangesLoopFree(t *testing.T) {
-	src, err := os.ReadFile("../examples/saxpy.ptx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := ptx.Parse("saxpy.ptx", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := m.Funcs[0]
+	f := saxpyModule(t).Funcs[0]
 	target, _ := ParseTarget("sm_80")
 	c, err := NewConfig(MaxOpt, target, mustKnobs(t, "SplitLiveRangesBudget=100"), nil, []string{"OriSplitLiveRanges"})
 	if err != nil {
@@ -151,4 +225,18 @@ func TestSplitLiveRangesLoopFree(t *testing.T) {
 	if a.Computed != want {
 		t.Errorf("OriSplitLiveRanges on a loop-free function computed %v, want only the loops (and the order and dominators they need): %v", a.Computed, want)
 	}
+}
+
+// saxpyModule parses examples/saxpy.ptx, the README's small kernel.
+func saxpyModule(t *testing.T) *ir.Module {
+	t.Helper()
+	src, err := os.ReadFile("../examples/saxpy.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ptx.Parse("saxpy.ptx", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
