@@ -897,6 +897,25 @@ func hasPhi(f *ir.Func) bool {
 // classPair is a pair of interfering classes (class roots).
 type classPair struct{ a, b ir.RegID }
 
+// classPairs collects pairs in chunks from the arena (takeFit), of 256
+// pairs doubling to 64K: on a huge function reuseFree gathers millions,
+// and one slice grown by append would allocate several times their size,
+// every copy garbage at OutOfSSA, the run's peak of memory.
+type classPairs struct {
+	chunks [][]classPair
+	n      int
+}
+
+func (l *classPairs) add(sc *Scratch, e classPair) {
+	k := len(l.chunks)
+	if k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
+		l.chunks = append(l.chunks, takeFit[classPair](sc, 256<<min(k, 8))[:0])
+		k++
+	}
+	l.chunks[k-1] = append(l.chunks[k-1], e)
+	l.n++
+}
+
 // reuseFree gives each class in reusable (kept apart from its preferred
 // register by Chaitin's rule or by the SIMT rule, whose pairs come in
 // extra) another register of the function's own
@@ -933,7 +952,10 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 	// Interfering (reusable class, other class) pairs; extra are the
 	// SIMT rule's (a web and the values entering its divergent join).
 	type pair = classPair
-	pairs := slices.Clone(extra)
+	var pairs classPairs
+	for _, e := range extra {
+		pairs.add(sc, e)
+	}
 	isLive := takeFit[bool](sc, nr)
 	named := takeFit[bool](sc, nr) // classes an instruction names
 	var outs []ir.RegID
@@ -975,9 +997,9 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 		if reusable[c] {
 			for _, u := range liveAll {
 				if cls[u] != c && u != src && val[u] != val[w] {
-					pairs = append(pairs, pair{c, cls[u]})
+					pairs.add(sc, pair{c, cls[u]})
 					if reusable[cls[u]] {
-						pairs = append(pairs, pair{cls[u], c}) // both choose
+						pairs.add(sc, pair{cls[u], c}) // both choose
 					}
 				}
 			}
@@ -985,7 +1007,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 		}
 		for _, u := range liveReus {
 			if cls[u] != c && u != src && val[u] != val[w] {
-				pairs = append(pairs, pair{cls[u], c})
+				pairs.add(sc, pair{cls[u], c})
 			}
 		}
 	}
@@ -1033,7 +1055,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 	}
 	for _, e := range extra {
 		if reusable[e.b] {
-			pairs = append(pairs, pair{e.b, e.a})
+			pairs.add(sc, pair{e.b, e.a})
 		}
 	}
 	if pl.now() {
@@ -1044,18 +1066,22 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 	// n log n). Their order within a class and duplicates do not matter
 	// to what reads them: a set of taken registers.
 	end := takeFit[int32](sc, nr+1)
-	for _, e := range pairs {
-		end[e.a+1]++
+	for _, ch := range pairs.chunks {
+		for _, e := range ch {
+			end[e.a+1]++
+		}
 	}
 	for c := range nr {
 		end[c+1] += end[c]
 	}
-	with := takeFit[ir.RegID](sc, len(pairs))
-	for _, e := range pairs {
-		with[end[e.a]] = e.b
-		end[e.a]++
+	with := takeFit[ir.RegID](sc, pairs.n)
+	for _, ch := range pairs.chunks {
+		for _, e := range ch {
+			with[end[e.a]] = e.b
+			end[e.a]++
+		}
 	}
-	pairs = nil
+	pairs = classPairs{}
 	// (end[c] is now where class c's run ends, the next one's start.)
 	// The register of a class as decided so far.
 	finalOf := func(c ir.RegID) ir.RegID {
