@@ -58,7 +58,7 @@ type DefUse struct {
 // needed only while the chains are built: a caller computing chains
 // again and again (an analysis cache) lends one to every computation,
 // rather than have each set of chains keep its own (on a function of a
-// million instructions, about 60 MB a set).
+// million instructions, about 30 MB a set).
 type DefUseWork struct {
 	fill    []uint32
 	refs    []RegRef
