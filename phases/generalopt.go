@@ -304,12 +304,16 @@ func runBundle(p *Pass, b *bundle) bool {
 func runSubPasses(p *Pass, subs []subPass, once bool) bool {
 	f := p.F
 	// The state lives in the worker's scratch when there is one (a
-	// bundle's state is dropped when it returns; nothing keeps it).
+	// bundle's state is dropped when it returns; nothing keeps it). It is
+	// cleared on return: its arrays are the arena's, whose chunk the
+	// driver's reset may replace by a larger one, and the old chunk (tens
+	// of MB on a huge function) must not stay reachable until the next
+	// bundle.
 	var g *genOpt
 	if p.Scratch != nil && !p.Scratch.genOptBusy {
 		g = &p.Scratch.genOptState
 		p.Scratch.genOptBusy = true
-		defer func() { p.Scratch.genOptBusy = false }()
+		defer func() { *g, p.Scratch.genOptBusy = genOpt{}, false }()
 	} else {
 		g = new(genOpt)
 	}

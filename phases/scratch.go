@@ -146,6 +146,21 @@ func take[T any](s *Scratch, n int) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(w))), n)
 }
 
+// takeFit is take when n elements fit in the chunk's free room, and a
+// plain allocation otherwise, not counted toward the chunk's next size.
+// It serves a phase that runs once, after the chunk was sized by the
+// phases that use it most (OutOfSSA's arrays per register): on a huge
+// function they would otherwise grow the chunk, at the run's peak, for
+// the phases after it, while the room the chunk has is idle.
+func takeFit[T any](s *Scratch, n int) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if words := (size*n + 7) / 8 * 2; s.top+s.top&1+words > len(s.u32) {
+		return make([]T, n)
+	}
+	return take[T](s, n)
+}
+
 // Bits borrows a cleared bit vector of nbits bits.
 func (s *Scratch) Bits(nbits int) bitvec.BitVector {
 	return bitvec.FromWords(s.U32(bitvec.WordsFor(nbits)), nbits)

@@ -228,7 +228,7 @@ type assignResult struct {
 // PHIs and the copies made self-copies are removed, and the register
 // table drops the versions nothing names any more.
 func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignResult {
-	f := p.F
+	f, sc := p.F, p.Scratch
 	var res assignResult
 	// The walks poll the run's context (per block, per class); the
 	// rewrite at the end, the only edit, runs whole or not at all.
@@ -238,7 +238,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	}
 	nr := f.NumRegs()
 	// Union-find over registers.
-	parent := make([]ir.RegID, nr)
+	parent := takeFit[ir.RegID](sc, nr)
 	for r := range parent {
 		parent[r] = ir.RegID(r)
 	}
@@ -250,7 +250,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		}
 		return r
 	}
-	pref := make([]ir.RegID, nr) // a class root's preferred register
+	pref := takeFit[ir.RegID](sc, nr) // a class root's preferred register
 	for r := range nr {
 		pref[r] = st.origOf(ir.RegID(r))
 	}
@@ -267,12 +267,12 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			})
 		}
 	}
-	cls := make([]ir.RegID, nr)
+	cls := takeFit[ir.RegID](sc, nr)
 	for r := range nr {
 		cls[r] = find(ir.RegID(r))
 	}
 	// fixed registers keep their names: .reg parameters.
-	fixed := make([]bool, nr)
+	fixed := takeFit[bool](sc, nr)
 	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
 		for _, id := range ids {
 			if r, ok := f.ParamReg(id); ok {
@@ -280,7 +280,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			}
 		}
 	}
-	apart := make([]bool, nr) // class roots kept in a register of their own
+	apart := takeFit[bool](sc, nr) // class roots kept in a register of their own
 	if coalesce == 0 {
 		// Every CSSA web and copy keeps its own register.
 		for r := st.copyFrom; r < st.copyTo; r++ {
@@ -294,10 +294,10 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// does reuseFree, per class (kind: kindVarying when one of its values
 	// is varying, else kindUniform; 0 for a class no instruction names).
 	uni := p.A.Uniformity()
-	kind := make([]uint8, nr)
-	perPref := make([]int32, nr)
-	perCls := make([]int32, nr)
-	isLive := make([]bool, nr)
+	kind := takeFit[uint8](sc, nr)
+	perPref := takeFit[int32](sc, nr)
+	perCls := takeFit[int32](sc, nr)
+	isLive := takeFit[bool](sc, nr)
 	var touched, outs []ir.RegID
 	var refs []core.RegRef
 	setLive := func(r ir.RegID, on bool) {
@@ -319,7 +319,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// source's value (chains followed), so two copies of one value
 	// never interfere (value-based interference): CSSA's copies of one
 	// value into two webs, a copy and its source.
-	val := copyValues(f, nr)
+	val := copyValues(f, sc, nr)
 	// Conflicting class pairs; which side moves is decided after the
 	// walk (a greedy vertex cover: the class in most conflicts moves).
 	type pair struct{ a, b ir.RegID }
@@ -408,7 +408,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// while that class stays there (the register is per lane): such
 	// pairs are held until the cover has decided (below).
 	var regionPairs, held []pair
-	groupVar := make([]bool, nr)
+	groupVar := takeFit[bool](sc, nr)
 	for c, k := range kind {
 		if k == kindVarying && ir.RegID(c) == cls[c] {
 			groupVar[pref[c]] = true
@@ -421,7 +421,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		// The values of side i by preferred register (a list per
 		// register through head and nxt), so each definition of side j
 		// meets only the values of its own register.
-		head := make([]int32, nr)
+		head := takeFit[int32](sc, nr)
 		for k := range head {
 			head[k] = -1
 		}
@@ -458,7 +458,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	if len(pairs) > 0 {
 		slices.SortFunc(pairs, func(x, y pair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
 		pairs = slices.Compact(pairs)
-		deg := make([]int32, nr)
+		deg := takeFit[int32](sc, nr)
 		for _, e := range pairs {
 			deg[e.a]++
 			deg[e.b]++
@@ -471,7 +471,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		}
 		slices.SortStableFunc(order, func(x, y ir.RegID) int { return cmp.Compare(deg[y], deg[x]) })
 		// Each class's edges, for the cover.
-		start := make([]int32, nr+1)
+		start := takeFit[int32](sc, nr+1)
 		for _, e := range pairs {
 			start[e.a+1]++
 			start[e.b+1]++
@@ -479,7 +479,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		for c := range nr {
 			start[c+1] += start[c]
 		}
-		adj := make([]ir.RegID, 2*len(pairs))
+		adj := takeFit[ir.RegID](sc, 2*len(pairs))
 		fill := slices.Clone(start[:nr])
 		for _, e := range pairs {
 			adj[fill[e.a]] = e.b
@@ -498,7 +498,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	if len(held) > 0 {
 		// The held pairs of registers no varying class stays in: one
 		// side moves.
-		stayVar := make([]bool, nr)
+		stayVar := takeFit[bool](sc, nr)
 		for c, k := range kind {
 			if k == kindVarying && ir.RegID(c) == cls[c] && (!apart[c] || fixed[c]) {
 				stayVar[pref[c]] = true
@@ -621,13 +621,13 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			}
 		}
 	}
-	reg := reuseFree(f, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
+	reg := reuseFree(f, sc, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
 	if reg == nil || p.Canceled() {
 		return assignResult{canceled: true}
 	}
 	// The register of each class; versions nothing maps to are dropped
 	// and the registers above nr0 renumbered densely.
-	final := make([]ir.RegID, nr)
+	final := takeFit[ir.RegID](sc, nr)
 	for r := range nr {
 		c := cls[r]
 		if apart[c] || fixed[c] {
@@ -655,7 +655,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	}
 	// Rewrite every operand (deleted instructions too, so nothing names
 	// a register past the table) through final and the compaction.
-	newID := compactRegs(f, final, st.nr0)
+	newID := compactRegs(f, sc, final, st.nr0)
 	mapOp := func(o ir.Operand) ir.Operand {
 		if o.IsReg() {
 			return o.WithIndex(uint32(newID[final[o.Reg()]]))
@@ -704,10 +704,10 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 // copyValues returns, per register, the register whose value it holds:
 // itself, or for a register with exactly one definition, an unguarded
 // mov from a register of the same type, that register's value.
-func copyValues(f *ir.Func, nr int) []ir.RegID {
-	val := make([]ir.RegID, nr)
-	defs := make([]int32, nr)
-	from := make([]ir.RegID, nr)
+func copyValues(f *ir.Func, sc *Scratch, nr int) []ir.RegID {
+	val := takeFit[ir.RegID](sc, nr)
+	defs := takeFit[int32](sc, nr)
+	from := takeFit[ir.RegID](sc, nr)
 	for r := range val {
 		val[r] = ir.RegID(r)
 		from[r] = ir.NoReg
@@ -769,13 +769,13 @@ func mapList(f *ir.Func, l uint32, fn func(ir.Operand) ir.Operand) {
 // registers at or above it that final maps something to, densely after
 // keep; the rest of the table goes. It returns the renumbering (the
 // caller rewrites the operands).
-func compactRegs(f *ir.Func, final []ir.RegID, keep int) []ir.RegID {
+func compactRegs(f *ir.Func, sc *Scratch, final []ir.RegID, keep int) []ir.RegID {
 	nr := f.NumRegs()
-	used := make([]bool, nr)
+	used := takeFit[bool](sc, nr)
 	for _, t := range final {
 		used[t] = true
 	}
-	newID := make([]ir.RegID, nr)
+	newID := takeFit[ir.RegID](sc, nr)
 	next := ir.RegID(keep)
 	for r := range nr {
 		if r < keep {
@@ -897,6 +897,25 @@ func hasPhi(f *ir.Func) bool {
 // classPair is a pair of interfering classes (class roots).
 type classPair struct{ a, b ir.RegID }
 
+// classPairs collects pairs in chunks from the arena (takeFit), of 256
+// pairs doubling to 64K: on a huge function reuseFree gathers millions,
+// and one slice grown by append would allocate several times their size,
+// every copy garbage at OutOfSSA, the run's peak of memory.
+type classPairs struct {
+	chunks [][]classPair
+	n      int
+}
+
+func (l *classPairs) add(sc *Scratch, e classPair) {
+	k := len(l.chunks)
+	if k == 0 || len(l.chunks[k-1]) == cap(l.chunks[k-1]) {
+		l.chunks = append(l.chunks, takeFit[classPair](sc, 256<<min(k, 8))[:0])
+		k++
+	}
+	l.chunks[k-1] = append(l.chunks[k-1], e)
+	l.n++
+}
+
 // reuseFree gives each class in reusable (kept apart from its preferred
 // register by Chaitin's rule or by the SIMT rule, whose pairs come in
 // extra) another register of the function's own
@@ -914,9 +933,9 @@ type classPair struct{ a, b ir.RegID }
 // left three corpus functions above their input's maximum live R, the
 // register retry unable to undo it: OutOfSSA is required). It skips at
 // most maxKindSkips such registers, then keeps a register of its own.
-func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) []ir.RegID {
+func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) []ir.RegID {
 	nr := len(cls)
-	reg := make([]ir.RegID, nr)
+	reg := takeFit[ir.RegID](sc, nr)
 	for c := range reg {
 		reg[c] = ir.NoReg
 	}
@@ -933,9 +952,12 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	// Interfering (reusable class, other class) pairs; extra are the
 	// SIMT rule's (a web and the values entering its divergent join).
 	type pair = classPair
-	pairs := slices.Clone(extra)
-	isLive := make([]bool, nr)
-	named := make([]bool, nr) // classes an instruction names
+	var pairs classPairs
+	for _, e := range extra {
+		pairs.add(sc, e)
+	}
+	isLive := takeFit[bool](sc, nr)
+	named := takeFit[bool](sc, nr) // classes an instruction names
 	var outs []ir.RegID
 	var refs []core.RegRef
 	// The live values as dense lists, all of them and those of reusable
@@ -943,8 +965,8 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	// visits only what is live (of a reusable class, for the others'),
 	// not every value that was live somewhere in the block.
 	var liveAll, liveReus []ir.RegID
-	posAll := make([]int32, nr)
-	posReus := make([]int32, nr)
+	posAll := takeFit[int32](sc, nr)
+	posReus := takeFit[int32](sc, nr)
 	drop := func(list []ir.RegID, pos []int32, r ir.RegID) []ir.RegID {
 		k, last := pos[r], list[len(list)-1]
 		list[k], pos[last] = last, k
@@ -975,9 +997,9 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		if reusable[c] {
 			for _, u := range liveAll {
 				if cls[u] != c && u != src && val[u] != val[w] {
-					pairs = append(pairs, pair{c, cls[u]})
+					pairs.add(sc, pair{c, cls[u]})
 					if reusable[cls[u]] {
-						pairs = append(pairs, pair{cls[u], c}) // both choose
+						pairs.add(sc, pair{cls[u], c}) // both choose
 					}
 				}
 			}
@@ -985,7 +1007,7 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 		}
 		for _, u := range liveReus {
 			if cls[u] != c && u != src && val[u] != val[w] {
-				pairs = append(pairs, pair{cls[u], c})
+				pairs.add(sc, pair{cls[u], c})
 			}
 		}
 	}
@@ -1033,7 +1055,7 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	}
 	for _, e := range extra {
 		if reusable[e.b] {
-			pairs = append(pairs, pair{e.b, e.a})
+			pairs.add(sc, pair{e.b, e.a})
 		}
 	}
 	if pl.now() {
@@ -1043,19 +1065,23 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	// counting sort on the class (linear, where sorting the pairs cost
 	// n log n). Their order within a class and duplicates do not matter
 	// to what reads them: a set of taken registers.
-	end := make([]int32, nr+1)
-	for _, e := range pairs {
-		end[e.a+1]++
+	end := takeFit[int32](sc, nr+1)
+	for _, ch := range pairs.chunks {
+		for _, e := range ch {
+			end[e.a+1]++
+		}
 	}
 	for c := range nr {
 		end[c+1] += end[c]
 	}
-	with := make([]ir.RegID, len(pairs))
-	for _, e := range pairs {
-		with[end[e.a]] = e.b
-		end[e.a]++
+	with := takeFit[ir.RegID](sc, pairs.n)
+	for _, ch := range pairs.chunks {
+		for _, e := range ch {
+			with[end[e.a]] = e.b
+			end[e.a]++
+		}
 	}
-	pairs = nil
+	pairs = classPairs{}
 	// (end[c] is now where class c's run ends, the next one's start.)
 	// The register of a class as decided so far.
 	finalOf := func(c ir.RegID) ir.RegID {
@@ -1071,7 +1097,7 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 	}
 	// Candidate registers per type: the function's own, not .reg
 	// parameters.
-	param := make([]bool, st.nr0)
+	param := takeFit[bool](sc, st.nr0)
 	for _, ids := range [2][]ir.SymID{f.Params, f.RetParams} {
 		for _, id := range ids {
 			if r, ok := f.ParamReg(id); ok && int(r) < len(param) {
@@ -1079,9 +1105,9 @@ func reuseFree(f *ir.Func, st *ssaState, live *core.Liveness, cls, pref []ir.Reg
 			}
 		}
 	}
-	taken := make([]bool, st.nr0)
-	inUse := make([]bool, st.nr0)    // some class ends in the register
-	regKind := make([]uint8, st.nr0) // the kinds of the classes in each register
+	taken := takeFit[bool](sc, st.nr0)
+	inUse := takeFit[bool](sc, st.nr0)    // some class ends in the register
+	regKind := takeFit[uint8](sc, st.nr0) // the kinds of the classes in each register
 	for c := range nr {
 		if named[c] && !reusable[c] {
 			if r := finalOf(ir.RegID(c)); int(r) < len(inUse) {
