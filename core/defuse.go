@@ -25,8 +25,8 @@ type Ref struct {
 // Small functions count per register during the walk and fill the rows
 // in one scatter. Large ones sort by register blocks of 1<<shift
 // consecutive registers so that every random access stays cache-sized
-// however many registers the function has (computeBlocked): a walk
-// counts per register block only, a second scatters the references into
+// however many registers the function has (computeBlocked): the walk
+// counts per register block only, the references are scattered into
 // their blocks' ranges (at most about 128 sequential streams), and each
 // block then counts, sets the row starts of and fills its own rows. Every
 // step is stable, so rows stay in layout order.
@@ -58,12 +58,13 @@ type DefUse struct {
 // needed only while the chains are built: a caller computing chains
 // again and again (an analysis cache) lends one to every computation,
 // rather than have each set of chains keep its own (on a function of a
-// million instructions, about 30 MB a set).
+// million instructions, about 60 MB a set).
 type DefUseWork struct {
 	fill    []uint32
 	refs    []RegRef
 	all     []instrRef // every reference, in layout order (small functions)
-	byBlock []blockRef // every reference by register block (large functions)
+	keep    []blockRef // every reference, in layout order (large functions)
+	byBlock []blockRef // keep sorted by register block
 	cnt     []uint32   // per register of one block: counts, then next row slots
 }
 
@@ -211,46 +212,23 @@ func ComputeDefUseWith(old *DefUse, f *ir.Func, w *DefUseWork) *DefUse {
 }
 
 // computeBlocked builds the chains of a large function (defStart and
-// useStart already sized) by register blocks of 1<<shift registers: a
-// first walk counts the references per register block only (not per
-// register, whose counters, a million of them, are as large as the
-// references); a second walk scatters every reference, with its register
-// and whether it is a definition, into its register block's range (in
-// layout order within each); then each register block in turn counts its
+// useStart already sized) by register blocks of 1<<shift registers: the
+// walk keeps every reference, with its register and whether it is a
+// definition, and counts per register block only (not per register, whose
+// counters, a million of them, are as large as the references); the
+// references are scattered into their register blocks' ranges (in layout
+// order within each); then each register block in turn counts its
 // registers' references, sets their row starts and scatters its
 // references into its rows, while its part of the row starts, its
-// references and its rows are in cache. Walking twice rather than keeping
-// every reference in layout order for the scatter spares an array as
-// large as the blocks' (12 bytes a reference: some 30 MB, working memory
-// the worker keeps, on a function of a million instructions).
+// references and its rows are in cache.
 func (d *DefUse) computeBlocked(f *ir.Func, w *DefUseWork, shift int) {
 	nr := d.nr
 	nblk := (nr + 1<<shift - 1) >> shift
 	w.fill = grow(w.fill, nblk)
 	bc := w.fill
 	refs := w.refs
-	nd, nall := 0, 0
-	for _, b := range f.Layout {
-		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			refs = AppendRegRefs(f, i, refs[:0])
-			nall += len(refs)
-			for j := range refs {
-				if refs[j].Def {
-					nd++
-				}
-				bc[refs[j].Reg>>shift]++
-			}
-		}
-	}
-	// bc[k]: where block k's references start, then (after the scatter)
-	// where they end.
-	n := uint32(0)
-	for k, c := range bc {
-		bc[k] = n
-		n += c
-	}
-	w.byBlock = resize(w.byBlock, nall)
-	byBlock := w.byBlock
+	all := w.keep[:0]
+	nd := 0
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			refs = AppendRegRefs(f, i, refs[:0])
@@ -260,18 +238,32 @@ func (d *DefUse) computeBlocked(f *ir.Func, w *DefUseWork, shift int) {
 				if x.Def {
 					r |= refDef
 				}
-				k := x.Reg >> shift
-				byBlock[bc[k]] = blockRef{i, x.Loc, r}
-				bc[k]++
+				nd += int(r >> 31)
+				bc[x.Reg>>shift]++
+				all = append(all, blockRef{i, x.Loc, r})
 			}
 		}
 	}
-	w.refs = refs
+	w.refs, w.keep = refs, all
+	// bc[k]: where block k's references start, then (after the scatter)
+	// where they end.
+	n := uint32(0)
+	for k, c := range bc {
+		bc[k] = n
+		n += c
+	}
+	w.byBlock = resize(w.byBlock, len(all))
+	byBlock := w.byBlock
+	for _, x := range all {
+		k := (x.reg &^ refDef) >> shift
+		byBlock[bc[k]] = x
+		bc[k]++
+	}
 	// The gaps: at most gapFor of all the references, a group's
 	// rounding (gapFor(0)) per group besides.
 	groups := numRows(nr) / groupRows
 	ndg := nd + int(gapFor(uint32(nd))) + int(gapFor(0))*groups
-	nug := nall - nd + int(gapFor(uint32(nall-nd))) + int(gapFor(0))*groups
+	nug := len(all) - nd + int(gapFor(uint32(len(all)-nd))) + int(gapFor(0))*groups
 	// Definitions and uses in one array, so that the fill writes either
 	// without a branch: the uses' slots are offset by the definitions'
 	// room.
