@@ -361,7 +361,7 @@ func (w *PressureWalker) has(r ir.RegID) bool {
 		if w.searched < len(o.regs)/8 {
 			w.searched++
 			x, ok := searchRegs(o.regs, r)
-			return ok && o.words[x>>5]&(1<<(x&31)) != 0
+			return ok && o.bit(x)
 		}
 		w.buildDir(o.regs)
 		w.dirSeg = w.curSeg
@@ -373,7 +373,7 @@ func (w *PressureWalker) has(r ir.RegID) bool {
 			return false
 		}
 		if e.reg1 == uint32(r)+1 {
-			return o.words[e.x>>5]&(1<<(e.x&31)) != 0
+			return o.bit(int(e.x))
 		}
 	}
 }
@@ -459,6 +459,9 @@ func (w *outWeights) count(l *Liveness, b ir.BlockID, o *OutSet) [ir.NumFiles]in
 	}
 	used := sw.used[:sw.nused]
 	for i, x := range o.words {
+		if o.words2 != nil {
+			x |= o.words2[i]
+		}
 		if x == 0 {
 			continue
 		}

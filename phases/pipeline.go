@@ -115,7 +115,13 @@ var pipeline = []Phase{
 	{Name: "OriSplitLiveRanges", Form: NeedsNonSSA, Fn: splitLiveRanges, Preserves: PreserveAll, MinOpt: 2, Impl: true,
 		Help: "live-range splitting, loop-only form of OriSplitHighPressureLiveRanges (splitlive.go): where every point at a register class's maximum lies in a loop, cheap values live through those points are computed again right before their uses in other blocks; GvnCse mostly commons them back later (the late phase is the one that lasts)"},
 	// Into pruned SSA: every phase from here to CSSA relies on it.
-	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+	// PreserveCFG (here, in CSSA and in OutOfSSA): PHIs, copies and
+	// renamed registers leave the edges as they are, and an edit that
+	// does change them (a new entry block, a split edge) rebuilds the
+	// edges, whose new version drops every analysis (Analyses.syncCFG);
+	// the phases after them would otherwise compute the block order and
+	// the dominator trees again for the same CFG.
+	{Name: "IntoSSA", Form: NeedsNonSSA, Fn: intoSSA, Preserves: PreserveCFG, Required: true, MinOpt: 1, Impl: true,
 		Help: "build pruned SSA (PHI instructions) for the mid-end"},
 	// Name the state space of generic accesses whose pointer comes from a
 	// cvta.X (addrspace.go): in SSA form, where a pointer's one definition
@@ -180,10 +186,10 @@ var pipeline = []Phase{
 		Help: "movement engine, kind 3 (an unnamed sibling in ptxas): DoTexMovement's sweep once, without the use-def clean-up and second sweep"},
 	// Conventional SSA: split PHI operands' live ranges so leaving SSA is
 	// a plain renaming (the reason ACO lowers to CSSA too).
-	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+	{Name: "CSSA", Form: NeedsSSA, Fn: cssa, Preserves: PreserveCFG, Required: true, MinOpt: 1, Impl: true,
 		Help: "convert to conventional SSA: a copy per PHI operand at the end of its predecessor and one for the result (seed 004)"},
 	// Out of SSA before the late, non-SSA phases and printing.
-	{Name: "OutOfSSA", Form: NeedsSSA, Fn: outOfSSA, Preserves: PreserveNothing, Required: true, MinOpt: 1, Impl: true,
+	{Name: "OutOfSSA", Form: NeedsSSA, Fn: outOfSSA, Preserves: PreserveCFG, Required: true, MinOpt: 1, Impl: true,
 		Help: "leave SSA: PHI webs become one register, values return to their registers where they do not interfere (SIMT-aware), copies coalesced"},
 	// ptxas's per-architecture hook before back copy propagation; a
 	// gate that does nothing unless a target overrides it.
