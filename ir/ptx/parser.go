@@ -173,15 +173,22 @@ type parser struct {
 	w         ir.Func  // work arrays reused between functions
 	ops       []ir.Operand
 	elems     []ir.Operand
-	curBlock  ir.BlockID
-	curLoc    ir.StrID
-	hasAddr   bool
-	nest      int // operand list nesting depth
-	params    []ir.SymID
-	buf       []byte
-	lim       Limits
-	opPos     []srcPos  // start of each top-level operand of the instruction
-	calls     []callRef // direct call targets to check at the end of the module
+	// immTab finds an immediate already in the function's pool, so each
+	// distinct value is stored once (a function writes the same few
+	// constants again and again: about one in eight is new in the corpus).
+	// Open addressing over pool indices; a slot is live only when its gen
+	// is immGen, so starting a function clears nothing.
+	immTab   []immSlot
+	immGen   uint32
+	curBlock ir.BlockID
+	curLoc   ir.StrID
+	hasAddr  bool
+	nest     int // operand list nesting depth
+	params   []ir.SymID
+	buf      []byte
+	lim      Limits
+	opPos    []srcPos  // start of each top-level operand of the instruction
+	calls    []callRef // direct call targets to check at the end of the module
 }
 
 // srcPos is a source position (1-based line and column).
@@ -1085,6 +1092,7 @@ func (p *parser) beginFunc() {
 	w.Guard, w.OpStart, w.OpCount, w.Block = w.Guard[:0], w.OpStart[:0], w.OpCount[:0], w.Block[:0]
 	w.Prev, w.Next, w.Loc, w.Line = w.Prev[:0], w.Next[:0], w.Loc[:0], w.Line[:0]
 	w.Operands, w.Imms, w.Addrs, w.Lists, w.ListOps = w.Operands[:0], w.Imms[:0], w.Addrs[:0], w.Lists[:0], w.ListOps[:0]
+	p.resetImms()
 	w.BlockFirst, w.BlockLast, w.BlockLabel, w.Layout = w.BlockFirst[:0], w.BlockLast[:0], w.BlockLabel[:0], w.Layout[:0]
 	w.Locals = w.Locals[:0]
 }
@@ -2166,6 +2174,63 @@ func (p *parser) addList(from int) uint32 {
 	return idx
 }
 
+// immSlot is one entry of parser.immTab: a pool index, live when gen is
+// the parser's immGen.
+type immSlot struct{ gen, idx uint32 }
+
+// resetImms empties immTab for a new function.
+func (p *parser) resetImms() {
+	p.immGen++
+	if p.immGen == 0 { // wrapped: stale slots could read as live
+		clear(p.immTab)
+		p.immGen = 1
+	}
+}
+
+func immHash(v ir.Imm) uint32 {
+	return uint32((v.Bits ^ uint64(v.Kind)<<59) * 0x9E3779B97F4A7C15 >> 32)
+}
+
+// immIndex returns the index of v in the function's immediate pool,
+// appending it when the pool does not hold it yet; false when the pool is
+// full.
+func (p *parser) immIndex(v ir.Imm) (uint32, bool) {
+	w := &p.w
+	if 2*(len(w.Imms)+1) > len(p.immTab) {
+		p.growImms()
+	}
+	mask := uint32(len(p.immTab) - 1)
+	for i := immHash(v) & mask; ; i = (i + 1) & mask {
+		e := &p.immTab[i]
+		if e.gen != p.immGen {
+			if len(w.Imms) > ir.MaxOperandIndex {
+				return 0, false
+			}
+			*e = immSlot{p.immGen, uint32(len(w.Imms))}
+			w.Imms = append(w.Imms, v)
+			return e.idx, true
+		}
+		if w.Imms[e.idx] == v {
+			return e.idx, true
+		}
+	}
+}
+
+// growImms doubles immTab, reinserting the function's pool.
+func (p *parser) growImms() {
+	n := max(64, 2*len(p.immTab))
+	p.immTab = make([]immSlot, n)
+	p.immGen = 1
+	mask := uint32(n - 1)
+	for k, v := range p.w.Imms {
+		i := immHash(v) & mask
+		for p.immTab[i].gen == p.immGen {
+			i = (i + 1) & mask
+		}
+		p.immTab[i] = immSlot{p.immGen, uint32(k)}
+	}
+}
+
 // operand parses one operand and appends it to p.ops.
 func (p *parser) operand(fl ir.OperandFlag) {
 	o := p.operandWord(fl)
@@ -2208,13 +2273,12 @@ func (p *parser) operandWord(fl ir.OperandFlag) ir.Operand {
 			fl &^= ir.FlagNeg
 		}
 		l.next()
-		w := &p.w
-		if len(w.Imms) > ir.MaxOperandIndex {
+		idx, ok := p.immIndex(imm)
+		if !ok {
 			p.fail("too many immediates")
 			return 0
 		}
-		w.Imms = append(w.Imms, imm)
-		return ir.Pack(ir.KImm, uint32(len(w.Imms)-1), fl, false)
+		return ir.Pack(ir.KImm, idx, fl, false)
 	case tPunct:
 		switch l.ch {
 		case '{', '(':
