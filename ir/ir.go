@@ -534,7 +534,11 @@ type Func struct {
 	Block    []BlockID
 	Prev     []InstrID
 	Next     []InstrID
-	Loc      []StrID // ".loc" directive text in force (0 = none)
+	// Loc is the ".loc" directive text in force (0 = none), read with
+	// InstrLoc and written with SetLoc. It is empty while every entry is
+	// 0 (a function without debug lines, most of them, holds none), and
+	// made full length by the first SetLoc of a nonzero text.
+	Loc []StrID
 	// Line is the source line of each instruction as parsed, by its
 	// parse-time ID: for the input check's error positions and dumps. Not
 	// an instruction column: instructions made later have none (SrcLine
@@ -992,6 +996,25 @@ func (f *Func) Compact() {
 	}
 }
 
+// InstrLoc returns the ".loc" text in force at instruction i, 0 when none.
+func (f *Func) InstrLoc(i InstrID) StrID {
+	if int(i) < len(f.Loc) {
+		return f.Loc[i]
+	}
+	return 0
+}
+
+// SetLoc sets the ".loc" text in force at instruction i.
+func (f *Func) SetLoc(i InstrID, loc StrID) {
+	if len(f.Loc) == 0 {
+		if loc == 0 {
+			return
+		}
+		f.Loc = make([]StrID, len(f.Op))
+	}
+	f.Loc[i] = loc
+}
+
 // SrcLine returns the source line of instruction i, 0 when it has none
 // (made after parsing, or the function was compacted).
 func (f *Func) SrcLine(i InstrID) uint32 {
@@ -1115,23 +1138,27 @@ func (f *Func) columns() [numInstrColumns]instrColumn {
 		col[Type]{&f.Type2}, col[Space]{&f.Space}, col[Mods]{&f.Mods},
 		col[Operand]{&f.Guard}, col[uint32]{&f.OpStart}, col[uint8]{&f.OpCount},
 		col[BlockID]{&f.Block}, col[InstrID]{&f.Prev}, col[InstrID]{&f.Next},
-		col[StrID]{&f.Loc}, col[bool]{&f.Dead},
+		lazyCol[StrID]{col[StrID]{&f.Loc}}, col[bool]{&f.Dead},
 		col[Prop]{&f.props},
 	}
 }
 
-// ColumnLens returns the name and length of every per-instruction column
-// (the verifier's shape check, and tests).
+// ColumnLens returns the name and length of every per-instruction column,
+// and whether it may be empty instead (a lazy column: the verifier's shape
+// check, and tests).
 func (f *Func) ColumnLens() [numInstrColumns]struct {
 	Name string
 	Len  int
+	Lazy bool
 } {
 	var out [numInstrColumns]struct {
 		Name string
 		Len  int
+		Lazy bool
 	}
 	for k, c := range f.columns() {
-		out[k].Name, out[k].Len = columnNames[k], c.length()
+		_, lazy := c.(lazyCol[StrID])
+		out[k].Name, out[k].Len, out[k].Lazy = columnNames[k], c.length(), lazy
 	}
 	return out
 }
@@ -1173,6 +1200,27 @@ func (c col[T]) gather(order []InstrID, tmp []uint32) {
 		g[k] = old[i]
 	}
 	*c.p = old[:copy(old, g)]
+}
+
+// lazyCol is a column that is empty while every entry is zero: growing
+// and gathering leave an empty one empty. Its readers go through an
+// accessor that answers zero past the end (InstrLoc).
+type lazyCol[T any] struct{ col[T] }
+
+func (c lazyCol[T]) grow() {
+	if len(*c.p) > 0 {
+		c.col.grow()
+	}
+}
+
+func (c lazyCol[T]) copyFrom(old instrColumn) {
+	*c.p = append((*old.(lazyCol[T]).p)[:0], *c.p...)
+}
+
+func (c lazyCol[T]) gather(order []InstrID, tmp []uint32) {
+	if len(*c.p) > 0 {
+		c.col.gather(order, tmp)
+	}
 }
 
 // MemBytes returns the bytes the function's arrays hold (their lengths,

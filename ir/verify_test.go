@@ -91,6 +91,10 @@ func TestVerifyCatches(t *testing.T) {
 			f.Mod.Syms[f.BlockLabel[bl["JOIN"]]].Block = bl["ELSE"]
 		}, "want a label of this block", ""},
 		{"slices", func(f *Func, _ map[string]BlockID, _ map[string]InstrID) {
+			f.Mods = f.Mods[:1]
+		}, "column Mods", ""},
+		{"lazy column made short", func(f *Func, _ map[string]BlockID, _ map[string]InstrID) {
+			f.SetLoc(0, f.Mod.Strings.Intern("1 2 3"))
 			f.Loc = f.Loc[:1]
 		}, "column Loc", ""},
 	}

@@ -747,7 +747,7 @@ func (m *mem2reg) applyEdits() {
 		} else {
 			ni := f.NewInstr(e.form, e.operands())
 			f.Guard[ni] = f.Guard[e.instr]
-			f.Loc[ni] = f.Loc[e.instr]
+			f.SetLoc(ni, f.InstrLoc(e.instr))
 			f.InsertAfter(last, ni)
 			last = ni
 		}

@@ -182,6 +182,7 @@ type parser struct {
 	immGen   uint32
 	curBlock ir.BlockID
 	curLoc   ir.StrID
+	anyLoc   bool // an instruction of the function has a .loc (f.Loc is made)
 	hasAddr  bool
 	nest     int // operand list nesting depth
 	params   []ir.SymID
@@ -1085,6 +1086,7 @@ func (p *parser) beginFunc() {
 	p.marks = p.marks[:0]
 	p.pend = p.pend[:0]
 	p.curLoc = 0
+	p.anyLoc = false
 	p.curBlock = ir.NoBlock
 	w := &p.w
 	w.RegName, w.RegType, w.RegVec = w.RegName[:0], w.RegType[:0], w.RegVec[:0]
@@ -1204,7 +1206,10 @@ func (p *parser) endFunc(body bool) {
 	f.Op, f.Mnemonic, f.Type, f.Type2, f.Space = carve(p, w.Op), carve(p, w.Mnemonic), carve(p, w.Type), carve(p, w.Type2), carve(p, w.Space)
 	f.Mods = carve(p, w.Mods)
 	f.Guard, f.OpStart, f.OpCount, f.Block = carve(p, w.Guard), carve(p, w.OpStart), carve(p, w.OpCount), carve(p, w.Block)
-	f.Prev, f.Next, f.Loc, f.Line = carve(p, w.Prev), carve(p, w.Next), carve(p, w.Loc), carve(p, w.Line)
+	f.Prev, f.Next, f.Line = carve(p, w.Prev), carve(p, w.Next), carve(p, w.Line)
+	if p.anyLoc {
+		f.Loc = carve(p, w.Loc)
+	}
 	f.Dead = carveZero[bool](p, n)
 	f.Operands, f.Imms, f.Addrs, f.Lists, f.ListOps = carve(p, w.Operands), carve(p, w.Imms), carve(p, w.Addrs), carve(p, w.Lists), carve(p, w.ListOps)
 	f.BlockFirst, f.BlockLast, f.BlockLabel, f.Layout = carve(p, w.BlockFirst), carve(p, w.BlockLast), carve(p, w.BlockLabel), carve(p, w.Layout)
@@ -2105,6 +2110,7 @@ func (p *parser) emit(op ir.Opcode, mn ir.StrID, guard ir.Operand, mi *mnInfo, l
 	}
 	w.BlockLast[b] = id
 	w.Loc = append(w.Loc, p.curLoc)
+	p.anyLoc = p.anyLoc || p.curLoc != 0
 	w.Line = append(w.Line, uint32(line))
 	if mi.endsBB {
 		p.curBlock = ir.NoBlock
