@@ -544,10 +544,12 @@ type Func struct {
 	// an instruction column: instructions made later have none (SrcLine
 	// says 0), and Compact, which renumbers, drops it.
 	Line []uint32
-	Dead []bool // removed, awaiting Compact
 	// props caches InstrProps: the opcode row refined by the fields and
 	// operands, computed when the instruction is made or its form or
-	// operands are set (RefreshProps), checked by the verifier.
+	// operands are set (RefreshProps), checked by the verifier. Its bit
+	// propDead, which no property uses, marks an instruction removed and
+	// awaiting Compact (IsDead): a column of its own would cost a byte an
+	// instruction.
 	props []Prop
 
 	Operands []Operand
@@ -748,7 +750,7 @@ func (f *Func) SetForm(i InstrID, d Form) {
 	f.Op[i], f.Mnemonic[i] = d.Op, f.Mod.Text(d)
 	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
 	f.Space[i] = memSpace(d, f.Ops(i))
-	f.props[i] = f.computeProps(i)
+	f.props[i] = f.computeProps(i) | f.props[i]&propDead
 	f.cfgValid = false // what i was or is now may be a branch
 }
 
@@ -763,7 +765,7 @@ func (f *Func) SetFormSameEdges(i InstrID, d Form) {
 	f.Op[i], f.Mnemonic[i] = d.Op, f.Mod.Text(d)
 	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
 	f.Space[i] = memSpace(d, f.Ops(i))
-	f.props[i] = f.computeProps(i)
+	f.props[i] = f.computeProps(i) | f.props[i]&propDead
 	f.touchCFG(i) // what i is now
 }
 
@@ -783,7 +785,7 @@ func (f *Func) SetOps(i InstrID, ops []Operand) {
 		f.OpCount[i] = uint8(len(ops))
 		f.Operands = append(f.Operands, ops...)
 	}
-	f.props[i] = f.computeProps(i)
+	f.props[i] = f.computeProps(i) | f.props[i]&propDead
 	f.touchCFG(i)
 }
 
@@ -794,7 +796,7 @@ func (f *Func) RefreshProps() {
 		f.props = make([]Prop, len(f.Op))
 	}
 	for i := range f.Op {
-		f.props[i] = f.computeProps(InstrID(i))
+		f.props[i] = f.computeProps(InstrID(i)) | f.props[i]&propDead
 	}
 }
 
@@ -803,8 +805,8 @@ func (f *Func) RefreshProps() {
 // nothing changed an instruction behind the setters' backs.
 func (f *Func) CheckProps() (InstrID, Prop, Prop) {
 	for i := range f.Op {
-		if want := f.computeProps(InstrID(i)); f.props[i] != want {
-			return InstrID(i), f.props[i], want
+		if want := f.computeProps(InstrID(i)); f.props[i]&^propDead != want {
+			return InstrID(i), f.props[i] &^ propDead, want
 		}
 	}
 	return NoInstr, 0, 0
@@ -891,18 +893,24 @@ func (f *Func) touchCFG(i InstrID) {
 // Remove deletes i: it is unlinked and marked dead; Compact reclaims it.
 func (f *Func) Remove(i InstrID) {
 	f.Unlink(i)
-	if !f.Dead[i] {
-		f.Dead[i] = true
+	if f.props[i]&propDead == 0 {
+		f.props[i] |= propDead
 		f.numDead++
 	}
 }
+
+// propDead is the bit of Func.props that marks a removed instruction.
+const propDead Prop = 1 << 31
+
+// IsDead reports whether instruction i was removed (it awaits Compact).
+func (f *Func) IsDead(i InstrID) bool { return f.props[i]&propDead != 0 }
 
 // NumDead returns how many instruction slots are dead (removed, awaiting
 // Compact).
 func (f *Func) NumDead() int { return f.numDead }
 
 func (f *Func) checkUnlinked(i InstrID) {
-	if f.Block[i] != NoBlock || f.Dead[i] {
+	if f.Block[i] != NoBlock || f.IsDead(i) {
 		panic(fmt.Sprintf("ir: instruction %d is already placed or dead", i))
 	}
 }
@@ -988,9 +996,8 @@ func (f *Func) Compact() {
 		}
 		f.BlockLast[b] = id
 	}
-	clear(f.Dead)
-	f.numDead = 0
-	f.Line = nil // by parse-time IDs, which no longer exist
+	f.numDead = 0 // only live instructions were gathered: no props has propDead
+	f.Line = nil  // by parse-time IDs, which no longer exist
 	if need > maxKeptGatherWords {
 		f.gatherScratch = nil // a huge function's would stay with it for good
 	}
@@ -1124,11 +1131,11 @@ func (f *Func) cloneFresh() *Func {
 // lengths through this list, so they cannot drift apart. (A test checks
 // that every per-instruction slice of Func is in it.)
 
-const numInstrColumns = 15
+const numInstrColumns = 14
 
 // columnNames names the columns in the order columns lists them.
 var columnNames = [numInstrColumns]string{"Op", "Mnemonic", "Type", "Type2", "Space", "Mods", "Guard",
-	"OpStart", "OpCount", "Block", "Prev", "Next", "Loc", "Dead", "props"}
+	"OpStart", "OpCount", "Block", "Prev", "Next", "Loc", "props"}
 
 // columns returns the columns. Each element is one pointer wide, so
 // making the interface values allocates nothing.
@@ -1138,7 +1145,7 @@ func (f *Func) columns() [numInstrColumns]instrColumn {
 		col[Type]{&f.Type2}, col[Space]{&f.Space}, col[Mods]{&f.Mods},
 		col[Operand]{&f.Guard}, col[uint32]{&f.OpStart}, col[uint8]{&f.OpCount},
 		col[BlockID]{&f.Block}, col[InstrID]{&f.Prev}, col[InstrID]{&f.Next},
-		lazyCol[StrID]{col[StrID]{&f.Loc}}, col[bool]{&f.Dead},
+		lazyCol[StrID]{col[StrID]{&f.Loc}},
 		col[Prop]{&f.props},
 	}
 }

@@ -316,7 +316,7 @@ func (v *verifier) layout() {
 			if f.Block[i] != b {
 				v.errorf(b, i, "Block says %d", int32(f.Block[i]))
 			}
-			if f.Dead[i] {
+			if f.IsDead(i) {
 				v.errorf(b, i, "dead instruction still linked")
 			}
 			prev = i

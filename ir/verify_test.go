@@ -19,7 +19,7 @@ func TestVerifyCatches(t *testing.T) {
 			f.Prev[in["setp"]] = in["ldn"]
 		}, "Prev is", "setp"},
 		{"dead linked", func(f *Func, _ map[string]BlockID, in map[string]InstrID) {
-			f.Dead[in["add"]] = true
+			f.props[in["add"]] |= propDead
 		}, "dead instruction still linked", "add"},
 		{"block field", func(f *Func, bl map[string]BlockID, in map[string]InstrID) {
 			f.Block[in["sub"]] = bl["JOIN"]

@@ -619,7 +619,7 @@ func (m *mem2reg) promote(c int32) bool {
 	// Nothing reads or writes the frame any more: its pointers go, then
 	// the variable.
 	for _, d := range m.derive {
-		if !f.Dead[d] && f.Block[d] != ir.NoBlock {
+		if !f.IsDead(d) && f.Block[d] != ir.NoBlock {
 			if r, _, ok := m.pointerDef(d); ok && m.ptr[r].cand == c {
 				f.Remove(d)
 			}

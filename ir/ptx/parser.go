@@ -1201,7 +1201,6 @@ func (p *parser) endFunc(body bool) {
 		fix(w.Operands)
 		fix(w.ListOps)
 	}
-	n := len(w.Op)
 	f.RegName, f.RegType, f.RegVec = carve(p, w.RegName), carve(p, w.RegType), carve(p, w.RegVec)
 	f.Op, f.Mnemonic, f.Type, f.Type2, f.Space = carve(p, w.Op), carve(p, w.Mnemonic), carve(p, w.Type), carve(p, w.Type2), carve(p, w.Space)
 	f.Mods = carve(p, w.Mods)
@@ -1210,7 +1209,6 @@ func (p *parser) endFunc(body bool) {
 	if p.anyLoc {
 		f.Loc = carve(p, w.Loc)
 	}
-	f.Dead = carveZero[bool](p, n)
 	f.Operands, f.Imms, f.Addrs, f.Lists, f.ListOps = carve(p, w.Operands), carve(p, w.Imms), carve(p, w.Addrs), carve(p, w.Lists), carve(p, w.ListOps)
 	f.BlockFirst, f.BlockLast, f.BlockLabel, f.Layout = carve(p, w.BlockFirst), carve(p, w.BlockLast), carve(p, w.BlockLabel), carve(p, w.Layout)
 	f.Locals = carve(p, w.Locals)
