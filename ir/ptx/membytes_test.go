@@ -24,16 +24,17 @@ func irBytesPerInstr(tb testing.TB, srcs ...[]byte) float64 {
 	return float64(bytes) / float64(instrs)
 }
 
-// The parsed corpus's IR stays within its bytes per instruction (67.5
+// The parsed corpus's IR stays within its bytes per instruction (65.5
 // when this was written: immediates stored once per function, no Loc
-// column in functions without .loc). Issue #17's goal is 64; the bound
-// is today's figure, so that a change which grows the IR fails here.
+// column in functions without .loc, one-byte opcodes, Dead a bit of
+// props). Issue #17's goal is 64; the bound is today's figure rounded
+// up, so that a change which grows the IR fails here.
 func TestIRBytesPerInstrCorpus(t *testing.T) {
 	var srcs [][]byte
 	for _, cf := range corpusFiles(t) {
 		srcs = append(srcs, cf.src)
 	}
-	const bound = 68
+	const bound = 66
 	if got := irBytesPerInstr(t, srcs...); got > bound {
 		t.Errorf("corpus: %.2f IR bytes per instruction, want at most %d", got, bound)
 	} else {
