@@ -480,7 +480,7 @@ type List struct {
 //     registers or .param variables.
 //   - Body variables (.local/.shared/.param/.const…) and the
 //     ".branchtargets"/".callprototype" tables are in Func.Locals.
-//   - Loc[i] is the interned argument text of the ".loc" in force
+//   - InstrLoc(i) is the interned argument text of the ".loc" in force
 //     ("1 23 5", or with "function_name …, inlined_at …"); the printer
 //     emits a ".loc" only when it changes.
 //   - ".pragma" inside a body is an instruction of its own, kept in place:
