@@ -361,7 +361,7 @@ func (d *DefUse) fillDirect(all []instrRef, w *DefUseWork) {
 // after it at the cost of moving the rows of their groups down to the
 // groups' gaps instead of rebuilding them.
 func (d *DefUse) DropDead(f *ir.Func, regs []ir.RegID) {
-	gone := func(i ir.InstrID) bool { return f.Dead[i] }
+	gone := func(i ir.InstrID) bool { return f.IsDead(i) }
 	dropGroups(d.defStart, d.defs, regs, gone)
 	dropGroups(d.useStart, d.uses, regs, gone)
 }

@@ -67,13 +67,13 @@ func TestRefreshGapsMatchRecompute(t *testing.T) {
 			}
 			for range min(round, 1) * 5 {
 				i := instrs[rng.IntN(len(instrs))]
-				if !f.Dead[i] && f.Op[i] != ir.OpRet {
+				if !f.IsDead(i) && f.Op[i] != ir.OpRet {
 					note(i)
 					f.Remove(i)
 				}
 			}
 			for i, e := range edited {
-				if e && !f.Dead[i] && f.Block[i] != ir.NoBlock {
+				if e && !f.IsDead(ir.InstrID(i)) && f.Block[i] != ir.NoBlock {
 					live = append(live, ir.InstrID(i))
 					for _, x := range AppendRegRefs(f, ir.InstrID(i), nil) {
 						regs = append(regs, x.Reg)

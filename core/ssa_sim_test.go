@@ -39,7 +39,7 @@ func TestSSARoundTripInSimulator(t *testing.T) {
 			t.Fatalf("seed %d: IR invalid after SSA destruction: %v", seed, errs[0])
 		}
 		for i := range after.NumInstrs() {
-			if !after.Dead[i] && after.Block[i] != ir.NoBlock && after.Op[i] == ir.OpPhi {
+			if !after.IsDead(ir.InstrID(i)) && after.Block[i] != ir.NoBlock && after.Op[i] == ir.OpPhi {
 				t.Fatalf("seed %d: a PHI survived DestroySSA", seed)
 			}
 		}

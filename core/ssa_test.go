@@ -179,7 +179,7 @@ func TestSSARoundTrip(t *testing.T) {
 		sameRun(t, "after BuildSSA", tr0, ok0, tr1, ok1)
 		DestroySSA(f)
 		for i := range f.NumInstrs() {
-			if !f.Dead[i] && IsPhi(f, ir.InstrID(i)) && f.Block[i] != ir.NoBlock {
+			if !f.IsDead(ir.InstrID(i)) && IsPhi(f, ir.InstrID(i)) && f.Block[i] != ir.NoBlock {
 				t.Fatalf("phi left")
 			}
 		}

@@ -91,3 +91,57 @@ func TestCompactAndCloneInto(t *testing.T) {
 		t.Fatalf("source changed:\n%s", got)
 	}
 }
+
+// Loc is a lazy column: a function without .loc holds none, growing and
+// compacting keep it empty, the first nonzero SetLoc makes it full length,
+// and from then on NewInstr, Clone, CloneInto and Compact carry it.
+func TestLocColumnLazy(t *testing.T) {
+	f, _, in := diamond(t)
+	if len(f.Loc) != 0 {
+		t.Fatalf("a function without .loc holds %d Loc entries", len(f.Loc))
+	}
+	f.SetLoc(in["add"], 0)
+	x := f.NewInstrText("mov.u32", f.Ops(in["add"])[:2])
+	f.InsertAfter(in["add"], x)
+	f.Compact()
+	if len(f.Loc) != 0 || f.InstrLoc(0) != 0 {
+		t.Fatalf("Loc made without a nonzero .loc: %d entries", len(f.Loc))
+	}
+	loc := f.Mod.Strings.Intern("1 7 3")
+	sub := InstrID(0)
+	for i := range InstrID(f.NumInstrs()) {
+		if f.Op[i] == OpSub {
+			sub = i
+		}
+	}
+	f.SetLoc(sub, loc)
+	if len(f.Loc) != f.NumInstrs() || f.InstrLoc(sub) != loc {
+		t.Fatalf("SetLoc: %d entries for %d instructions, loc %d", len(f.Loc), f.NumInstrs(), f.InstrLoc(sub))
+	}
+	y := f.NewInstrText("mov.u32", f.Ops(sub)[:2])
+	f.InsertBefore(sub, y)
+	if len(f.Loc) != f.NumInstrs() || f.InstrLoc(y) != 0 {
+		t.Fatalf("NewInstr after SetLoc: %d entries for %d instructions", len(f.Loc), f.NumInstrs())
+	}
+	for _, g := range []*Func{f.Clone(), f.CloneInto(&Func{})} {
+		g.Compact()
+		if len(g.Loc) != g.NumInstrs() {
+			t.Fatalf("after Compact %d Loc entries for %d instructions", len(g.Loc), g.NumInstrs())
+		}
+		n := 0
+		for i := range InstrID(g.NumInstrs()) {
+			if g.InstrLoc(i) == loc {
+				if g.Op[i] != OpSub {
+					t.Fatalf("loc moved to %s", g.FormatInstr(i))
+				}
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d instructions carry the loc, want 1", n)
+		}
+		if errs := VerifyWith(g, VerifyOptions{Forms: true}); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+	}
+}

@@ -229,15 +229,15 @@ func (d *dumper) instr(i InstrID) {
 	d.b = strconv.AppendInt(d.b, int64(i), 10)
 	d.b = append(d.b, "  "...)
 	d.b = AppendInstr(d.b, f, i, d.namer(), StyleDump)
-	if f.SrcLine(i) != 0 || f.Loc[i] != 0 {
+	if f.SrcLine(i) != 0 || f.InstrLoc(i) != 0 {
 		d.b = append(d.b, "    ;"...)
 		if f.SrcLine(i) != 0 {
 			d.b = append(d.b, " line "...)
 			d.b = strconv.AppendUint(d.b, uint64(f.SrcLine(i)), 10)
 		}
-		if f.Loc[i] != 0 {
+		if f.InstrLoc(i) != 0 {
 			d.b = append(d.b, " loc "...)
-			d.b = strconv.AppendQuote(d.b, d.str(f.Loc[i]))
+			d.b = strconv.AppendQuote(d.b, d.str(f.InstrLoc(i)))
 		}
 	}
 	d.flush()

@@ -480,7 +480,7 @@ type List struct {
 //     registers or .param variables.
 //   - Body variables (.local/.shared/.param/.const…) and the
 //     ".branchtargets"/".callprototype" tables are in Func.Locals.
-//   - Loc[i] is the interned argument text of the ".loc" in force
+//   - InstrLoc(i) is the interned argument text of the ".loc" in force
 //     ("1 23 5", or with "function_name …, inlined_at …"); the printer
 //     emits a ".loc" only when it changes.
 //   - ".pragma" inside a body is an instruction of its own, kept in place:
@@ -534,16 +534,22 @@ type Func struct {
 	Block    []BlockID
 	Prev     []InstrID
 	Next     []InstrID
-	Loc      []StrID // ".loc" directive text in force (0 = none)
+	// Loc is the ".loc" directive text in force (0 = none), read with
+	// InstrLoc and written with SetLoc. It is empty while every entry is
+	// 0 (a function without debug lines, most of them, holds none), and
+	// made full length by the first SetLoc of a nonzero text.
+	Loc []StrID
 	// Line is the source line of each instruction as parsed, by its
 	// parse-time ID: for the input check's error positions and dumps. Not
 	// an instruction column: instructions made later have none (SrcLine
 	// says 0), and Compact, which renumbers, drops it.
 	Line []uint32
-	Dead []bool // removed, awaiting Compact
 	// props caches InstrProps: the opcode row refined by the fields and
 	// operands, computed when the instruction is made or its form or
-	// operands are set (RefreshProps), checked by the verifier.
+	// operands are set (RefreshProps), checked by the verifier. Its bit
+	// propDead, which no property uses, marks an instruction removed and
+	// awaiting Compact (IsDead): a column of its own would cost a byte an
+	// instruction.
 	props []Prop
 
 	Operands []Operand
@@ -744,7 +750,7 @@ func (f *Func) SetForm(i InstrID, d Form) {
 	f.Op[i], f.Mnemonic[i] = d.Op, f.Mod.Text(d)
 	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
 	f.Space[i] = memSpace(d, f.Ops(i))
-	f.props[i] = f.computeProps(i)
+	f.props[i] = f.computeProps(i) | f.props[i]&propDead
 	f.cfgValid = false // what i was or is now may be a branch
 }
 
@@ -759,7 +765,7 @@ func (f *Func) SetFormSameEdges(i InstrID, d Form) {
 	f.Op[i], f.Mnemonic[i] = d.Op, f.Mod.Text(d)
 	f.Type[i], f.Type2[i], f.Mods[i] = d.Type, d.Type2, d.Mods
 	f.Space[i] = memSpace(d, f.Ops(i))
-	f.props[i] = f.computeProps(i)
+	f.props[i] = f.computeProps(i) | f.props[i]&propDead
 	f.touchCFG(i) // what i is now
 }
 
@@ -779,7 +785,7 @@ func (f *Func) SetOps(i InstrID, ops []Operand) {
 		f.OpCount[i] = uint8(len(ops))
 		f.Operands = append(f.Operands, ops...)
 	}
-	f.props[i] = f.computeProps(i)
+	f.props[i] = f.computeProps(i) | f.props[i]&propDead
 	f.touchCFG(i)
 }
 
@@ -790,7 +796,7 @@ func (f *Func) RefreshProps() {
 		f.props = make([]Prop, len(f.Op))
 	}
 	for i := range f.Op {
-		f.props[i] = f.computeProps(InstrID(i))
+		f.props[i] = f.computeProps(InstrID(i)) | f.props[i]&propDead
 	}
 }
 
@@ -799,8 +805,8 @@ func (f *Func) RefreshProps() {
 // nothing changed an instruction behind the setters' backs.
 func (f *Func) CheckProps() (InstrID, Prop, Prop) {
 	for i := range f.Op {
-		if want := f.computeProps(InstrID(i)); f.props[i] != want {
-			return InstrID(i), f.props[i], want
+		if want := f.computeProps(InstrID(i)); f.props[i]&^propDead != want {
+			return InstrID(i), f.props[i] &^ propDead, want
 		}
 	}
 	return NoInstr, 0, 0
@@ -887,18 +893,24 @@ func (f *Func) touchCFG(i InstrID) {
 // Remove deletes i: it is unlinked and marked dead; Compact reclaims it.
 func (f *Func) Remove(i InstrID) {
 	f.Unlink(i)
-	if !f.Dead[i] {
-		f.Dead[i] = true
+	if f.props[i]&propDead == 0 {
+		f.props[i] |= propDead
 		f.numDead++
 	}
 }
+
+// propDead is the bit of Func.props that marks a removed instruction.
+const propDead Prop = 1 << 31
+
+// IsDead reports whether instruction i was removed (it awaits Compact).
+func (f *Func) IsDead(i InstrID) bool { return f.props[i]&propDead != 0 }
 
 // NumDead returns how many instruction slots are dead (removed, awaiting
 // Compact).
 func (f *Func) NumDead() int { return f.numDead }
 
 func (f *Func) checkUnlinked(i InstrID) {
-	if f.Block[i] != NoBlock || f.Dead[i] {
+	if f.Block[i] != NoBlock || f.IsDead(i) {
 		panic(fmt.Sprintf("ir: instruction %d is already placed or dead", i))
 	}
 }
@@ -984,12 +996,30 @@ func (f *Func) Compact() {
 		}
 		f.BlockLast[b] = id
 	}
-	clear(f.Dead)
-	f.numDead = 0
-	f.Line = nil // by parse-time IDs, which no longer exist
+	f.numDead = 0 // only live instructions were gathered: no props has propDead
+	f.Line = nil  // by parse-time IDs, which no longer exist
 	if need > maxKeptGatherWords {
 		f.gatherScratch = nil // a huge function's would stay with it for good
 	}
+}
+
+// InstrLoc returns the ".loc" text in force at instruction i, 0 when none.
+func (f *Func) InstrLoc(i InstrID) StrID {
+	if int(i) < len(f.Loc) {
+		return f.Loc[i]
+	}
+	return 0
+}
+
+// SetLoc sets the ".loc" text in force at instruction i.
+func (f *Func) SetLoc(i InstrID, loc StrID) {
+	if len(f.Loc) == 0 {
+		if loc == 0 {
+			return
+		}
+		f.Loc = make([]StrID, len(f.Op))
+	}
+	f.Loc[i] = loc
 }
 
 // SrcLine returns the source line of instruction i, 0 when it has none
@@ -1101,11 +1131,11 @@ func (f *Func) cloneFresh() *Func {
 // lengths through this list, so they cannot drift apart. (A test checks
 // that every per-instruction slice of Func is in it.)
 
-const numInstrColumns = 15
+const numInstrColumns = 14
 
 // columnNames names the columns in the order columns lists them.
 var columnNames = [numInstrColumns]string{"Op", "Mnemonic", "Type", "Type2", "Space", "Mods", "Guard",
-	"OpStart", "OpCount", "Block", "Prev", "Next", "Loc", "Dead", "props"}
+	"OpStart", "OpCount", "Block", "Prev", "Next", "Loc", "props"}
 
 // columns returns the columns. Each element is one pointer wide, so
 // making the interface values allocates nothing.
@@ -1115,23 +1145,27 @@ func (f *Func) columns() [numInstrColumns]instrColumn {
 		col[Type]{&f.Type2}, col[Space]{&f.Space}, col[Mods]{&f.Mods},
 		col[Operand]{&f.Guard}, col[uint32]{&f.OpStart}, col[uint8]{&f.OpCount},
 		col[BlockID]{&f.Block}, col[InstrID]{&f.Prev}, col[InstrID]{&f.Next},
-		col[StrID]{&f.Loc}, col[bool]{&f.Dead},
+		lazyCol[StrID]{col[StrID]{&f.Loc}},
 		col[Prop]{&f.props},
 	}
 }
 
-// ColumnLens returns the name and length of every per-instruction column
-// (the verifier's shape check, and tests).
+// ColumnLens returns the name and length of every per-instruction column,
+// and whether it may be empty instead (a lazy column: the verifier's shape
+// check, and tests).
 func (f *Func) ColumnLens() [numInstrColumns]struct {
 	Name string
 	Len  int
+	Lazy bool
 } {
 	var out [numInstrColumns]struct {
 		Name string
 		Len  int
+		Lazy bool
 	}
 	for k, c := range f.columns() {
-		out[k].Name, out[k].Len = columnNames[k], c.length()
+		_, lazy := c.(lazyCol[StrID])
+		out[k].Name, out[k].Len, out[k].Lazy = columnNames[k], c.length(), lazy
 	}
 	return out
 }
@@ -1173,6 +1207,27 @@ func (c col[T]) gather(order []InstrID, tmp []uint32) {
 		g[k] = old[i]
 	}
 	*c.p = old[:copy(old, g)]
+}
+
+// lazyCol is a column that is empty while every entry is zero: growing
+// and gathering leave an empty one empty. Its readers go through an
+// accessor that answers zero past the end (InstrLoc).
+type lazyCol[T any] struct{ col[T] }
+
+func (c lazyCol[T]) grow() {
+	if len(*c.p) > 0 {
+		c.col.grow()
+	}
+}
+
+func (c lazyCol[T]) copyFrom(old instrColumn) {
+	*c.p = append((*old.(lazyCol[T]).p)[:0], *c.p...)
+}
+
+func (c lazyCol[T]) gather(order []InstrID, tmp []uint32) {
+	if len(*c.p) > 0 {
+		c.col.gather(order, tmp)
+	}
 }
 
 // MemBytes returns the bytes the function's arrays hold (their lengths,

@@ -115,7 +115,7 @@ func TestColumnsListed(t *testing.T) {
 	g := f.Clone()
 	g.Compact()
 	for _, c := range g.ColumnLens() {
-		if c.Len != g.NumInstrs() {
+		if c.Len != g.NumInstrs() && !(c.Lazy && c.Len == 0) {
 			t.Errorf("after Clone+Compact, column %s has %d entries for %d instructions", c.Name, c.Len, g.NumInstrs())
 		}
 	}

@@ -7,7 +7,10 @@ import "strings"
 // fields. OpUnknown stands for any instruction the table does not know:
 // it is parsed generically, kept as an opaque instruction with
 // conservative properties, and printed back as written.
-type Opcode uint16
+//
+// One byte: the Op column is read by every pass, and the table has fewer
+// than 256 rows (past that, numOpcodes overflows and the build stops).
+type Opcode uint8
 
 // Prop is a set of opcode properties. Passes ask these, never names.
 type Prop uint32
@@ -151,7 +154,7 @@ func volatileSpecial(name string) bool {
 //   - wmma.load/.store/.mma, cp.async waits and commits, mbarrier
 //     .pending_count, tensormap.replace, clusterlaunchcontrol.query_cancel,
 //     st.async and red.async get their own effects.
-func (f *Func) InstrProps(i InstrID) Prop { return f.props[i] }
+func (f *Func) InstrProps(i InstrID) Prop { return f.props[i] &^ propDead }
 
 // computeProps derives InstrProps from the fields: no text is read.
 func (f *Func) computeProps(i InstrID) Prop {

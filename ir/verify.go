@@ -160,7 +160,7 @@ func (v *verifier) shapes() bool {
 	f := v.f
 	n := len(f.Op)
 	for _, c := range f.ColumnLens() {
-		if c.Len != n {
+		if c.Len != n && !(c.Lazy && c.Len == 0) {
 			v.errorf(NoBlock, NoInstr, "instruction column %s has %d entries, Op has %d", c.Name, c.Len, n)
 		}
 	}
@@ -316,7 +316,7 @@ func (v *verifier) layout() {
 			if f.Block[i] != b {
 				v.errorf(b, i, "Block says %d", int32(f.Block[i]))
 			}
-			if f.Dead[i] {
+			if f.IsDead(i) {
 				v.errorf(b, i, "dead instruction still linked")
 			}
 			prev = i

@@ -19,7 +19,7 @@ func TestVerifyCatches(t *testing.T) {
 			f.Prev[in["setp"]] = in["ldn"]
 		}, "Prev is", "setp"},
 		{"dead linked", func(f *Func, _ map[string]BlockID, in map[string]InstrID) {
-			f.Dead[in["add"]] = true
+			f.props[in["add"]] |= propDead
 		}, "dead instruction still linked", "add"},
 		{"block field", func(f *Func, bl map[string]BlockID, in map[string]InstrID) {
 			f.Block[in["sub"]] = bl["JOIN"]
@@ -91,6 +91,10 @@ func TestVerifyCatches(t *testing.T) {
 			f.Mod.Syms[f.BlockLabel[bl["JOIN"]]].Block = bl["ELSE"]
 		}, "want a label of this block", ""},
 		{"slices", func(f *Func, _ map[string]BlockID, _ map[string]InstrID) {
+			f.Mods = f.Mods[:1]
+		}, "column Mods", ""},
+		{"lazy column made short", func(f *Func, _ map[string]BlockID, _ map[string]InstrID) {
+			f.SetLoc(0, f.Mod.Strings.Intern("1 2 3"))
 			f.Loc = f.Loc[:1]
 		}, "column Loc", ""},
 	}

@@ -96,7 +96,7 @@ func inferAddressSpaces(p *Pass) bool {
 		}
 	}
 	for _, r := range ptrs {
-		if d := s.def[r]; f.Op[d] == ir.OpCvta && !f.Dead[d] {
+		if d := s.def[r]; f.Op[d] == ir.OpCvta && !f.IsDead(d) {
 			s.rewriteUses(r, f.Ops(d)[1].Reg(), s.space[r])
 		}
 	}

@@ -146,7 +146,7 @@ func fingerprint(f *ir.Func) uint64 {
 		w(uint64(b) | uint64(f.BlockLabel[b])<<32)
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
 			w(uint64(f.Op[i]) | uint64(f.Mnemonic[i])<<16 | uint64(f.Type[i])<<48 | uint64(f.Type2[i])<<56)
-			w(uint64(f.Space[i]) | uint64(f.Loc[i])<<8)
+			w(uint64(f.Space[i]) | uint64(f.InstrLoc(i))<<8)
 			w(uint64(f.Mods[i]))
 			operand(f.Guard[i])
 			ops := f.Ops(i)

@@ -57,7 +57,7 @@ func removeDeadPhis(p *Pass) int {
 	for _, i := range phis {
 		r := f.Ops(i)[0].Reg()
 		for _, u := range du.Uses(r) {
-			if !f.Dead[u.Instr] && f.Op[u.Instr] != ir.OpPhi {
+			if !f.IsDead(u.Instr) && f.Op[u.Instr] != ir.OpPhi {
 				markUsed(r)
 				break
 			}
@@ -68,7 +68,7 @@ func removeDeadPhis(p *Pass) int {
 		r := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, d := range du.Defs(r) {
-			if i := d.Instr; !f.Dead[i] && f.Op[i] == ir.OpPhi {
+			if i := d.Instr; !f.IsDead(i) && f.Op[i] == ir.OpPhi {
 				core.PhiIncoming(f, i, func(_ int, v ir.Operand, _ ir.BlockID) {
 					if v.IsReg() {
 						markUsed(v.Reg())

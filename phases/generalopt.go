@@ -1102,7 +1102,7 @@ func (g *genOpt) applyRules(i ir.InstrID) bool {
 	}
 	if g.combining {
 		// the last bundle's final walk: the combining rules alone
-		return g.rulesCombine(i) && f.Dead[i]
+		return g.rulesCombine(i) && f.IsDead(i)
 	}
 	for range 4 {
 		fired := g.on[spFold] && g.rulesFold(i)
@@ -1113,7 +1113,7 @@ func (g *genOpt) applyRules(i ir.InstrID) bool {
 		if !fired {
 			return false
 		}
-		if f.Dead[i] {
+		if f.IsDead(i) {
 			return true
 		}
 	}
@@ -1396,7 +1396,7 @@ func (g *genOpt) copyPropReg(d ir.RegID, ux *unpackIndex) int64 {
 			break
 		}
 		i := u.Instr
-		if f.Dead[i] || f.Block[i] == ir.NoBlock || !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock || !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 {
 			continue
 		}
 		o := core.OperandAt(f, i, u.Loc)
@@ -1452,7 +1452,7 @@ func (g *genOpt) allUsesRewritable(c ir.InstrID, d ir.RegID) bool {
 	}
 	for _, u := range uses {
 		i := u.Instr
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 			continue
 		}
 		if !g.before(c, i) || f.InstrProps(i)&noRewrite != 0 || (g.noAddr && g.inAddr(i, u.Loc)) {

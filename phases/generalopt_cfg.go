@@ -85,7 +85,7 @@ func (g *genOpt) cfgSettled() bool {
 			blk = d.curBlk
 		}
 		for j, i := range l {
-			if !f.Dead[i] {
+			if !f.IsDead(i) {
 				continue // rewritten in place: a branch stays one, with its guard and target
 			}
 			if b := blk[j]; b == ir.NoBlock || f.BlockFirst[b] == f.BlockLast[b] {
@@ -133,7 +133,7 @@ func (g *genOpt) cfgCleanupAll() int64 {
 			continue
 		}
 		for range 4 {
-			if f.Dead[i] || !g.rulesCfg(i) {
+			if f.IsDead(i) || !g.rulesCfg(i) {
 				break
 			}
 		}

@@ -155,7 +155,7 @@ func (g *genOpt) candidatePasses(uses []int32, place func(ir.InstrID) uint64, pa
 	f := g.f
 	l := &g.deadLog
 	b := l.b
-	live := func(i ir.InstrID) bool { return !f.Dead[i] && f.Block[i] != ir.NoBlock }
+	live := func(i ir.InstrID) bool { return !f.IsDead(i) && f.Block[i] != ir.NoBlock }
 	n := int64(0)
 	for range passes {
 		l.hgen++
@@ -256,7 +256,7 @@ func (g *genOpt) firstPassThenCandidates(uses []int32) (int64, bool) {
 	l.b = &g.sc.genOpt.dead
 	b := l.b
 	place := g.deadPlaces()
-	live := func(i ir.InstrID) bool { return !f.Dead[i] && f.Block[i] != ir.NoBlock }
+	live := func(i ir.InstrID) bool { return !f.IsDead(i) && f.Block[i] != ir.NoBlock }
 	b.next = b.next[:0]
 	m := g.deadPass(uses, func(i ir.InstrID, refs []core.RegRef) {
 		pi := place(i)
@@ -298,7 +298,7 @@ func replayReads(f *ir.Func, uses []int32, before []ir.RegID, logged []ir.InstrI
 		uses[r]--
 	}
 	for _, i := range logged {
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 			continue
 		}
 		refs = core.AppendRegRefs(f, i, refs[:0])

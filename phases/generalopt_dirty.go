@@ -154,7 +154,7 @@ type seedReg struct {
 	r   ir.RegID
 	def bool
 	blk ir.BlockID
-	i   ir.InstrID // the edited instruction (deleted when f.Dead[i])
+	i   ir.InstrID // the edited instruction (deleted when f.IsDead(i))
 }
 
 // genOptBufs are a bundle run's growable lists, kept in the worker's
@@ -304,7 +304,7 @@ func (g *genOpt) beginRound(round int) {
 	for k, b := range d.prevBlk {
 		if b != ir.NoBlock {
 			d.blkEpoch[b] = d.epoch
-			if i := d.prev[k]; f.Dead[i] || f.Block[i] == ir.NoBlock {
+			if i := d.prev[k]; f.IsDead(i) || f.Block[i] == ir.NoBlock {
 				d.blkWhole[b] = d.epoch // a removal: no place to start from
 			}
 		}
@@ -360,7 +360,7 @@ func (d *dirtyState) opaqueEdited(f *ir.Func) bool {
 	}
 	for _, l := range [2][]ir.InstrID{d.prev, d.cur} {
 		for _, i := range l {
-			if !f.Dead[i] && f.InstrProps(i).Has(ir.POpaque) {
+			if !f.IsDead(i) && f.InstrProps(i).Has(ir.POpaque) {
 				return true
 			}
 		}
@@ -406,7 +406,7 @@ func (g *genOpt) followAll() {
 		g.followInstr(i)
 	}
 	for _, x := range d.prevSeed {
-		g.followSeed(x.r, x.def, x.blk, g.f.Dead[x.i])
+		g.followSeed(x.r, x.def, x.blk, g.f.IsDead(x.i))
 	}
 	g.flush()
 }
@@ -429,7 +429,7 @@ func (g *genOpt) flush() {
 	}
 	for ; d.seeded < len(d.curSeed); d.seeded++ {
 		x := d.curSeed[d.seeded]
-		g.followSeed(x.r, x.def, x.blk, g.f.Dead[x.i])
+		g.followSeed(x.r, x.def, x.blk, g.f.IsDead(x.i))
 	}
 }
 
@@ -437,7 +437,7 @@ func (g *genOpt) flush() {
 func (g *genOpt) followInstr(i ir.InstrID) {
 	d := &g.dirty
 	f := g.f
-	if d.all || f.Dead[i] || f.Block[i] == ir.NoBlock {
+	if d.all || f.IsDead(i) || f.Block[i] == ir.NoBlock {
 		return
 	}
 	d.blkEpoch[f.Block[i]] = d.epoch
@@ -498,7 +498,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID, removed bool) 
 			return
 		}
 		for _, ref := range defs {
-			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+			if x := ref.Instr; !f.IsDead(x) && f.Block[x] != ir.NoBlock {
 				d.blkEpoch[f.Block[x]] = d.epoch
 				d.instrEpoch[x] = d.epoch
 			}
@@ -521,7 +521,7 @@ func (g *genOpt) followSeed(r ir.RegID, def bool, blk ir.BlockID, removed bool) 
 	}
 	for _, ref := range uses {
 		x := ref.Instr
-		if f.Dead[x] || f.Block[x] == ir.NoBlock || f.Op[x] != ir.OpAdd {
+		if f.IsDead(x) || f.Block[x] == ir.NoBlock || f.Op[x] != ir.OpAdd {
 			continue
 		}
 		d.urefs = core.AppendRegRefs(f, x, d.urefs[:0])
@@ -570,7 +570,7 @@ func (g *genOpt) markMergeUses(nUse []int32) {
 			return
 		}
 		for _, ref := range uses {
-			if x := ref.Instr; !f.Dead[x] && f.Block[x] != ir.NoBlock {
+			if x := ref.Instr; !f.IsDead(x) && f.Block[x] != ir.NoBlock {
 				d.blkEpoch[f.Block[x]] = d.epoch
 				d.instrEpoch[x] = d.epoch
 			}
@@ -640,7 +640,7 @@ func (g *genOpt) followReg(r ir.RegID, depth int8, removed bool) {
 			}
 			for _, ref := range rows {
 				x := ref.Instr
-				if f.Dead[x] || f.Block[x] == ir.NoBlock {
+				if f.IsDead(x) || f.Block[x] == ir.NoBlock {
 					continue
 				}
 				d.blkEpoch[f.Block[x]] = d.epoch

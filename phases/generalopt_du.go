@@ -125,7 +125,7 @@ func (g *genOpt) duRefresh() bool {
 	b := l.b
 	b.live = b.live[:0]
 	for _, i := range b.instrs {
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 			continue
 		}
 		b.live = append(b.live, i)
@@ -238,7 +238,7 @@ func (g *genOpt) duDefsHold() bool {
 	}
 	b := g.duLog.b
 	for _, i := range b.instrs {
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 			continue
 		}
 		b.refs = core.AppendRegRefs(f, i, b.refs[:0])

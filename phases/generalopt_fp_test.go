@@ -238,7 +238,7 @@ func (fm *fpForm) compile() error {
 		f := mod.Funcs[0]
 		found := false
 		for i := range ir.InstrID(len(f.Op)) {
-			if f.Dead[i] {
+			if f.IsDead(i) {
 				continue
 			}
 			if f.Op[i].String() == fm.op {

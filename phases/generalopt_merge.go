@@ -248,7 +248,7 @@ func (m *merger) checkCounts() {
 // plain register result, a guard that is a plain predicate register.
 func (m *merger) node(x ir.InstrID) bool {
 	f := m.g.f
-	if f.Dead[x] || f.InstrProps(x)&(ir.PReadsMem|ir.PSideEffect|ir.PBranch|noRewrite) != 0 || !f.InstrProps(x).Has(ir.PPure) {
+	if f.IsDead(x) || f.InstrProps(x)&(ir.PReadsMem|ir.PSideEffect|ir.PBranch|noRewrite) != 0 || !f.InstrProps(x).Has(ir.PPure) {
 		return false
 	}
 	ops := f.Ops(x)

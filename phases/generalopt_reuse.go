@@ -93,7 +93,7 @@ func (g *genOpt) findReuse(i ir.InstrID, x val) bool {
 			break
 		}
 		e := u.Instr
-		if e == i || f.Dead[e] || f.Block[e] == ir.NoBlock || f.Guard[e] != ir.NoOperand ||
+		if e == i || f.IsDead(e) || f.Block[e] == ir.NoBlock || f.Guard[e] != ir.NoOperand ||
 			f.Op[e] != f.Op[i] || f.Type[e] != t || f.Type2[e] != f.Type2[i] || f.Mods[e] != f.Mods[i] || f.OpCount[e] != f.OpCount[i] {
 			continue
 		}

@@ -153,7 +153,7 @@ func (x *unpackIndex) readOnlyByUnpacks(g *genOpt, s ir.RegID) bool {
 	ok := true
 	for _, u := range g.du.Uses(s) {
 		i := u.Instr
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 			continue
 		}
 		if i == e {

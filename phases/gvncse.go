@@ -819,7 +819,7 @@ func (g *gvn) localValid(e, l ir.InstrID) bool {
 // (see the file comment) and returns its key's hash.
 func (g *gvn) candidate(i ir.InstrID) (uint64, bool) {
 	f := g.f
-	if f.Dead[i] {
+	if f.IsDead(i) {
 		return 0, false
 	}
 	if gd := f.Guard[i]; gd != ir.NoOperand && (!gd.IsReg() || gd.Flags()&^ir.FlagNot != 0) {
@@ -1035,7 +1035,7 @@ func (g *gvn) keyRegs(i ir.InstrID, ok func(ir.RegID) bool) bool {
 func (g *gvn) before(a, b ir.InstrID) bool {
 	f := g.f
 	ba, bb := f.Block[a], f.Block[b]
-	if ba == ir.NoBlock || f.Dead[a] {
+	if ba == ir.NoBlock || f.IsDead(a) {
 		return false
 	}
 	if ba == bb {

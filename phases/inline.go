@@ -464,7 +464,7 @@ func inlineCall(f *ir.Func, ci ir.InstrID, g *ir.Func) bool {
 				ni = f.NewInstrDecoded(g.Form(i), g.Mnemonic[i], ops)
 			}
 			f.Guard[ni] = remap(g.Guard[i])
-			f.Loc[ni] = g.Loc[i]
+			f.SetLoc(ni, g.InstrLoc(i))
 			f.Append(nb, ni)
 			if (g.Op[i] == ir.OpLd || g.Op[i] == ir.OpSt) && g.Space[i] == ir.SpaceParam {
 				toLocal(f, ni)

@@ -91,7 +91,7 @@ func simpleLiveDead(p *Pass) bool {
 		}
 		i := work[len(work)-1]
 		work = work[:len(work)-1]
-		if f.Dead[i] || f.Block[i] == ir.NoBlock || !removable(f, i) {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock || !removable(f, i) {
 			continue
 		}
 		refs = core.AppendRegRefs(f, i, refs[:0])
@@ -959,7 +959,7 @@ func (d *deadState) wholeRange(f *ir.Func, l *core.Liveness) int64 {
 		// Definitions of r whose next reference in their block is a
 		// killing definition, or that have none and r is not live out.
 		for k, x := range d.rr {
-			if x.use || f.Dead[x.instr] || !removable(f, x.instr) || d.rrLiveAfter(k) {
+			if x.use || f.IsDead(x.instr) || !removable(f, x.instr) || d.rrLiveAfter(k) {
 				continue
 			}
 			i := x.instr
@@ -1026,7 +1026,7 @@ func (d *deadState) analyze(f *ir.Func, du *core.DefUse, r ir.RegID) {
 	d.rr, d.rrPhi = d.rr[:0], false
 	add := func(x core.Ref, use bool) {
 		j := x.Instr
-		if f.Dead[j] || f.Block[j] == ir.NoBlock {
+		if f.IsDead(j) || f.Block[j] == ir.NoBlock {
 			return
 		}
 		if use && f.Op[j] == ir.OpPhi {

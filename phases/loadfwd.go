@@ -565,7 +565,7 @@ func (l *lfState) splits() {
 		f.SetForm(u, ir.Form{Op: ir.OpMov, Type: ir.TB32})
 		f.SetOps(u, []ir.Operand{ir.RegDef(a), src[0]})
 		nb := f.NewInstr(ir.Form{Op: ir.OpMov, Type: ir.TB32}, []ir.Operand{ir.RegDef(bb), src[1]})
-		f.Loc[nb] = f.Loc[u]
+		f.SetLoc(nb, f.InstrLoc(u))
 		f.InsertAfter(u, nb)
 		l.split++
 	}

@@ -619,7 +619,7 @@ func (m *mem2reg) promote(c int32) bool {
 	// Nothing reads or writes the frame any more: its pointers go, then
 	// the variable.
 	for _, d := range m.derive {
-		if !f.Dead[d] && f.Block[d] != ir.NoBlock {
+		if !f.IsDead(d) && f.Block[d] != ir.NoBlock {
 			if r, _, ok := m.pointerDef(d); ok && m.ptr[r].cand == c {
 				f.Remove(d)
 			}
@@ -747,7 +747,7 @@ func (m *mem2reg) applyEdits() {
 		} else {
 			ni := f.NewInstr(e.form, e.operands())
 			f.Guard[ni] = f.Guard[e.instr]
-			f.Loc[ni] = f.Loc[e.instr]
+			f.SetLoc(ni, f.InstrLoc(e.instr))
 			f.InsertAfter(last, ni)
 			last = ni
 		}

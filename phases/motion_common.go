@@ -134,7 +134,7 @@ func canReplaceResult(f *ir.Func, du *core.DefUse, r, e ir.RegID) bool {
 	}
 	uses := du.Uses(r)
 	for _, u := range uses {
-		if u.Loc.InList() || f.Dead[u.Instr] || f.Op[u.Instr] == ir.OpPhi {
+		if u.Loc.InList() || f.IsDead(u.Instr) || f.Op[u.Instr] == ir.OpPhi {
 			return false
 		}
 	}

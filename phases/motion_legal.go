@@ -24,7 +24,7 @@ const motionPinned = ir.PSideEffect | ir.PVolatile | ir.PConvergent | ir.PCall |
 // guard would have to move with the lanes it selects), dead, or one of
 // motionPinned.
 func pinned(f *ir.Func, i ir.InstrID) bool {
-	return f.Guard[i] != ir.NoOperand || f.Dead[i] || f.InstrProps(i)&motionPinned != 0
+	return f.Guard[i] != ir.NoOperand || f.IsDead(i) || f.InstrProps(i)&motionPinned != 0
 }
 
 // pureDef reports whether i is of the kill class: an unpinned pure
@@ -44,7 +44,7 @@ func speculable(f *ir.Func, i ir.InstrID) bool {
 // fetch (tex, tld4, suld, ld.global.nc) that may move within its block
 // without passing a write of memory.
 func texClass(f *ir.Func, i ir.InstrID) bool {
-	if !texOp(f.Op[i]) || f.Dead[i] || f.InstrProps(i)&motionPinned != 0 {
+	if !texOp(f.Op[i]) || f.IsDead(i) || f.InstrProps(i)&motionPinned != 0 {
 		return false
 	}
 	return f.Op[i] != ir.OpLd || f.Space[i] == ir.SpaceGlobal && f.Mods[i].Has(ir.ModNC)

@@ -480,7 +480,7 @@ func funcText(f *ir.Func) string {
 func TestVerifyChecksAnalysesAndChangeFlag(t *testing.T) {
 	removeAdd := func(p *Pass) {
 		for i := range p.F.Op {
-			if p.F.Op[i] == ir.OpAdd && !p.F.Dead[i] && p.F.Block[i] != ir.NoBlock {
+			if p.F.Op[i] == ir.OpAdd && !p.F.IsDead(ir.InstrID(i)) && p.F.Block[i] != ir.NoBlock {
 				p.F.Remove(ir.InstrID(i))
 				return
 			}

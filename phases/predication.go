@@ -539,7 +539,7 @@ func (pr *predicator) duplicate(i ir.InstrID) ir.InstrID {
 func (pr *predicator) redirect(from, to ir.RegID) {
 	f := pr.f
 	for _, u := range pr.du.Uses(from) {
-		if f.Dead[u.Instr] {
+		if f.IsDead(u.Instr) {
 			continue
 		}
 		o := core.OperandAt(f, u.Instr, u.Loc)

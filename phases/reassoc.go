@@ -141,7 +141,7 @@ type reassoc struct {
 // assocOp reports whether i is an operation the pass reassociates.
 func (r *reassoc) assocOp(i ir.InstrID) bool {
 	f := r.f
-	if f.Dead[i] || f.Guard[i] != ir.NoOperand || f.OpCount[i] != 3 || !isIntType(f.Type[i]) ||
+	if f.IsDead(i) || f.Guard[i] != ir.NoOperand || f.OpCount[i] != 3 || !isIntType(f.Type[i]) ||
 		f.Type[i].Bits() < 16 || f.Type2[i] != ir.TNone {
 		return false
 	}
@@ -273,7 +273,7 @@ func (r *reassoc) take1() bool {
 // subToAdd: step 0 of the file comment.
 func (r *reassoc) subToAdd(i ir.InstrID) bool {
 	f := r.f
-	if f.Dead[i] || f.Op[i] != ir.OpSub || f.Mods[i] != 0 || f.Guard[i] != ir.NoOperand ||
+	if f.IsDead(i) || f.Op[i] != ir.OpSub || f.Mods[i] != 0 || f.Guard[i] != ir.NoOperand ||
 		f.OpCount[i] != 3 || !isIntType(f.Type[i]) || f.Type[i].Bits() < 16 || f.Type2[i] != ir.TNone {
 		return false
 	}
@@ -594,7 +594,7 @@ func (r *reassoc) replaceUses(l, e ir.InstrID, multi []bool) bool {
 	}
 	uses := r.du.Uses(dl)
 	for _, u := range uses {
-		if u.Loc.InList() || f.Dead[u.Instr] {
+		if u.Loc.InList() || f.IsDead(u.Instr) {
 			return false
 		}
 	}

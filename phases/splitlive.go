@@ -1007,7 +1007,7 @@ func (s *splitter) clone(i ir.InstrID) ir.InstrID {
 		s.ops = append(s.ops, o)
 	}
 	ni := f.NewInstrDecoded(f.Form(i), f.Mnemonic[i], s.ops)
-	f.Loc[ni] = f.Loc[i]
+	f.SetLoc(ni, f.InstrLoc(i))
 	return ni
 }
 

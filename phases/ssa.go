@@ -669,7 +669,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		}
 		ops := f.Ops(i)
 		isCSSA := false
-		if !f.Dead[i] && f.Op[i] == ir.OpMov && len(ops) == 2 {
+		if !f.IsDead(i) && f.Op[i] == ir.OpMov && len(ops) == 2 {
 			isCSSA = ops[0].IsReg() && st.isCopyReg(ops[0].Reg()) || ops[1].IsReg() && st.isCopyReg(ops[1].Reg())
 		}
 		for k, o := range ops {
@@ -682,7 +682,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 				mapList(f, f.Addrs[o.Index()].Elems, mapOp)
 			}
 		}
-		if f.Dead[i] || f.Block[i] == ir.NoBlock {
+		if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 			continue
 		}
 		switch {
@@ -838,7 +838,7 @@ func simplifyPhis(p *Pass) int {
 				ok := true
 				for _, x := range du.Defs(v.Reg()) {
 					db := f.Block[x.Instr]
-					if f.Dead[x.Instr] || db == ir.NoBlock {
+					if f.IsDead(x.Instr) || db == ir.NoBlock {
 						continue
 					}
 					if db == b || !dom.Dominates(db, b) {

@@ -1421,7 +1421,7 @@ func (u *unroller) unroll(pl *uPlan) {
 			d := u.define(f.Ops(e.instr)[0].Reg(), k)
 			t := f.RegType[d]
 			ni := f.NewInstr(ir.Form{Op: ir.OpMov, Type: movTypeFor(t)}, []ir.Operand{ir.RegDef(d), immOperandFor(f, t, e.bits)})
-			f.Loc[ni] = f.Loc[e.instr]
+			f.SetLoc(ni, f.InstrLoc(e.instr))
 			place(ni)
 		case uEmit:
 			place(u.clone(e, k))
@@ -1468,7 +1468,7 @@ func (u *unroller) clone(e *uEntry, k int) ir.InstrID {
 	if !e.unguard {
 		f.Guard[ni] = f.Guard[i]
 	}
-	f.Loc[ni] = f.Loc[i]
+	f.SetLoc(ni, f.InstrLoc(i))
 	u.refs = core.AppendRegRefs(f, ni, u.refs[:0])
 	for _, x := range u.refs {
 		if !x.Def {

@@ -77,7 +77,7 @@ func makeStream(f *ir.Func, intern map[string]int32) *stream {
 	for _, b := range f.Layout {
 		pending = append(pending, b)
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.Dead[i] {
+			if f.IsDead(i) {
 				continue
 			}
 			mn := f.Str(f.Mnemonic[i])

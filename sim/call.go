@@ -439,7 +439,7 @@ func addressTakenFuncs(mod *ir.Module) []*ir.Func {
 		}
 		for i := range f.Op {
 			id := ir.InstrID(i)
-			if f.Dead[id] || f.Block[id] == ir.NoBlock {
+			if f.IsDead(id) || f.Block[id] == ir.NoBlock {
 				continue
 			}
 			isCall := f.Op[id] == ir.OpCall
@@ -510,7 +510,7 @@ func reachableFuncs(f *ir.Func) []*ir.Func {
 		out = append(out, g)
 		for _, b := range g.Layout {
 			for i := g.BlockFirst[b]; i != ir.NoInstr; i = g.Next[i] {
-				if g.Dead[i] || g.Op[i] != ir.OpCall {
+				if g.IsDead(i) || g.Op[i] != ir.OpCall {
 					continue
 				}
 				direct := false

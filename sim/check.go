@@ -231,7 +231,7 @@ func liveInstrs(f *ir.Func) []ir.InstrID {
 	var out []ir.InstrID
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if !f.Dead[i] {
+			if !f.IsDead(i) {
 				out = append(out, i)
 			}
 		}

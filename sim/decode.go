@@ -113,7 +113,7 @@ func (ml *modLayout) compile(f *ir.Func) (*Program, error) {
 		blockPC[b] = int32(len(ids))
 		empty := true
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.Dead[i] {
+			if f.IsDead(i) {
 				continue
 			}
 			ids = append(ids, i)

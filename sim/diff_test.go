@@ -23,7 +23,7 @@ func TestDiffIdentical(t *testing.T) {
 // ("" when the chosen instruction offered nothing).
 func mutate(f *ir.Func, r *rand.Rand) string {
 	i := ir.InstrID(r.Intn(f.NumInstrs()))
-	if f.Dead[i] || f.Block[i] == ir.NoBlock {
+	if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 		return ""
 	}
 	mn := f.Str(f.Mnemonic[i])

@@ -285,7 +285,7 @@ func (d *decoder) paramLoadType(id ir.SymID) ir.Type {
 	f := d.f
 	for i := range f.Op {
 		ii := ir.InstrID(i)
-		if f.Dead[ii] || f.Block[ii] == ir.NoBlock || f.Op[ii] != ir.OpLd {
+		if f.IsDead(ii) || f.Block[ii] == ir.NoBlock || f.Op[ii] != ir.OpLd {
 			continue
 		}
 		ops := f.Ops(ii)

@@ -506,7 +506,7 @@ func containsU(s []uint64, v uint64) bool {
 func (a *analyzer) walk(f *ir.Func) {
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if !f.Dead[i] {
+			if !f.IsDead(i) {
 				a.instr(f, i)
 			}
 		}

@@ -183,7 +183,7 @@ func (a *analyzer) doomOf(f *ir.Func) *funcDoom {
 	for _, b := range f.Layout {
 		fall := true
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.Dead[i] {
+			if f.IsDead(i) {
 				continue
 			}
 			mn := f.Str(f.Mnemonic[i])
@@ -423,7 +423,7 @@ func (a *analyzer) noteBranch(f *ir.Func, i ir.InstrID) {
 // conditional branch goes to its successor to.
 func (a *analyzer) branchCond(f *ir.Func, d *funcDoom, p, to ir.BlockID, loc int32) (cond, bool) {
 	i := f.BlockLast[p]
-	if i == ir.NoInstr || f.Dead[i] {
+	if i == ir.NoInstr || f.IsDead(i) {
 		return cond{}, false
 	}
 	base, _, _ := strings.Cut(f.Str(f.Mnemonic[i]), ".")

@@ -733,7 +733,7 @@ func kernelImmediates(f *ir.Func) (bounds, imms []uint64) {
 	seenB, seenI := map[uint64]bool{}, map[uint64]bool{}
 	for i := range f.Op {
 		id := ir.InstrID(i)
-		if f.Dead[id] || f.Block[id] == ir.NoBlock {
+		if f.IsDead(id) || f.Block[id] == ir.NoBlock {
 			continue
 		}
 		mn := f.Str(f.Mnemonic[id])

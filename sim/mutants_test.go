@@ -385,7 +385,7 @@ CEND:
 // another tld4 component, toggle ldmatrix's .trans.
 func mutateFeature(f *ir.Func, r *rand.Rand) string {
 	i := ir.InstrID(r.Intn(f.NumInstrs()))
-	if f.Dead[i] || f.Block[i] == ir.NoBlock {
+	if f.IsDead(i) || f.Block[i] == ir.NoBlock {
 		return ""
 	}
 	mn := f.Str(f.Mnemonic[i])

@@ -38,7 +38,7 @@ func tensorMapParams(f *ir.Func) []tmapFact {
 	var txs []ir.InstrID
 	for i := range f.Op {
 		id := ir.InstrID(i)
-		if f.Dead[id] || f.Block[id] == ir.NoBlock {
+		if f.IsDead(id) || f.Block[id] == ir.NoBlock {
 			continue
 		}
 		for _, o := range f.Ops(id) {

@@ -616,7 +616,7 @@ func (c *checker) reduce(ctx context.Context, path string, src []byte, r kernelR
 		for _, b := range f.Layout {
 			for i := f.BlockFirst[b]; i != ir.NoInstr; {
 				next := f.Next[i]
-				if !f.Dead[i] {
+				if !f.IsDead(i) {
 					if !kept[pos] {
 						f.Remove(i)
 					}
@@ -724,7 +724,7 @@ func (c *checker) countInstrs(path string, src []byte, name string) int {
 	n := 0
 	for _, b := range f.Layout {
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if !f.Dead[i] {
+			if !f.IsDead(i) {
 				n++
 			}
 		}

@@ -173,8 +173,8 @@ func diffFuncs(fa, fb *ir.Func) string {
 			fa.Type[i] != fb.Type[j] || fa.Type2[i] != fb.Type2[j] || fa.Space[i] != fb.Space[j] {
 			return fmt.Sprintf("instruction %d: %s vs %s", k, fa.Str(fa.Mnemonic[i]), fb.Str(fb.Mnemonic[j]))
 		}
-		if fa.Str(fa.Loc[i]) != fb.Str(fb.Loc[j]) {
-			return fmt.Sprintf("instruction %d: .loc %q vs %q", k, fa.Str(fa.Loc[i]), fb.Str(fb.Loc[j]))
+		if fa.Str(fa.InstrLoc(i)) != fb.Str(fb.InstrLoc(j)) {
+			return fmt.Sprintf("instruction %d: .loc %q vs %q", k, fa.Str(fa.InstrLoc(i)), fb.Str(fb.InstrLoc(j)))
 		}
 		if !sameOperand(fa, fb, fa.Guard[i], fb.Guard[j], pa, pb) {
 			return fmt.Sprintf("instruction %d (%s): guard differs", k, fa.Str(fa.Mnemonic[i]))

@@ -268,8 +268,8 @@ func TestLocAndPragma(t *testing.T) {
 	.loc 1 6 2 // comment
 	.pragma "nounroll";
 	mov.u32 %r3, 1;`)
-	if f.Str(f.Loc[0]) != "1 5 2" || f.Loc[1] != f.Loc[0] || f.Str(f.Loc[3]) != "1 6 2" {
-		t.Errorf("loc: %q %q %q", f.Str(f.Loc[0]), f.Str(f.Loc[1]), f.Str(f.Loc[3]))
+	if f.Str(f.InstrLoc(0)) != "1 5 2" || f.InstrLoc(1) != f.InstrLoc(0) || f.Str(f.InstrLoc(3)) != "1 6 2" {
+		t.Errorf("loc: %q %q %q", f.Str(f.InstrLoc(0)), f.Str(f.InstrLoc(1)), f.Str(f.InstrLoc(3)))
 	}
 	if f.Str(f.Mnemonic[2]) != `.pragma "nounroll"` || f.Op[2] != ir.OpcodeByName(".pragma") {
 		t.Errorf("pragma instruction: %q", f.Str(f.Mnemonic[2]))

@@ -173,15 +173,23 @@ type parser struct {
 	w         ir.Func  // work arrays reused between functions
 	ops       []ir.Operand
 	elems     []ir.Operand
-	curBlock  ir.BlockID
-	curLoc    ir.StrID
-	hasAddr   bool
-	nest      int // operand list nesting depth
-	params    []ir.SymID
-	buf       []byte
-	lim       Limits
-	opPos     []srcPos  // start of each top-level operand of the instruction
-	calls     []callRef // direct call targets to check at the end of the module
+	// immTab finds an immediate already in the function's pool, so each
+	// distinct value is stored once (a function writes the same few
+	// constants again and again: about one in eight is new in the corpus).
+	// Open addressing over pool indices; a slot is live only when its gen
+	// is immGen, so starting a function clears nothing.
+	immTab   []immSlot
+	immGen   uint32
+	curBlock ir.BlockID
+	curLoc   ir.StrID
+	anyLoc   bool // an instruction of the function has a .loc (f.Loc is made)
+	hasAddr  bool
+	nest     int // operand list nesting depth
+	params   []ir.SymID
+	buf      []byte
+	lim      Limits
+	opPos    []srcPos  // start of each top-level operand of the instruction
+	calls    []callRef // direct call targets to check at the end of the module
 }
 
 // srcPos is a source position (1-based line and column).
@@ -1078,6 +1086,7 @@ func (p *parser) beginFunc() {
 	p.marks = p.marks[:0]
 	p.pend = p.pend[:0]
 	p.curLoc = 0
+	p.anyLoc = false
 	p.curBlock = ir.NoBlock
 	w := &p.w
 	w.RegName, w.RegType, w.RegVec = w.RegName[:0], w.RegType[:0], w.RegVec[:0]
@@ -1085,6 +1094,7 @@ func (p *parser) beginFunc() {
 	w.Guard, w.OpStart, w.OpCount, w.Block = w.Guard[:0], w.OpStart[:0], w.OpCount[:0], w.Block[:0]
 	w.Prev, w.Next, w.Loc, w.Line = w.Prev[:0], w.Next[:0], w.Loc[:0], w.Line[:0]
 	w.Operands, w.Imms, w.Addrs, w.Lists, w.ListOps = w.Operands[:0], w.Imms[:0], w.Addrs[:0], w.Lists[:0], w.ListOps[:0]
+	p.resetImms()
 	w.BlockFirst, w.BlockLast, w.BlockLabel, w.Layout = w.BlockFirst[:0], w.BlockLast[:0], w.BlockLabel[:0], w.Layout[:0]
 	w.Locals = w.Locals[:0]
 }
@@ -1191,13 +1201,14 @@ func (p *parser) endFunc(body bool) {
 		fix(w.Operands)
 		fix(w.ListOps)
 	}
-	n := len(w.Op)
 	f.RegName, f.RegType, f.RegVec = carve(p, w.RegName), carve(p, w.RegType), carve(p, w.RegVec)
 	f.Op, f.Mnemonic, f.Type, f.Type2, f.Space = carve(p, w.Op), carve(p, w.Mnemonic), carve(p, w.Type), carve(p, w.Type2), carve(p, w.Space)
 	f.Mods = carve(p, w.Mods)
 	f.Guard, f.OpStart, f.OpCount, f.Block = carve(p, w.Guard), carve(p, w.OpStart), carve(p, w.OpCount), carve(p, w.Block)
-	f.Prev, f.Next, f.Loc, f.Line = carve(p, w.Prev), carve(p, w.Next), carve(p, w.Loc), carve(p, w.Line)
-	f.Dead = carveZero[bool](p, n)
+	f.Prev, f.Next, f.Line = carve(p, w.Prev), carve(p, w.Next), carve(p, w.Line)
+	if p.anyLoc {
+		f.Loc = carve(p, w.Loc)
+	}
 	f.Operands, f.Imms, f.Addrs, f.Lists, f.ListOps = carve(p, w.Operands), carve(p, w.Imms), carve(p, w.Addrs), carve(p, w.Lists), carve(p, w.ListOps)
 	f.BlockFirst, f.BlockLast, f.BlockLabel, f.Layout = carve(p, w.BlockFirst), carve(p, w.BlockLast), carve(p, w.BlockLabel), carve(p, w.Layout)
 	f.Locals = carve(p, w.Locals)
@@ -2097,6 +2108,7 @@ func (p *parser) emit(op ir.Opcode, mn ir.StrID, guard ir.Operand, mi *mnInfo, l
 	}
 	w.BlockLast[b] = id
 	w.Loc = append(w.Loc, p.curLoc)
+	p.anyLoc = p.anyLoc || p.curLoc != 0
 	w.Line = append(w.Line, uint32(line))
 	if mi.endsBB {
 		p.curBlock = ir.NoBlock
@@ -2166,6 +2178,63 @@ func (p *parser) addList(from int) uint32 {
 	return idx
 }
 
+// immSlot is one entry of parser.immTab: a pool index, live when gen is
+// the parser's immGen.
+type immSlot struct{ gen, idx uint32 }
+
+// resetImms empties immTab for a new function.
+func (p *parser) resetImms() {
+	p.immGen++
+	if p.immGen == 0 { // wrapped: stale slots could read as live
+		clear(p.immTab)
+		p.immGen = 1
+	}
+}
+
+func immHash(v ir.Imm) uint32 {
+	return uint32((v.Bits ^ uint64(v.Kind)<<59) * 0x9E3779B97F4A7C15 >> 32)
+}
+
+// immIndex returns the index of v in the function's immediate pool,
+// appending it when the pool does not hold it yet; false when the pool is
+// full.
+func (p *parser) immIndex(v ir.Imm) (uint32, bool) {
+	w := &p.w
+	if 2*(len(w.Imms)+1) > len(p.immTab) {
+		p.growImms()
+	}
+	mask := uint32(len(p.immTab) - 1)
+	for i := immHash(v) & mask; ; i = (i + 1) & mask {
+		e := &p.immTab[i]
+		if e.gen != p.immGen {
+			if len(w.Imms) > ir.MaxOperandIndex {
+				return 0, false
+			}
+			*e = immSlot{p.immGen, uint32(len(w.Imms))}
+			w.Imms = append(w.Imms, v)
+			return e.idx, true
+		}
+		if w.Imms[e.idx] == v {
+			return e.idx, true
+		}
+	}
+}
+
+// growImms doubles immTab, reinserting the function's pool.
+func (p *parser) growImms() {
+	n := max(64, 2*len(p.immTab))
+	p.immTab = make([]immSlot, n)
+	p.immGen = 1
+	mask := uint32(n - 1)
+	for k, v := range p.w.Imms {
+		i := immHash(v) & mask
+		for p.immTab[i].gen == p.immGen {
+			i = (i + 1) & mask
+		}
+		p.immTab[i] = immSlot{p.immGen, uint32(k)}
+	}
+}
+
 // operand parses one operand and appends it to p.ops.
 func (p *parser) operand(fl ir.OperandFlag) {
 	o := p.operandWord(fl)
@@ -2208,13 +2277,12 @@ func (p *parser) operandWord(fl ir.OperandFlag) ir.Operand {
 			fl &^= ir.FlagNeg
 		}
 		l.next()
-		w := &p.w
-		if len(w.Imms) > ir.MaxOperandIndex {
+		idx, ok := p.immIndex(imm)
+		if !ok {
 			p.fail("too many immediates")
 			return 0
 		}
-		w.Imms = append(w.Imms, imm)
-		return ir.Pack(ir.KImm, uint32(len(w.Imms)-1), fl, false)
+		return ir.Pack(ir.KImm, idx, fl, false)
 	case tPunct:
 		switch l.ch {
 		case '{', '(':

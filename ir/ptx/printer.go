@@ -395,8 +395,8 @@ func (pr *printer) function(f *ir.Func) {
 			pr.b = append(pr.b, ":\n"...)
 		}
 		for i := f.BlockFirst[b]; i != ir.NoInstr; i = f.Next[i] {
-			if f.Loc[i] != loc && f.Loc[i] != 0 {
-				loc = f.Loc[i]
+			if l := f.InstrLoc(i); l != loc && l != 0 {
+				loc = l
 				pr.b = append(pr.b, "\t.loc\t"...)
 				pr.b = append(pr.b, pr.str(loc)...)
 				pr.b = append(pr.b, '\n')
