@@ -350,6 +350,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// walk (a greedy vertex cover: the class in most conflicts moves).
 	type pair struct{ a, b ir.RegID }
 	var pairs []pair
+	var visits int64 // live values the walks below met (testHooks)
 	conflict := func(w ir.RegID, src ir.RegID) {
 		c := cls[w]
 		pr := pref[c]
@@ -361,6 +362,7 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			return
 		}
 		for u := prefHead[pr]; u != ir.NoReg; u = prefNext[u] {
+			visits++
 			if cls[u] != c && val[u] != val[w] {
 				pairs = append(pairs, pair{min(c, cls[u]), max(c, cls[u])})
 			}
@@ -640,9 +642,13 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			}
 		}
 	}
-	reg := reuseFree(f, sc, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
+	reg, kept := reuseFree(f, sc, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
 	if reg == nil || p.Canceled() {
 		return assignResult{canceled: true}
+	}
+	if h := p.hooks(); h != nil {
+		h.ossaConflictVisits.Add(visits)
+		h.ossaPairs.Add(int64(kept))
 	}
 	// The register of each class; versions nothing maps to are dropped
 	// and the registers above nr0 renumbered densely.
@@ -944,7 +950,7 @@ func (l *classPairs) add(sc *Scratch, e classPair) {
 // copies of one value excepted), gathered in one backward walk for the
 // reusable classes only. It returns, per class root, the register chosen
 // (NoReg: none free; the class gets a register of its own), or nil when
-// pl says the run was canceled.
+// pl says the run was canceled, and the number of pairs it kept.
 //
 // A class takes no register that a class of the other kind (kind: uniform
 // or varying) ends in: a register holding a varying value is varying,
@@ -952,7 +958,7 @@ func (l *classPairs) add(sc *Scratch, e classPair) {
 // left three corpus functions above their input's maximum live R, the
 // register retry unable to undo it: OutOfSSA is required). It skips at
 // most maxKindSkips such registers, then keeps a register of its own.
-func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) []ir.RegID {
+func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) ([]ir.RegID, int) {
 	nr := len(cls)
 	reg := takeFit[ir.RegID](sc, nr)
 	for c := range reg {
@@ -966,7 +972,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 		}
 	}
 	if !any {
-		return reg
+		return reg, 0
 	}
 	// The register of a class as decided so far.
 	finalOf := func(c ir.RegID) ir.RegID {
@@ -1067,7 +1073,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 	}
 	for _, b := range f.Layout {
 		if pl.stop() {
-			return nil
+			return nil, 0
 		}
 		for _, r := range liveAll {
 			isLive[r] = false
@@ -1113,7 +1119,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 		}
 	}
 	if pl.now() {
-		return nil
+		return nil, 0
 	}
 	// Each class's interfering classes together, in class order: a
 	// counting sort on the class (linear, where sorting the pairs cost
@@ -1135,6 +1141,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 			end[e.a]++
 		}
 	}
+	kept := pairs.n
 	pairs = classPairs{}
 	// (end[c] is now where class c's run ends, the next one's start.)
 	// Candidate registers per type: the function's own, not .reg
@@ -1170,7 +1177,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 			continue
 		}
 		if pl.stop() {
-			return nil
+			return nil, 0
 		}
 		from := int32(0)
 		if c > 0 {
@@ -1212,7 +1219,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 			taken[r] = false
 		}
 	}
-	return reg
+	return reg, kept
 }
 
 // noSlot is reuseFree's slot of a class whose register no reusable class
