@@ -295,14 +295,12 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// is varying, else kindUniform; 0 for a class no instruction names).
 	uni := p.A.Uniformity()
 	kind := takeFit[uint8](sc, nr)
-	perPref := takeFit[int32](sc, nr)
-	perCls := takeFit[int32](sc, nr)
 	isLive := takeFit[bool](sc, nr)
 	// The live values of each preferred register, as a doubly linked
-	// list (head per register, links per value): a definition in
-	// conflict meets only the values of its own register, not every
-	// value live in the block (on a kernel where many values are kept
-	// apart, what made OutOfSSA's time grow with the live set).
+	// list (head per register, links per value): a definition meets only
+	// the values of its own register, not every value live in the block
+	// (on a kernel where many values are kept apart, what made
+	// OutOfSSA's time grow with the live set).
 	prefHead := takeFit[ir.RegID](sc, nr)
 	prefNext := takeFit[ir.RegID](sc, nr)
 	prefPrev := takeFit[ir.RegID](sc, nr)
@@ -318,8 +316,6 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		isLive[r] = on
 		pr := pref[cls[r]]
 		if on {
-			perPref[pr]++
-			perCls[cls[r]]++
 			touched = append(touched, r)
 			h := prefHead[pr]
 			prefNext[r], prefPrev[r] = h, ir.NoReg
@@ -329,8 +325,6 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			prefHead[pr] = r
 			return
 		}
-		perPref[pr]--
-		perCls[cls[r]]--
 		nx, pv := prefNext[r], prefPrev[r]
 		if pv != ir.NoReg {
 			prefNext[pv] = nx
@@ -354,7 +348,12 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	conflict := func(w ir.RegID, src ir.RegID) {
 		c := cls[w]
 		pr := pref[c]
-		n := perPref[pr] - perCls[c]
+		n := 0
+		for u := prefHead[pr]; u != ir.NoReg; u = prefNext[u] {
+			if cls[u] != c {
+				n++
+			}
+		}
 		if src != ir.NoReg && isLive[src] && pref[cls[src]] == pr && cls[src] != c {
 			n-- // a copy's source holds the same value
 		}
@@ -372,8 +371,10 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		if pl.stop() {
 			return assignResult{canceled: true}
 		}
+		// Every value dead again, the lists emptied at their heads.
 		for _, r := range touched {
-			setLive(r, false)
+			isLive[r] = false
+			prefHead[pref[cls[r]]] = ir.NoReg
 		}
 		touched = touched[:0]
 		outs = live.LiveOutRegs(b, outs[:0])
@@ -413,9 +414,6 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 				}
 			}
 		}
-	}
-	for _, r := range touched {
-		setLive(r, false)
 	}
 	if p.Canceled() {
 		return assignResult{canceled: true}
