@@ -99,6 +99,11 @@ type testHooks struct {
 	stopPhase  string
 	stopAt     uint32
 	stopsFired atomic.Int64
+
+	// OutOfSSA (ssa.go): ossaConflictVisits counts the live values the
+	// interference walk of assignRegisters met at definitions in
+	// conflict, ossaPairs the interference pairs reuseFree kept.
+	ossaConflictVisits, ossaPairs atomic.Int64
 }
 
 // hooks returns the run's test hooks: nil in production, and for a pass

@@ -295,9 +295,18 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// is varying, else kindUniform; 0 for a class no instruction names).
 	uni := p.A.Uniformity()
 	kind := takeFit[uint8](sc, nr)
-	perPref := takeFit[int32](sc, nr)
-	perCls := takeFit[int32](sc, nr)
 	isLive := takeFit[bool](sc, nr)
+	// The live values of each preferred register, as a doubly linked
+	// list (head per register, links per value): a definition meets only
+	// the values of its own register, not every value live in the block
+	// (on a kernel where many values are kept apart, what made
+	// OutOfSSA's time grow with the live set).
+	prefHead := takeFit[ir.RegID](sc, nr)
+	prefNext := takeFit[ir.RegID](sc, nr)
+	prefPrev := takeFit[ir.RegID](sc, nr)
+	for r := range prefHead {
+		prefHead[r] = ir.NoReg
+	}
 	var touched, outs []ir.RegID
 	var refs []core.RegRef
 	setLive := func(r ir.RegID, on bool) {
@@ -305,14 +314,25 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			return
 		}
 		isLive[r] = on
-		d := int32(1)
-		if !on {
-			d = -1
-		}
-		perPref[pref[cls[r]]] += d
-		perCls[cls[r]] += d
+		pr := pref[cls[r]]
 		if on {
 			touched = append(touched, r)
+			h := prefHead[pr]
+			prefNext[r], prefPrev[r] = h, ir.NoReg
+			if h != ir.NoReg {
+				prefPrev[h] = r
+			}
+			prefHead[pr] = r
+			return
+		}
+		nx, pv := prefNext[r], prefPrev[r]
+		if pv != ir.NoReg {
+			prefNext[pv] = nx
+		} else {
+			prefHead[pr] = nx
+		}
+		if nx != ir.NoReg {
+			prefPrev[nx] = pv
 		}
 	}
 	// Values: a register whose one definition is a plain copy holds its
@@ -324,18 +344,25 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 	// walk (a greedy vertex cover: the class in most conflicts moves).
 	type pair struct{ a, b ir.RegID }
 	var pairs []pair
+	var visits int64 // live values the walks below met (testHooks)
 	conflict := func(w ir.RegID, src ir.RegID) {
 		c := cls[w]
 		pr := pref[c]
-		n := perPref[pr] - perCls[c]
+		n := 0
+		for u := prefHead[pr]; u != ir.NoReg; u = prefNext[u] {
+			if cls[u] != c {
+				n++
+			}
+		}
 		if src != ir.NoReg && isLive[src] && pref[cls[src]] == pr && cls[src] != c {
 			n-- // a copy's source holds the same value
 		}
 		if n <= 0 {
 			return
 		}
-		for _, u := range touched {
-			if isLive[u] && pref[cls[u]] == pr && cls[u] != c && val[u] != val[w] {
+		for u := prefHead[pr]; u != ir.NoReg; u = prefNext[u] {
+			visits++
+			if cls[u] != c && val[u] != val[w] {
 				pairs = append(pairs, pair{min(c, cls[u]), max(c, cls[u])})
 			}
 		}
@@ -344,8 +371,10 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 		if pl.stop() {
 			return assignResult{canceled: true}
 		}
+		// Every value dead again, the lists emptied at their heads.
 		for _, r := range touched {
-			setLive(r, false)
+			isLive[r] = false
+			prefHead[pref[cls[r]]] = ir.NoReg
 		}
 		touched = touched[:0]
 		outs = live.LiveOutRegs(b, outs[:0])
@@ -385,9 +414,6 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 				}
 			}
 		}
-	}
-	for _, r := range touched {
-		setLive(r, false)
 	}
 	if p.Canceled() {
 		return assignResult{canceled: true}
@@ -560,15 +586,8 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 				// a value of the web's register that some of them carry
 				// into the join (live into it, or read by another PHI)
 				// would share the register with the copies the other
-				// lanes wrote.
-				tmp = live.LiveInRegs(b, tmp[:0])
-				for j := f.BlockFirst[b]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {
-					core.PhiIncoming(f, j, func(_ int, v ir.Operand, _ ir.BlockID) {
-						if v.IsReg() {
-							tmp = append(tmp, v.Reg())
-						}
-					})
-				}
+				// lanes wrote. simtCandidate left those values in tmp
+				// (the same for every PHI of the join).
 				for _, r := range tmp {
 					if cls[r] != c && pref[cls[r]] == pref[c] && !fixed[c] && !apart[c] {
 						apart[c] = true
@@ -621,9 +640,13 @@ func assignRegisters(p *Pass, st *ssaState, coalesce int64, simt bool) assignRes
 			}
 		}
 	}
-	reg := reuseFree(f, sc, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
+	reg, kept := reuseFree(f, sc, st, live, cls, pref, apart, fixed, reusable, val, simtPairs, kind, pl)
 	if reg == nil || p.Canceled() {
 		return assignResult{canceled: true}
+	}
+	if h := p.hooks(); h != nil {
+		h.ossaConflictVisits.Add(visits)
+		h.ossaPairs.Add(int64(kept))
 	}
 	// The register of each class; versions nothing maps to are dropped
 	// and the registers above nr0 renumbered densely.
@@ -925,7 +948,7 @@ func (l *classPairs) add(sc *Scratch, e classPair) {
 // copies of one value excepted), gathered in one backward walk for the
 // reusable classes only. It returns, per class root, the register chosen
 // (NoReg: none free; the class gets a register of its own), or nil when
-// pl says the run was canceled.
+// pl says the run was canceled, and the number of pairs it kept.
 //
 // A class takes no register that a class of the other kind (kind: uniform
 // or varying) ends in: a register holding a varying value is varying,
@@ -933,7 +956,7 @@ func (l *classPairs) add(sc *Scratch, e classPair) {
 // left three corpus functions above their input's maximum live R, the
 // register retry unable to undo it: OutOfSSA is required). It skips at
 // most maxKindSkips such registers, then keeps a register of its own.
-func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) []ir.RegID {
+func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, pref []ir.RegID, apart, fixed, reusable []bool, val []ir.RegID, extra []classPair, kind []uint8, pl *poller) ([]ir.RegID, int) {
 	nr := len(cls)
 	reg := takeFit[ir.RegID](sc, nr)
 	for c := range reg {
@@ -947,14 +970,45 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 		}
 	}
 	if !any {
-		return reg
+		return reg, 0
+	}
+	// The register of a class as decided so far.
+	finalOf := func(c ir.RegID) ir.RegID {
+		switch {
+		case fixed[c]:
+			return pref[c]
+		case reg[c] != ir.NoReg:
+			return reg[c]
+		case apart[c]:
+			return c
+		}
+		return pref[c]
+	}
+	// What a class's register can take from a reusable class of type t
+	// it interferes with: a register of type t below nr0 (the only ones
+	// the choice below looks at) when slot[class] is t. A reusable class
+	// ends in a register of its own type; every other class's register
+	// is already decided (noSlot: one of its own, above nr0). A pair
+	// that cannot take a candidate is not kept: most interfering values
+	// are of another type, and the pairs were most of OutOfSSA's time
+	// and memory where many classes are kept apart.
+	slot := takeFit[uint16](sc, nr)
+	for c := range nr {
+		slot[c] = noSlot
+		if reusable[c] {
+			slot[c] = uint16(f.RegType[c])
+		} else if r := finalOf(ir.RegID(c)); int(r) < st.nr0 {
+			slot[c] = uint16(f.RegType[r])
+		}
 	}
 	// Interfering (reusable class, other class) pairs; extra are the
 	// SIMT rule's (a web and the values entering its divergent join).
 	type pair = classPair
 	var pairs classPairs
 	for _, e := range extra {
-		pairs.add(sc, e)
+		if reusable[e.a] && slot[e.b] == slot[e.a] {
+			pairs.add(sc, e)
+		}
 	}
 	isLive := takeFit[bool](sc, nr)
 	named := takeFit[bool](sc, nr) // classes an instruction names
@@ -994,26 +1048,30 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 	}
 	def := func(w, src ir.RegID) {
 		c := cls[w]
+		t := slot[c]
 		if reusable[c] {
 			for _, u := range liveAll {
-				if cls[u] != c && u != src && val[u] != val[w] {
-					pairs.add(sc, pair{c, cls[u]})
-					if reusable[cls[u]] {
-						pairs.add(sc, pair{cls[u], c}) // both choose
+				if b := cls[u]; b != c && slot[b] == t && u != src && val[u] != val[w] {
+					pairs.add(sc, pair{c, b})
+					if reusable[b] {
+						pairs.add(sc, pair{b, c}) // both choose
 					}
 				}
 			}
 			return
 		}
+		if t == noSlot {
+			return
+		}
 		for _, u := range liveReus {
-			if cls[u] != c && u != src && val[u] != val[w] {
-				pairs.add(sc, pair{cls[u], c})
+			if b := cls[u]; b != c && slot[b] == t && u != src && val[u] != val[w] {
+				pairs.add(sc, pair{b, c})
 			}
 		}
 	}
 	for _, b := range f.Layout {
 		if pl.stop() {
-			return nil
+			return nil, 0
 		}
 		for _, r := range liveAll {
 			isLive[r] = false
@@ -1054,12 +1112,12 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 		}
 	}
 	for _, e := range extra {
-		if reusable[e.b] {
+		if reusable[e.b] && slot[e.a] == slot[e.b] {
 			pairs.add(sc, pair{e.b, e.a})
 		}
 	}
 	if pl.now() {
-		return nil
+		return nil, 0
 	}
 	// Each class's interfering classes together, in class order: a
 	// counting sort on the class (linear, where sorting the pairs cost
@@ -1081,20 +1139,9 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 			end[e.a]++
 		}
 	}
+	kept := pairs.n
 	pairs = classPairs{}
 	// (end[c] is now where class c's run ends, the next one's start.)
-	// The register of a class as decided so far.
-	finalOf := func(c ir.RegID) ir.RegID {
-		switch {
-		case fixed[c]:
-			return pref[c]
-		case reg[c] != ir.NoReg:
-			return reg[c]
-		case apart[c]:
-			return c
-		}
-		return pref[c]
-	}
 	// Candidate registers per type: the function's own, not .reg
 	// parameters.
 	param := takeFit[bool](sc, st.nr0)
@@ -1128,7 +1175,7 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 			continue
 		}
 		if pl.stop() {
-			return nil
+			return nil, 0
 		}
 		from := int32(0)
 		if c > 0 {
@@ -1170,8 +1217,12 @@ func reuseFree(f *ir.Func, sc *Scratch, st *ssaState, live *core.Liveness, cls, 
 			taken[r] = false
 		}
 	}
-	return reg
+	return reg, kept
 }
+
+// noSlot is reuseFree's slot of a class whose register no reusable class
+// can take.
+const noSlot = 0xffff
 
 // maxKindSkips bounds the registers of the other kind one class skips in
 // reuseFree, so that a query stays a few word
@@ -1187,7 +1238,8 @@ const (
 // simtCandidate reports whether the SIMT rule could keep a PHI web of
 // join b apart: some value of a web's preferred register, other than the
 // web, enters the join (live into it, or read by one of its PHIs), and
-// the web is not kept apart already.
+// the web is not kept apart already. It leaves in *tmp the values that
+// enter the join, which the rule then reads.
 func simtCandidate(f *ir.Func, live *core.Liveness, b ir.BlockID, cls, pref []ir.RegID, fixed, apart []bool, tmp *[]ir.RegID) bool {
 	t := live.LiveInRegs(b, (*tmp)[:0])
 	for j := f.BlockFirst[b]; j != ir.NoInstr && f.Op[j] == ir.OpPhi; j = f.Next[j] {

@@ -2,6 +2,7 @@ package phases
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -364,5 +365,67 @@ func TestSSAGenerated(t *testing.T) {
 	t.Logf("%d kernels from %d (%d changed): %d PHIs placed, %d CSSA copies inserted, %d left; %d of %d changed instructions executed", checked, from, changed, phis, copies, left, ran, total)
 	if phis == 0 || copies == 0 {
 		t.Fatalf("IntoSSA placed %d PHIs and CSSA inserted %d copies on %d kernels", phis, copies, n)
+	}
+}
+
+// ossaWorkKernel repeats m times TestOutOfSSAReusesFreeRegister's
+// pattern (once copies are propagated, a version of %r3 is live where
+// the next one is defined, and one of them moves to the free %r0), with
+// live .f32 values live across all of them.
+func ossaWorkKernel(m, live int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `
+.visible .entry k(.param .u64 out, .param .f32 x)
+{
+	.reg .b32 %%r<5>;
+	.reg .b64 %%rd<5>;
+	.reg .f32 %%f<%d>;
+	ld.param.u64 %%rd1, [out];
+	ld.param.f32 %%f0, [x];
+	mov.u32 %%r2, %%tid.x;
+	mul.wide.u32 %%rd2, %%r2, 8;
+	add.s64 %%rd3, %%rd1, %%rd2;
+	mov.u32 %%r1, 0;
+`, live+2)
+	for k := 1; k <= live; k++ {
+		fmt.Fprintf(&b, "\tmul.f32 %%f%d, %%f%d, %%f0;\n", k, k-1)
+	}
+	for k := range m {
+		fmt.Fprintf(&b, "\tadd.u32 %%r3, %%r2, %d;\n\tmov.u32 %%r4, %%r3;\n\txor.b32 %%r3, %%r2, %d;\n\tadd.u32 %%r4, %%r4, %%r3;\n\tadd.u32 %%r1, %%r1, %%r4;\n", k+1, k+1000)
+	}
+	fmt.Fprintf(&b, "\tmov.f32 %%f%d, %%f0;\n", live+1)
+	for k := 1; k <= live; k++ {
+		fmt.Fprintf(&b, "\tadd.f32 %%f%d, %%f%d, %%f%d;\n", live+1, live+1, k)
+	}
+	fmt.Fprintf(&b, "\tst.global.u32 [%%rd3], %%r1;\n\tst.global.f32 [%%rd3+4], %%f%d;\n\tret;\n}\n", live+1)
+	return b.String()
+}
+
+// OutOfSSA's interference work per value kept apart does not grow with
+// the number of values live around it: the conflict walk meets only the
+// live values of the definition's own register, and reuseFree keeps no
+// pair with a register of another type. (Both once grew with the live
+// set: OutOfSSA's time, on the generated 1M kernel with the budgets
+// lifted, grew with the values reassociation and hoisting kept apart.)
+func TestOutOfSSAWorkIndependentOfLiveSet(t *testing.T) {
+	const m = 24
+	var visits, pairs [2]int64
+	for k, live := range []int{4, 256} {
+		h := &testHooks{}
+		before, after, body, stats := runPassHooks(t, h, ossaWorkKernel(m, live), "", "GeneralOptimize")
+		if n := phaseCounter(stats, "OutOfSSA", "values kept apart in a free register"); n < m {
+			t.Fatalf("live %d: %d values moved to a free register, want at least %d:\n%s", live, n, m, body)
+		}
+		visits[k], pairs[k] = h.ossaConflictVisits.Load(), h.ossaPairs.Load()
+		if visits[k] == 0 || pairs[k] == 0 {
+			t.Fatalf("live %d: conflict visits %d, pairs kept %d: OutOfSSA found no interference", live, visits[k], pairs[k])
+		}
+		if k == 0 {
+			simtest.CheckEquivalent(t, before, after, 4)
+		}
+	}
+	t.Logf("conflict visits %d -> %d, pairs kept %d -> %d", visits[0], visits[1], pairs[0], pairs[1])
+	if visits[1] != visits[0] || pairs[1] != pairs[0] {
+		t.Errorf("work grew with the live set: conflict visits %d -> %d, pairs kept %d -> %d", visits[0], visits[1], pairs[0], pairs[1])
 	}
 }
