@@ -9,30 +9,29 @@
 set -euo pipefail
 say() { printf -- '--- llvm: %s\n' "$*"; }
 
-if ! command -v llc >/dev/null && ! command -v llc-14 >/dev/null; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-		say "installing llvm-14"
-		log=$(mktemp)
-		if ! (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-14) >"$log" 2>&1; then
-			tail -n 20 "$log"
-			say "apt-get could not install llvm-14"
-		fi
-		rm -f "$log"
-	else
-		say "llc missing and cannot install llvm-14 (not root or no apt-get)"
+# install PKG: apt-get install PKG, saying so; what went wrong is shown and
+# left to the checks that need the tools (they fail under CI=true).
+install() {
+	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+		say "$1 missing and cannot be installed (not root or no apt-get)"
+		return
 	fi
+	say "installing $1"
+	local log
+	log=$(mktemp)
+	if ! (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1") >"$log" 2>&1; then
+		tail -n 20 "$log"
+		say "apt-get could not install $1"
+	fi
+	rm -f "$log"
+}
+
+if ! command -v llc >/dev/null && ! command -v llc-14 >/dev/null; then
+	install llvm-14
 fi
 # The quality suite's IR comes from clang-16: LLVM 14 cannot read it, so
 # the benchmark report's LLVM comparison (bench/pipeline TestLLVM,
 # TestLLVMQualitySuite) needs llvm-16 beside it.
 if ! command -v opt-16 >/dev/null && [ ! -x /usr/lib/llvm-16/bin/opt ]; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-		say "installing llvm-16"
-		log=$(mktemp)
-		if ! (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-16) >"$log" 2>&1; then
-			tail -n 20 "$log"
-			say "apt-get could not install llvm-16"
-		fi
-		rm -f "$log"
-	fi
+	install llvm-16
 fi
